@@ -1,0 +1,486 @@
+package robotstxt
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Allowed reports whether the crawler with product token userAgent may fetch
+// url, exactly as Google's library answers (its OneAgentAllowedByRobots). url
+// is an absolute URL or a path starting with '/'; it is taken as given, not
+// normalised (see [NormalizeURL]). userAgent is compared as given, ignoring
+// ASCII case, with the token each user-agent line names.
+//
+// Allowed is safe for concurrent use and does not allocate.
+func (r *Robots) Allowed(userAgent, url string) bool {
+	path, slash := splitPath(url)
+	if slash {
+		// A URL whose path starts with '?' or ';': match "/" + path.
+		var buf [256]byte
+		if len(path) < len(buf) {
+			buf[0] = '/'
+			n := copy(buf[1:], path)
+			return r.google.allowed(userAgent, string(buf[:n+1]))
+		}
+		path = "/" + path
+	}
+	return r.google.allowed(userAgent, path)
+}
+
+func (c *compiled) allowed(ua, path string) bool {
+	if i := strings.IndexByte(path, 0); i >= 0 {
+		path = path[:i] // Google's library holds the path as a C string.
+	}
+	groups := c.lookupToken(ua)
+	if groups == nil {
+		groups = c.global
+	}
+	best := c.best(groups, path, 0)
+	return best == nil || best.allow() || best.pat == ""
+}
+
+// best returns the rule that decides for path among the given groups in
+// longest-match order, or nil when none matches. Rules with a flag in skip
+// are passed over.
+func (c *compiled) best(groups []int32, path string, skip uint8) *crule {
+	var best *crule
+	for _, gi := range groups {
+		g := &c.groups[gi]
+		for i := 0; i < g.nmatch; i++ {
+			cr := &g.rules[i]
+			if best != nil && len(cr.pat) < len(best.pat) {
+				break // sorted longest first: nothing after can win
+			}
+			if cr.flags&skip != 0 || !cr.match(path) {
+				continue
+			}
+			if best == nil || better(cr, best) {
+				best = cr
+			}
+			break
+		}
+	}
+	return best
+}
+
+// Query is a question for [Robots.Decide].
+type Query struct {
+	// URL is an absolute URL or a path starting with '/'. It is taken as
+	// given (see NormalizeURL).
+	URL string
+	// Agents are product tokens asked about together, with Google's
+	// semantics: every group naming any of them applies. Exclusive with
+	// Crawler.
+	Agents []string
+	// Crawler is a known crawler (see LookupCrawler): its fallback tokens,
+	// whether it ignores the '*' group, and its dialect apply.
+	Crawler *Crawler
+	// Dialect is the reading to use; DefaultDialect means the crawler's
+	// own, else Google.
+	Dialect Dialect
+	// Explain asks for every rule that matched, with why it lost.
+	Explain bool
+}
+
+// GroupKind says how the group that applied was chosen.
+type GroupKind uint8
+
+// The ways a group is chosen.
+const (
+	GroupNone     GroupKind = iota // no group applies: everything is allowed
+	GroupSpecific                  // groups naming the crawler
+	GroupGlobal                    // the '*' group
+)
+
+func (k GroupKind) String() string {
+	switch k {
+	case GroupSpecific:
+		return "specific"
+	case GroupGlobal:
+		return "global"
+	}
+	return "none"
+}
+
+// GroupChoice says which groups applied to a question and why.
+type GroupChoice struct {
+	Kind   GroupKind
+	Token  string // the token whose groups applied ("*" for the global group)
+	Lines  []int  // the user-agent lines that chose the groups
+	Groups []int  // the groups that applied (0-based, file order; see Robots.Groups)
+	Reason string // in words
+}
+
+// RuleMatch is a rule that matched a URL.
+type RuleMatch struct {
+	Line    int
+	Allow   bool
+	Pattern string // the pattern as matched (normalised)
+	Text    string // the line as written
+	// Implicit is set for the rule Google derives from an allow of
+	// .../index.htm: it allows the directory itself ("dir/$").
+	Implicit bool
+	// Lost says why this rule did not decide; "" for the deciding rule.
+	Lost string
+}
+
+// Decision is the answer to a [Query], with what decided it.
+type Decision struct {
+	Allowed bool
+	Dialect Dialect
+	Path    string // the part of the URL that was matched
+	// Rule is the deciding rule, nil when no rule decided. Its Line is
+	// what Google's library reports as the matching line (an empty
+	// pattern matches with weight 0: it never blocks, but it is reported
+	// when nothing weightier matched).
+	Rule   *RuleMatch
+	Group  GroupChoice
+	Reason string // the verdict in words
+	// Matches holds, with Query.Explain, every rule that matched, the
+	// deciding rule first.
+	Matches []RuleMatch
+	// CrawlDelay is the crawl-delay in seconds that applies, when
+	// HasCrawlDelay; only some dialects honour it (Dialect.HonoursCrawlDelay).
+	CrawlDelay     float64
+	HasCrawlDelay  bool
+	CrawlDelayLine int
+}
+
+// Line returns the deciding rule's line, 0 when none (Google's matching line).
+func (d *Decision) Line() int {
+	if d.Rule == nil {
+		return 0
+	}
+	return d.Rule.Line
+}
+
+// AllowedAgents reports whether a crawler obeying all the product tokens in
+// agents may fetch url, with Google's semantics (AllowedByRobots): the rules
+// of every group naming any of the tokens apply together.
+func (r *Robots) AllowedAgents(agents []string, url string) bool {
+	return r.Decide(Query{URL: url, Agents: agents, Dialect: Google}).Allowed
+}
+
+// Decide answers a query and says what decided it.
+func (r *Robots) Decide(q Query) Decision {
+	d := q.Dialect
+	if d == DefaultDialect && q.Crawler != nil {
+		d = q.Crawler.Dialect
+	}
+	d = d.resolve()
+	c := r.compiledFor(d)
+	dec := Decision{Dialect: d}
+
+	path := PathParamsQuery(q.URL)
+	switch d {
+	case Google, Bing, Yandex:
+		if i := strings.IndexByte(path, 0); i >= 0 {
+			path = path[:i]
+		}
+	case RFC9309:
+		path = normalizeRFC(path, true)
+	case Original:
+		path = decodeOriginal(path)
+	}
+	dec.Path = path
+
+	dec.Group = c.choose(q, d)
+	c.crawlDelay(&dec, d)
+	if d.robotsTxtAllowed() && (path == "/robots.txt" || d == RFC9309 && strings.HasPrefix(path, "/robots.txt?")) {
+		dec.Allowed = true
+		dec.Reason = "/robots.txt itself is always allowed in the " + d.String() + " dialect"
+		return dec
+	}
+	if dec.Group.Kind == GroupNone {
+		dec.Allowed = true
+		dec.Reason = "no group applies: everything is allowed"
+		return dec
+	}
+	groups := make([]int32, len(dec.Group.Groups))
+	for i, g := range dec.Group.Groups {
+		groups[i] = int32(g)
+	}
+
+	var skip uint8
+	if d == Yandex {
+		skip = ruleIndex // Google's index.htm rule is Google's alone
+	}
+	var win *crule
+	if d.firstMatch() {
+		win = c.first(groups, path)
+	} else {
+		win = c.best(groups, path, skip)
+	}
+	switch {
+	case win == nil:
+		dec.Allowed = true
+		dec.Reason = "no rule matches: allowed"
+	case win.allow():
+		dec.Allowed = true
+	default:
+		dec.Allowed = win.pat == "" && !d.firstMatch()
+	}
+	if win != nil {
+		m := r.ruleMatch(win)
+		dec.Rule = &m
+		switch {
+		case d.firstMatch():
+			dec.Reason = fmt.Sprintf("the first matching rule, line %d, %s", m.Line, verdictWord(dec.Allowed))
+		case win.pat == "":
+			dec.Reason = fmt.Sprintf("only an empty rule matches (line %d), with weight 0: allowed", m.Line)
+		default:
+			dec.Reason = fmt.Sprintf("the longest matching rule, line %d, %s", m.Line, verdictWord(dec.Allowed))
+		}
+	}
+	if q.Explain {
+		dec.Matches = r.explain(c, groups, path, win, d, skip)
+	}
+	return dec
+}
+
+func verdictWord(allowed bool) string {
+	if allowed {
+		return "allows"
+	}
+	return "disallows"
+}
+
+// first returns the first rule in file order that matches path (the
+// original draft's precedence).
+func (c *compiled) first(groups []int32, path string) *crule {
+	var best *crule
+	for _, gi := range groups {
+		g := &c.groups[gi]
+		for i := 0; i < g.nmatch; i++ {
+			cr := &g.rules[i]
+			if best != nil && cr.line > best.line {
+				break
+			}
+			if cr.match(path) {
+				best = cr
+				break
+			}
+		}
+	}
+	return best
+}
+
+// ruleMatch describes a compiled rule.
+func (r *Robots) ruleMatch(c *crule) RuleMatch {
+	m := RuleMatch{Line: int(c.line), Allow: c.allow(), Pattern: c.pat, Implicit: c.flags&ruleIndex != 0}
+	if l, ok := r.Line(m.Line); ok {
+		m.Text = l.Text
+	}
+	return m
+}
+
+// explain lists every rule of the groups that matches path, the winner first.
+func (r *Robots) explain(c *compiled, groups []int32, path string, win *crule, d Dialect, skip uint8) []RuleMatch {
+	var hits []*crule
+	for _, gi := range groups {
+		g := &c.groups[gi]
+		for i := 0; i < g.nmatch; i++ {
+			if cr := &g.rules[i]; cr.flags&skip == 0 && cr.match(path) {
+				hits = append(hits, cr)
+			}
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b *crule) int {
+		if a == b {
+			return 0
+		}
+		if d.firstMatch() {
+			return int(a.line) - int(b.line)
+		}
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	out := make([]RuleMatch, 0, len(hits))
+	for _, h := range hits {
+		m := r.ruleMatch(h)
+		if h != win {
+			m.Lost = lostReason(h, win, d)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func lostReason(h, win *crule, d Dialect) string {
+	switch {
+	case d.firstMatch():
+		return fmt.Sprintf("line %d matched first (the first match wins in the %s dialect)", win.line, d)
+	case h.pat == "":
+		return "an empty pattern matches with weight 0"
+	case len(h.pat) < len(win.pat):
+		return fmt.Sprintf("shorter: %d bytes against %d (the longest match wins)", len(h.pat), len(win.pat))
+	case h.allow() != win.allow():
+		return "same length: allow wins a tie"
+	}
+	return fmt.Sprintf("same length and kind: line %d comes first", win.line)
+}
+
+// choose picks the groups that apply to a query.
+func (c *compiled) choose(q Query, d Dialect) GroupChoice {
+	var tiers [][]string
+	ignoreGlobal := false
+	loose := false
+	switch {
+	case q.Crawler != nil:
+		for _, t := range q.Crawler.Tokens() {
+			tiers = append(tiers, []string{t})
+		}
+		ignoreGlobal = q.Crawler.IgnoresGlobal
+		loose = true
+	case len(q.Agents) > 0:
+		tiers = [][]string{q.Agents}
+	}
+	for _, tier := range tiers {
+		var groups []int
+		var lines []int
+		for _, tok := range tier {
+			gs, ls := c.groupsNaming(tok, d, loose)
+			groups = append(groups, gs...)
+			lines = append(lines, ls...)
+		}
+		if len(groups) == 0 {
+			continue
+		}
+		slices.Sort(groups)
+		groups = slices.Compact(groups)
+		slices.Sort(lines)
+		name := strings.Join(tier, ", ")
+		return GroupChoice{Kind: GroupSpecific, Token: name, Groups: groups, Lines: lines,
+			Reason: fmt.Sprintf("user-agent line %s names %s", joinInts(lines), name)}
+	}
+	asked := "the crawler"
+	if len(tiers) > 0 {
+		var all []string
+		for _, t := range tiers {
+			all = append(all, t...)
+		}
+		asked = strings.Join(all, ", ")
+	}
+	if ignoreGlobal {
+		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s, and it ignores the * group", asked)}
+	}
+	if len(c.global) == 0 {
+		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s and there is no * group", asked)}
+	}
+	var groups, lines []int
+	gl := c.global
+	if d == Original {
+		gl = gl[:1] // the draft: the first record for '*'
+	}
+	for _, gi := range gl {
+		groups = append(groups, int(gi))
+		for _, a := range c.groups[gi].agents {
+			if a.global {
+				lines = append(lines, int(a.line))
+			}
+		}
+	}
+	return GroupChoice{Kind: GroupGlobal, Token: "*", Groups: groups, Lines: lines,
+		Reason: fmt.Sprintf("no group names %s: the * group applies (line %s)", asked, joinInts(lines))}
+}
+
+// groupsNaming returns the groups that name tok and the user-agent lines that
+// do. Google, Bing, Yandex and RFC 9309 compare the token each line names;
+// the original draft takes the first record whose value contains tok. With
+// loose set (a known crawler), a token that holds digits, which Google's
+// reading never matches, is compared with the line's leading run of letters,
+// digits, '-' and '_' instead.
+func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, lines []int) {
+	if d == Original {
+		if tok == "" {
+			return nil, nil
+		}
+		lt := strings.ToLower(tok)
+		for gi, g := range c.groups {
+			for _, a := range g.agents {
+				if !a.global && strings.Contains(strings.ToLower(a.value), lt) {
+					lines = append(lines, int(a.line))
+				}
+			}
+			if lines != nil {
+				return []int{gi}, lines
+			}
+		}
+		return nil, nil
+	}
+	if loose && !ValidToken(tok) {
+		for gi, g := range c.groups {
+			found := false
+			for _, a := range g.agents {
+				if !a.global && strings.EqualFold(looseToken(a.value), tok) {
+					lines = append(lines, int(a.line))
+					found = true
+				}
+			}
+			if found {
+				groups = append(groups, gi)
+			}
+		}
+		return groups, lines
+	}
+	for _, gi := range c.lookupToken(tok) {
+		groups = append(groups, int(gi))
+		for _, a := range c.groups[gi].agents {
+			if !a.global && strings.EqualFold(a.token, tok) {
+				lines = append(lines, int(a.line))
+			}
+		}
+	}
+	return groups, lines
+}
+
+// looseToken is the leading run of letters, digits, '-' and '_' of a value.
+func looseToken(v string) string {
+	i := 0
+	for i < len(v) && (isTokenByte(v[i]) || '0' <= v[i] && v[i] <= '9') {
+		i++
+	}
+	return v[:i]
+}
+
+// crawlDelay fills in the crawl-delay of the chosen groups: the first
+// readable one in file order. Bing takes it from the '*' group when the
+// Bingbot group has none.
+func (c *compiled) crawlDelay(dec *Decision, d Dialect) {
+	find := func(groups []int) bool {
+		for _, gi := range groups {
+			if e := c.groups[gi].ext; e != nil && e.crawlDelayLine != 0 {
+				dec.CrawlDelay, dec.HasCrawlDelay, dec.CrawlDelayLine = e.crawlDelay, true, int(e.crawlDelayLine)
+				return true
+			}
+		}
+		return false
+	}
+	if find(dec.Group.Groups) {
+		return
+	}
+	if d == Bing && dec.Group.Kind == GroupSpecific {
+		var gl []int
+		for _, g := range c.global {
+			gl = append(gl, int(g))
+		}
+		find(gl)
+	}
+}
+
+func joinInts(xs []int) string {
+	var b strings.Builder
+	for i, x := range xs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprint(&b, x)
+	}
+	return b.String()
+}

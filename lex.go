@@ -1,0 +1,260 @@
+package robotstxt
+
+import "strings"
+
+// maxLineLen is how many bytes of one line Google's library keeps: its
+// line buffer holds 2083*8 bytes including the terminating NUL.
+const maxLineLen = 2083*8 - 1
+
+// reading selects how lines are read. The google reading is lenient the way
+// Google's library is; the strict reading is RFC 9309's grammar, also used by
+// the original 1996 draft.
+type reading uint8
+
+const (
+	readGoogle reading = iota
+	readStrict
+)
+
+// lexLine is what the parser learns about one line of a robots.txt file. It is
+// the single source of truth for matching, explaining and linting.
+type lexLine struct {
+	num        int    // 1-based line number
+	start, end int    // bounds of the raw line in the body, line ending excluded
+	key        string // the key as written, trimmed; "" when no directive
+	value      string // the value, trimmed and without comment
+	field      Field
+	flags      lineFlags
+}
+
+type lineFlags uint16
+
+const (
+	flagDirective    lineFlags = 1 << iota // the line has a key and a separator
+	flagComment                            // the line is only a comment
+	flagHasComment                         // the line has a '#' comment
+	flagEmpty                              // the line is empty or white space
+	flagTypo                               // the key is an accepted typo
+	flagMissingColon                       // white space stands for the colon
+	flagTooLong                            // the line is longer than maxLineLen
+	flagNUL                                // the line holds a NUL byte (Google reads up to it)
+	flagPrefixKey                          // the key only starts with a known field name
+)
+
+// lex splits body into lines and classifies each one, calling emit for every
+// line in order, including the empty line after a final line ending. body must
+// already be cut to the size limit. The *lexLine passed to emit is reused.
+func lex(body string, mode reading, emit func(*lexLine)) {
+	pos := 0
+	// A UTF-8 byte order mark, or any leading part of one, is skipped.
+	const bom = "\xEF\xBB\xBF"
+	for pos < len(bom) && pos < len(body) && body[pos] == bom[pos] {
+		pos++
+	}
+	var ln lexLine
+	nextLF, nextCR := -1, -1 // cached positions of the next '\n' and '\r'
+	for num := 1; ; num++ {
+		if nextLF != len(body) && nextLF < pos {
+			nextLF = indexFrom(body, pos, '\n')
+		}
+		if nextCR != len(body) && nextCR < pos {
+			nextCR = indexFrom(body, pos, '\r')
+		}
+		end := min(nextLF, nextCR)
+		ln = lexLine{num: num, start: pos, end: end}
+		classify(body[pos:end], mode, &ln)
+		emit(&ln)
+		if end == len(body) {
+			return
+		}
+		pos = end + 1
+		if body[end] == '\r' && pos < len(body) && body[pos] == '\n' {
+			pos++
+		}
+	}
+}
+
+// indexFrom returns the index of the first c in s at or after from, or
+// len(s) when there is none.
+func indexFrom(s string, from int, c byte) int {
+	if i := strings.IndexByte(s[from:], c); i >= 0 {
+		return from + i
+	}
+	return len(s)
+}
+
+// isSpace reports whether c is ASCII white space as C's isspace sees it.
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
+}
+
+func trimSpace(s string) string {
+	for len(s) > 0 && isSpace(s[0]) {
+		s = s[1:]
+	}
+	for len(s) > 0 && isSpace(s[len(s)-1]) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// classify reads one raw line (without its ending) into ln.
+func classify(raw string, mode reading, ln *lexLine) {
+	text := raw
+	if mode == readGoogle {
+		if len(text) > maxLineLen {
+			ln.flags |= flagTooLong
+			text = text[:maxLineLen]
+		}
+		// Google's library keeps lines as C strings: a NUL byte ends them.
+		if i := strings.IndexByte(text, 0); i >= 0 {
+			ln.flags |= flagNUL
+			text = text[:i]
+		}
+	}
+	if i := strings.IndexByte(text, '#'); i >= 0 {
+		ln.flags |= flagHasComment
+		text = text[:i]
+	}
+	text = trimSpace(text)
+	if text == "" {
+		if ln.flags&flagHasComment != 0 {
+			ln.flags |= flagComment
+		} else {
+			ln.flags |= flagEmpty
+		}
+		return
+	}
+	sep := strings.IndexByte(text, ':')
+	if sep < 0 {
+		if mode != readGoogle {
+			return
+		}
+		// Google accepts white space instead of the colon when the line
+		// holds exactly two runs of non-white-space characters.
+		sep = strings.IndexAny(text, " \t")
+		if sep < 0 {
+			return
+		}
+		val := text[sep:]
+		for len(val) > 0 && (val[0] == ' ' || val[0] == '\t') {
+			val = val[1:]
+		}
+		if strings.ContainsAny(val, " \t") {
+			return
+		}
+		ln.flags |= flagMissingColon
+	}
+	key := trimSpace(text[:sep])
+	if key == "" {
+		return
+	}
+	ln.flags |= flagDirective
+	ln.key = key
+	ln.value = trimSpace(text[sep+1:])
+	if mode == readGoogle {
+		ln.field, ln.flags = googleField(key, ln.flags)
+	} else {
+		ln.field = exactField(key)
+	}
+}
+
+// hasPrefixFold reports whether s starts with prefix, ignoring ASCII case.
+// prefix must be lower case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// googleField classifies a key as Google's library does: by case-insensitive
+// prefix, accepting a few frequent typos. Keys that are none of the four
+// fields Google reads are looked up exactly among the extension fields.
+func googleField(key string, flags lineFlags) (Field, lineFlags) {
+	var f Field
+	var name string
+	switch {
+	case hasPrefixFold(key, "user-agent"):
+		f, name = FieldUserAgent, "user-agent"
+	case hasPrefixFold(key, "useragent"):
+		f, name, flags = FieldUserAgent, "useragent", flags|flagTypo
+	case hasPrefixFold(key, "user agent"):
+		f, name, flags = FieldUserAgent, "user agent", flags|flagTypo
+	case hasPrefixFold(key, "allow"):
+		f, name = FieldAllow, "allow"
+	case hasPrefixFold(key, "disallow"):
+		f, name = FieldDisallow, "disallow"
+	case hasPrefixFold(key, "dissallow"):
+		f, name, flags = FieldDisallow, "dissallow", flags|flagTypo
+	case hasPrefixFold(key, "dissalow"):
+		f, name, flags = FieldDisallow, "dissalow", flags|flagTypo
+	case hasPrefixFold(key, "disalow"):
+		f, name, flags = FieldDisallow, "disalow", flags|flagTypo
+	case hasPrefixFold(key, "diasllow"):
+		f, name, flags = FieldDisallow, "diasllow", flags|flagTypo
+	case hasPrefixFold(key, "disallaw"):
+		f, name, flags = FieldDisallow, "disallaw", flags|flagTypo
+	case hasPrefixFold(key, "sitemap"):
+		f, name = FieldSitemap, "sitemap"
+	case hasPrefixFold(key, "site-map"):
+		f, name, flags = FieldSitemap, "site-map", flags|flagTypo
+	default:
+		return extensionField(key), flags
+	}
+	if len(key) != len(name) {
+		flags |= flagPrefixKey
+	}
+	return f, flags
+}
+
+// exactField classifies a key by exact, case-insensitive comparison, as
+// RFC 9309 and the original draft read keys.
+func exactField(key string) Field {
+	switch {
+	case strings.EqualFold(key, "user-agent"):
+		return FieldUserAgent
+	case strings.EqualFold(key, "allow"):
+		return FieldAllow
+	case strings.EqualFold(key, "disallow"):
+		return FieldDisallow
+	case strings.EqualFold(key, "sitemap"):
+		return FieldSitemap
+	}
+	return extensionField(key)
+}
+
+// extensionField recognises the fields other crawlers read and Google ignores.
+func extensionField(key string) Field {
+	if len(key) < 4 || len(key) > 12 {
+		return FieldUnknown
+	}
+	switch {
+	case strings.EqualFold(key, "crawl-delay"):
+		return FieldCrawlDelay
+	case strings.EqualFold(key, "request-rate"):
+		return FieldRequestRate
+	case strings.EqualFold(key, "visit-time"):
+		return FieldVisitTime
+	case strings.EqualFold(key, "clean-param"):
+		return FieldCleanParam
+	case strings.EqualFold(key, "host"):
+		return FieldHost
+	case strings.EqualFold(key, "noindex"):
+		return FieldNoindex
+	case strings.EqualFold(key, "nofollow"):
+		return FieldNofollow
+	case strings.EqualFold(key, "noarchive"):
+		return FieldNoarchive
+	}
+	return FieldUnknown
+}

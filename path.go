@@ -1,0 +1,231 @@
+package robotstxt
+
+import "strings"
+
+const upperHex = "0123456789ABCDEF"
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
+
+// PathParamsQuery returns the part of a URL that robots.txt rules are matched
+// against, as Google's library extracts it: the path, params and query, with
+// the scheme, authority and fragment dropped. The result always starts with
+// '/'; a URL with no path gives "/". The URL is not otherwise normalised.
+func PathParamsQuery(url string) string {
+	p, slash := splitPath(url)
+	if slash {
+		return "/" + p
+	}
+	return p
+}
+
+// splitPath finds the path, params and query of url without allocating. When
+// slash is true the result lacks its leading '/' (it starts with '?' or ';')
+// and the caller must prepend one.
+func splitPath(url string) (p string, slash bool) {
+	start := 0
+	if strings.HasPrefix(url, "//") {
+		// A network-path reference: skip to the authority.
+		start = 2
+	}
+	early := indexAnyOf3(url, start, '/', '?', ';')
+	protoEnd := strings.Index(url[start:], "://")
+	if protoEnd < 0 || early >= 0 && early < start+protoEnd {
+		// No scheme, or the "://" stands inside the path or query.
+		protoEnd = start
+	} else {
+		protoEnd += start + 3
+	}
+	ps := indexAnyOf3(url, protoEnd, '/', '?', ';')
+	if ps < 0 {
+		return "/", false
+	}
+	end := len(url)
+	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
+		h += start
+		if h < ps {
+			return "/", false
+		}
+		end = h
+	}
+	return url[ps:end], url[ps] != '/'
+}
+
+// indexAnyOf3 returns the index of the first of a, b or c in s at or after
+// from, or -1.
+func indexAnyOf3(s string, from int, a, b, c byte) int {
+	for i := from; i < len(s); i++ {
+		if x := s[i]; x == a || x == b || x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// EscapePattern normalises an allow or disallow value the way Google's library
+// does before matching: bytes of 0x80 and above are percent-encoded (whether
+// or not they are valid UTF-8) and the hex digits of existing %xx escapes are
+// upper-cased. A value that needs no change is returned as is.
+func EscapePattern(v string) string {
+	need := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c >= 0x80 {
+			need = true
+			break
+		}
+		if c == '%' && i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]) {
+			if v[i+1] > '9' && v[i+1] >= 'a' || v[i+2] > '9' && v[i+2] >= 'a' {
+				need = true
+				break
+			}
+			i += 2
+		}
+	}
+	if !need {
+		return v
+	}
+	var b strings.Builder
+	b.Grow(len(v) + 16)
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '%' && i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]):
+			b.WriteByte('%')
+			b.WriteByte(upperHex[unhex(v[i+1])])
+			b.WriteByte(upperHex[unhex(v[i+2])])
+			i += 2
+		case c >= 0x80:
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// NormalizeURL prepares a URL the way crawlers do before they ask a
+// robots.txt question: bytes of 0x80 and above, control characters and
+// spaces are percent-encoded and the hex digits of %xx escapes are
+// upper-cased; everything else, host and fragment included, is kept. It is
+// what the CLI applies to what people type; [Robots.Allowed] itself takes the
+// URL as given, as Google's library does.
+func NormalizeURL(url string) string {
+	need := false
+	for i := 0; i < len(url) && !need; i++ {
+		c := url[i]
+		switch {
+		case c >= 0x80 || c <= ' ' || c == 0x7f:
+			need = true
+		case c == '%' && i+2 < len(url) && isHex(url[i+1]) && isHex(url[i+2]):
+			need = url[i+1] >= 'a' || url[i+2] >= 'a'
+			i += 2
+		}
+	}
+	if !need {
+		return url
+	}
+	var b strings.Builder
+	b.Grow(len(url) + 16)
+	for i := 0; i < len(url); i++ {
+		c := url[i]
+		switch {
+		case c == '%' && i+2 < len(url) && isHex(url[i+1]) && isHex(url[i+2]):
+			b.WriteByte('%')
+			b.WriteByte(upperHex[unhex(url[i+1])])
+			b.WriteByte(upperHex[unhex(url[i+2])])
+			i += 2
+		case c >= 0x80 || c <= ' ' || c == 0x7f:
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&15])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// isUnreserved reports whether c is an unreserved character of RFC 3986.
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// normalizeRFC brings a pattern or a URL path to the form RFC 9309 §2.2.2
+// compares: octets outside US-ASCII percent-encoded, %xx escapes of
+// unreserved characters decoded, other escapes' hex upper-cased. In a URL
+// (isURL), '*' and '$' are literal and written %2A and %24, so that a
+// pattern's %2A and %24 match them; in a pattern they stay operators, but a
+// '$' that is not the last byte is literal and written %24.
+func normalizeRFC(s string, isURL bool) string {
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			d := unhex(s[i+1])<<4 | unhex(s[i+2])
+			if isUnreserved(d) {
+				b.WriteByte(d)
+			} else {
+				b.WriteByte('%')
+				b.WriteByte(upperHex[d>>4])
+				b.WriteByte(upperHex[d&15])
+			}
+			i += 2
+		case c >= 0x80 || c <= ' ' || c == 0x7f:
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&15])
+		case isURL && c == '*':
+			b.WriteString("%2A")
+		case c == '$' && (isURL || i != len(s)-1):
+			b.WriteString("%24")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+func normalizeRFCPattern(p string) string { return normalizeRFC(p, false) }
+
+// decodeOriginal decodes the %xx escapes of a path or pattern for the
+// original draft, which compares them decoded, except %2F, which stays an
+// escape (upper-cased) so that it never matches a real '/'.
+func decodeOriginal(s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			d := unhex(s[i+1])<<4 | unhex(s[i+2])
+			if d == '/' {
+				b.WriteString("%2F")
+			} else {
+				b.WriteByte(d)
+			}
+			i += 2
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
