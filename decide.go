@@ -398,10 +398,12 @@ func (c *compiled) choose(q Query, d Dialect) GroupChoice {
 // digits, '-' and '_' instead.
 func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, lines []int) {
 	if d == Original {
-		if tok == "" {
+		// The draft: a case-insensitive substring match of the name
+		// without version information.
+		lt := strings.ToLower(looseToken(strings.TrimSpace(tok)))
+		if lt == "" {
 			return nil, nil
 		}
-		lt := strings.ToLower(tok)
 		for gi, g := range c.groups {
 			for _, a := range g.agents {
 				if !a.global && strings.Contains(strings.ToLower(a.value), lt) {

@@ -1,0 +1,365 @@
+package robotstxt
+
+import (
+	"testing"
+)
+
+type dialectCase struct {
+	url     string
+	allowed bool
+	line    int // -1: do not check
+}
+
+func checkDialect(t *testing.T, body string, q Query, cases []dialectCase) {
+	t.Helper()
+	r := ParseString(body)
+	for _, c := range cases {
+		q.URL = c.url
+		d := r.Decide(q)
+		if d.Allowed != c.allowed {
+			t.Errorf("%s %v %s: allowed = %v, want %v (%s; group: %s)", d.Dialect, q.Agents, c.url, d.Allowed, c.allowed, d.Reason, d.Group.Reason)
+		}
+		if c.line >= 0 && d.Line() != c.line {
+			t.Errorf("%s %v %s: line = %d, want %d", d.Dialect, q.Agents, c.url, d.Line(), c.line)
+		}
+	}
+}
+
+// The worked example of the 1996 draft (www.fict.org), SPEC §9.
+const fictOrg = `User-agent: *
+Disallow: /org/plans.html
+Allow: /org/
+Allow: /serv
+Allow: /~mak
+Disallow: /
+`
+
+func TestOriginalFictOrg(t *testing.T) {
+	for _, agent := range []string{"unhipbot", "webcrawler", "excite"} {
+		checkDialect(t, fictOrg, Query{Agents: []string{agent}, Dialect: Original}, []dialectCase{
+			{"http://www.fict.org/", false, 6},
+			{"http://www.fict.org/index.html", false, 6},
+			{"http://www.fict.org/robots.txt", true, 0},
+			{"http://www.fict.org/server.html", true, 4},
+			{"http://www.fict.org/services/fast.html", true, 4},
+			{"http://www.fict.org/services/slow.html", true, 4},
+			{"http://www.fict.org/orgo.gif", false, 6},
+			{"http://www.fict.org/org/about.html", true, 3},
+			{"http://www.fict.org/org/plans.html", false, 2},
+			{"http://www.fict.org/%7Ejim/jim.html", false, 6},
+			{"http://www.fict.org/%7Emak/mak.html", true, 5},
+		})
+	}
+}
+
+// The full fict.org file of the draft: named records, blank-line separated.
+const fictOrgFull = `# /robots.txt for http://www.fict.org/
+# comments to webmaster@fict.org
+
+User-agent: unhipbot
+Disallow: /
+
+User-agent: webcrawler
+User-agent: excite
+Disallow: 
+
+User-agent: *
+Disallow: /org/plans.html
+Allow: /org/
+Allow: /serv
+Allow: /~mak
+Disallow: /
+`
+
+func TestOriginalRecords(t *testing.T) {
+	checkDialect(t, fictOrgFull, Query{Agents: []string{"unhipbot"}, Dialect: Original}, []dialectCase{
+		{"/", false, 5}, {"/index.html", false, 5}, {"/robots.txt", true, 0}, {"/server.html", false, 5},
+	})
+	for _, agent := range []string{"webcrawler", "excite", "WebCrawler/3.0"} {
+		checkDialect(t, fictOrgFull, Query{Agents: []string{agent}, Dialect: Original}, []dialectCase{
+			{"/", true, 0}, {"/org/plans.html", true, 0}, {"/%7Ejim/jim.html", true, 0},
+		})
+	}
+	checkDialect(t, fictOrgFull, Query{Agents: []string{"OtherBot"}, Dialect: Original}, []dialectCase{
+		{"/", false, 16}, {"/org/about.html", true, 13}, {"/org/plans.html", false, 12},
+	})
+	// Substring matching: a record naming "unhipbot/1.0" applies to unhipbot.
+	checkDialect(t, "User-agent: UnhipBot/1.0\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n",
+		Query{Agents: []string{"unhipbot"}, Dialect: Original}, []dialectCase{{"/a", false, 2}, {"/b", true, 0}})
+	// A blank line ends the record: the rule after it belongs to no record.
+	checkDialect(t, "User-agent: *\nDisallow: /a\n\nDisallow: /b\n",
+		Query{Agents: []string{"x"}, Dialect: Original}, []dialectCase{{"/a", false, 2}, {"/b", true, 0}})
+	// No wildcards in the draft: '*' and '$' are literal.
+	checkDialect(t, "User-agent: *\nDisallow: /*.gif$\n",
+		Query{Agents: []string{"x"}, Dialect: Original}, []dialectCase{{"/a.gif", true, 0}, {"/*.gif$", false, 2}})
+	// The draft decodes %xx before comparing, except %2F.
+	checkDialect(t, "User-agent: *\nDisallow: /a%2Fb\nDisallow: /%63\n",
+		Query{Agents: []string{"x"}, Dialect: Original}, []dialectCase{
+			{"/a/b", true, 0}, {"/a%2fb", false, 2}, {"/c", false, 3}, {"/%63x", false, 3},
+		})
+	// Google reads the same file differently: the record separation is ignored.
+	checkDialect(t, "User-agent: *\nDisallow: /a\n\nDisallow: /b\n",
+		Query{Agents: []string{"x"}, Dialect: Google}, []dialectCase{{"/b", false, 4}})
+}
+
+// The examples of seeds/003 (Yandex's documentation).
+func TestYandexSeedExamples(t *testing.T) {
+	const groups = `User-agent: YandexBot # for the indexing robot
+Disallow: /*id=
+
+User-agent: Yandex # all Yandex robots
+Disallow: /*sid= # except the main indexing robot
+
+User-agent: * # not used by Yandex robots
+Disallow: /cgi-bin
+`
+	yandexBot, _ := LookupCrawler("YandexBot")
+	checkDialect(t, groups, Query{Crawler: &yandexBot}, []dialectCase{
+		{"/page?id=1", false, 2},
+		{"/page?sid=1", false, 2}, // "/*id=" matches "sid=" too
+		{"/cgi-bin/x", true, 0},
+	})
+	images, _ := LookupCrawler("YandexImages")
+	checkDialect(t, groups, Query{Crawler: &images}, []dialectCase{
+		{"/page?sid=1", false, 5},
+		{"/page?id=1", true, 0},
+		{"/cgi-bin/x", true, 0},
+	})
+	checkDialect(t, groups, Query{Agents: []string{"OtherBot"}, Dialect: Yandex}, []dialectCase{
+		{"/cgi-bin/x", false, 8}, {"/page?id=1", true, 0},
+	})
+
+	// Allow and Disallow are sorted by prefix length; the order in the file
+	// does not matter.
+	for _, body := range []string{
+		"User-agent: Yandex\nAllow: /\nAllow: /catalog/auto\nDisallow: /catalog\n",
+		"User-agent: Yandex\nAllow: /\nDisallow: /catalog\nAllow: /catalog/auto\n",
+	} {
+		checkDialect(t, body, Query{Crawler: &yandexBot}, []dialectCase{
+			{"/catalog", false, -1}, {"/catalog/x", false, -1}, {"/catalog/auto/1", true, -1}, {"/", true, 2},
+		})
+	}
+	checkDialect(t, "User-agent: Yandex\nAllow: /cgi-bin\nDisallow: /\n", Query{Crawler: &yandexBot}, []dialectCase{
+		{"/cgi-bin/a", true, 2}, {"/a", false, 3},
+	})
+	checkDialect(t, "User-agent: Yandex\nDisallow: /page?\n", Query{Crawler: &yandexBot}, []dialectCase{
+		{"/page?x=1", false, 2}, {"/page", true, 0},
+	})
+	// When no group names Yandex, '*' applies; with none at all, everything.
+	checkDialect(t, "User-agent: *\nDisallow: /x\n", Query{Crawler: &yandexBot}, []dialectCase{{"/x", false, 2}})
+	checkDialect(t, "User-agent: Googlebot\nDisallow: /\n", Query{Crawler: &yandexBot}, []dialectCase{{"/x", true, 0}})
+	// Google's index.htm rule is Google's alone.
+	const index = "User-agent: *\nDisallow: /d/\nAllow: /d/index.html\n"
+	checkDialect(t, index, Query{Agents: []string{"x"}, Dialect: Google}, []dialectCase{{"/d/", true, 3}})
+	checkDialect(t, index, Query{Agents: []string{"x"}, Dialect: Yandex}, []dialectCase{{"/d/", false, 2}})
+}
+
+func TestYandexCrawlDelayAndCleanParam(t *testing.T) {
+	body := "User-agent: Yandex\nCrawl-delay: 2.5\nClean-param: ref&utm_source /catalog/\nDisallow: /admin\n"
+	r := ParseString(body)
+	yb, _ := LookupCrawler("YandexBot")
+	d := r.Decide(Query{URL: "/catalog/x?ref=1", Crawler: &yb})
+	if !d.HasCrawlDelay || d.CrawlDelay != 2.5 || d.CrawlDelayLine != 2 {
+		t.Errorf("crawl-delay = %v %v line %d, want 2.5 at line 2", d.CrawlDelay, d.HasCrawlDelay, d.CrawlDelayLine)
+	}
+	for in, want := range map[string]string{
+		"http://h/catalog/x?ref=1&id=7&utm_source=a#top": "http://h/catalog/x?id=7#top",
+		"http://h/catalog/x?ref=1":                       "http://h/catalog/x",
+		"http://h/other?ref=1":                           "http://h/other?ref=1",
+		"http://h/catalog/x":                             "http://h/catalog/x",
+	} {
+		if got := r.CleanURL(in); got != want {
+			t.Errorf("CleanURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+	cps := r.CleanParams()
+	if len(cps) != 1 || len(cps[0].Params) != 2 || cps[0].Path != "/catalog/" || cps[0].Line != 3 {
+		t.Errorf("CleanParams = %+v", cps)
+	}
+}
+
+func TestBing(t *testing.T) {
+	bing, _ := LookupCrawler("bingbot")
+	body := "User-agent: *\nCrawl-delay: 10\nDisallow: /private\n\nUser-agent: bingbot\nDisallow: /nobing\n"
+	r := ParseString(body)
+	d := r.Decide(Query{URL: "/private/x", Crawler: &bing})
+	if d.Dialect != Bing || !d.Allowed {
+		t.Errorf("bingbot /private/x: %v in %s, want allowed in bing (the * group is ignored)", d.Allowed, d.Dialect)
+	}
+	if !d.HasCrawlDelay || d.CrawlDelay != 10 || d.CrawlDelayLine != 2 {
+		t.Errorf("bingbot crawl-delay = %v (line %d), want 10 from the * group", d.CrawlDelay, d.CrawlDelayLine)
+	}
+	d = r.Decide(Query{URL: "/nobing", Crawler: &bing})
+	if d.Allowed || d.Line() != 6 {
+		t.Errorf("bingbot /nobing: %v line %d", d.Allowed, d.Line())
+	}
+	// Google takes no crawl-delay from '*' for a named crawler either way,
+	// but the decision still carries the group's own.
+	r = ParseString("User-agent: bingbot\nCrawl-delay: 1.5\nCrawl-delay: 3\nDisallow:\n\nUser-agent: *\nCrawl-delay: 10\n")
+	d = r.Decide(Query{URL: "/", Crawler: &bing})
+	if d.CrawlDelay != 1.5 || d.CrawlDelayLine != 2 {
+		t.Errorf("first crawl-delay of the group should count: %v line %d", d.CrawlDelay, d.CrawlDelayLine)
+	}
+	// An unreadable crawl-delay is ignored.
+	r = ParseString("User-agent: bingbot\nCrawl-delay: soon\nDisallow:\n")
+	if d = r.Decide(Query{URL: "/", Crawler: &bing}); d.HasCrawlDelay {
+		t.Errorf("unreadable crawl-delay read as %v", d.CrawlDelay)
+	}
+	// msnbot groups apply to bingbot when no bingbot group exists.
+	r = ParseString("User-agent: msnbot\nDisallow: /m\n\nUser-agent: *\nDisallow: /\n")
+	if d = r.Decide(Query{URL: "/x", Crawler: &bing}); !d.Allowed {
+		t.Errorf("bingbot should follow the msnbot group: %s", d.Group.Reason)
+	}
+}
+
+func TestRFC9309(t *testing.T) {
+	q := Query{Agents: []string{"FooBot"}, Dialect: RFC9309}
+	// %2A and %24 in a pattern match a literal '*' and '$' (RFC 9309 §2.2.3).
+	checkDialect(t, "User-agent: *\nDisallow: /path/file-with-a-%2A.html\nDisallow: /path/foo-%24\n", q, []dialectCase{
+		{"https://www.example.com/path/file-with-a-*.html", false, 2},
+		{"https://www.example.com/path/file-with-a-%2A.html", false, 2},
+		{"https://www.example.com/path/file-with-a-x.html", true, 0},
+		{"https://www.example.com/path/foo-$", false, 3},
+		{"https://www.example.com/path/foo-%24", false, 3},
+	})
+	// Percent-encoded unreserved characters compare decoded; non-ASCII
+	// compares encoded, on both sides.
+	checkDialect(t, "User-agent: *\nDisallow: /foo/bar/%62%61%7A\nDisallow: /foo/bar/ツ\n", q, []dialectCase{
+		{"/foo/bar/baz", false, 2},
+		{"/foo/bar/%62az", false, 2},
+		{"/foo/bar/ツ", false, 3},
+		{"/foo/bar/%E3%83%84", false, 3},
+		{"/foo/bar/%e3%83%84", false, 3},
+	})
+	// /robots.txt is always allowed.
+	checkDialect(t, "User-agent: *\nDisallow: /\n", q, []dialectCase{{"/robots.txt", true, 0}, {"/x", false, 2}})
+	// Keys are exact: no typos, no prefixes, a colon is required.
+	checkDialect(t, "User-agent: *\nDisalow: /a\nDisallowed: /b\nDisallow /c\nDisallow: /d\n", q, []dialectCase{
+		{"/a", true, 0}, {"/b", true, 0}, {"/c", true, 0}, {"/d", false, 5},
+	})
+	checkDialect(t, "User-agent: *\nDisalow: /a\nDisallowed: /b\nDisallow /c\n", Query{Agents: []string{"FooBot"}}, []dialectCase{
+		{"/a", false, 2}, {"/b", false, 3}, {"/c", false, 4},
+	})
+	// Google's /robots.txt and index.htm answers differ.
+	checkDialect(t, "User-agent: *\nDisallow: /\n", Query{Agents: []string{"FooBot"}}, []dialectCase{{"/robots.txt", false, 2}})
+	checkDialect(t, "User-agent: *\nDisallow: /d/\nAllow: /d/index.htm\n", q, []dialectCase{{"/d/", false, 2}})
+	// Longest match, allow wins ties, groups merged, '*' ignored when named.
+	checkDialect(t, "User-agent: FooBot\nDisallow: /a\nUser-agent: *\nDisallow: /\nUser-agent: foobot\nAllow: /a\n", q, []dialectCase{
+		{"/a", true, 6}, {"/b", true, 0},
+	})
+}
+
+func TestCrawlerTable(t *testing.T) {
+	body := "User-agent: *\nDisallow: /private\n\nUser-agent: Googlebot\nDisallow: /nogoogle\n"
+	r := ParseString(body)
+	ads, ok := LookupCrawler("AdsBot-Google")
+	if !ok || !ads.IgnoresGlobal {
+		t.Fatal("AdsBot-Google should be known and ignore the * group")
+	}
+	if d := r.Decide(Query{URL: "/private", Crawler: &ads}); !d.Allowed || d.Group.Kind != GroupNone {
+		t.Errorf("AdsBot-Google ignores *: got %v (%s)", d.Allowed, d.Group.Reason)
+	}
+	// Given as a plain token, the * group applies (Google's library answers so).
+	if r.Allowed("AdsBot-Google", "/private") {
+		t.Error("as a token, AdsBot-Google follows the * group")
+	}
+	img, _ := LookupCrawler("Googlebot-Image")
+	if d := r.Decide(Query{URL: "/nogoogle", Crawler: &img}); d.Allowed || d.Line() != 5 {
+		t.Errorf("Googlebot-Image falls back to Googlebot: %v line %d (%s)", d.Allowed, d.Line(), d.Group.Reason)
+	}
+	if d := r.Decide(Query{URL: "/private", Crawler: &img}); !d.Allowed {
+		t.Errorf("Googlebot-Image with a Googlebot group ignores *")
+	}
+	if r.Allowed("Googlebot-Image", "/private") {
+		t.Error("as a token, Googlebot-Image follows the * group")
+	}
+	for _, name := range []string{"Googlebot", "Bingbot", "YandexBot", "Baiduspider", "360Spider", "Slurp", "Sogou",
+		"Yisouspider", "Twitterbot", "GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider",
+		"AdsBot-Google-Mobile", "Mediapartners-Google", "APIs-Google", "Sogou web spider", "yahoo! slurp"} {
+		c, ok := LookupCrawler(name)
+		if !ok {
+			t.Errorf("crawler %q not in the table", name)
+			continue
+		}
+		if c.Dialect == DefaultDialect {
+			t.Errorf("crawler %q has no dialect", name)
+		}
+	}
+	for name, want := range map[string]Dialect{"Googlebot": Google, "bingbot": Bing, "YandexBot": Yandex, "Baiduspider": Original, "GPTBot": Google} {
+		if c, _ := LookupCrawler(name); c.Dialect != want {
+			t.Errorf("%s dialect = %s, want %s", name, c.Dialect, want)
+		}
+	}
+	// A crawler whose token holds digits is matched on its whole name.
+	s360, _ := LookupCrawler("360Spider")
+	r = ParseString("User-agent: 360Spider\nDisallow: /\n\nUser-agent: *\nDisallow:\n")
+	if d := r.Decide(Query{URL: "/x", Crawler: &s360}); d.Allowed {
+		t.Errorf("360Spider should follow its own group: %s", d.Group.Reason)
+	}
+	// Baidu reads by the draft: first match wins.
+	baidu, _ := LookupCrawler("Baiduspider")
+	r = ParseString("User-agent: Baiduspider\nDisallow: /a\nAllow: /a/b\n")
+	if d := r.Decide(Query{URL: "/a/b", Crawler: &baidu}); d.Allowed || d.Dialect != Original {
+		t.Errorf("Baiduspider /a/b: %v in %s, want disallowed by the first match", d.Allowed, d.Dialect)
+	}
+	if d := r.Decide(Query{URL: "/a/b", Crawler: &baidu, Dialect: Google}); !d.Allowed {
+		t.Error("an explicit dialect wins over the crawler's own")
+	}
+}
+
+func TestParseDialect(t *testing.T) {
+	for _, d := range Dialects() {
+		got, err := ParseDialect(d.String())
+		if err != nil || got != d {
+			t.Errorf("ParseDialect(%q) = %v, %v", d.String(), got, err)
+		}
+	}
+	if _, err := ParseDialect("klingon"); err == nil {
+		t.Error("unknown dialect accepted")
+	}
+}
+
+func TestExplain(t *testing.T) {
+	r := ParseString("User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /a/b\nDisallow:\n")
+	d := r.Decide(Query{URL: "/a/b/c", Agents: []string{"x"}, Explain: true})
+	if !d.Allowed || d.Line() != 3 {
+		t.Fatalf("got %v line %d", d.Allowed, d.Line())
+	}
+	if len(d.Matches) != 4 {
+		t.Fatalf("matches = %+v", d.Matches)
+	}
+	wantLines := []int{3, 4, 2, 5}
+	for i, m := range d.Matches {
+		if m.Line != wantLines[i] {
+			t.Errorf("match %d: line %d, want %d", i, m.Line, wantLines[i])
+		}
+		if (i == 0) != (m.Lost == "") {
+			t.Errorf("match %d: lost = %q", i, m.Lost)
+		}
+	}
+	if d.Matches[1].Lost != "same length: allow wins a tie" {
+		t.Errorf("tie reason = %q", d.Matches[1].Lost)
+	}
+	if d.Group.Kind != GroupGlobal || len(d.Group.Lines) != 1 || d.Group.Lines[0] != 1 {
+		t.Errorf("group = %+v", d.Group)
+	}
+	if d.Rule.Text != "Allow: /a/b" {
+		t.Errorf("rule text = %q", d.Rule.Text)
+	}
+}
+
+func TestSeveralAgents(t *testing.T) {
+	r := ParseString("User-agent: FooBot\nDisallow: /foo\nUser-agent: *\nDisallow: /\n\nUser-agent: BarBot\nDisallow: /bar\nAllow: /bar/ok\n")
+	if !r.AllowedAgents([]string{"FooBot", "BarBot"}, "/x") {
+		t.Error("/x: the * group must be ignored when any agent is named")
+	}
+	if r.AllowedAgents([]string{"FooBot", "BarBot"}, "/foo") || r.AllowedAgents([]string{"FooBot", "BarBot"}, "/bar") {
+		t.Error("rules of both named groups apply")
+	}
+	if !r.AllowedAgents([]string{"FooBot", "BarBot"}, "/bar/ok") {
+		t.Error("/bar/ok allowed by the longer allow")
+	}
+	if r.AllowedAgents([]string{"BazBot"}, "/x") {
+		t.Error("BazBot follows *")
+	}
+}

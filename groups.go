@@ -1,0 +1,72 @@
+package robotstxt
+
+import "slices"
+
+// Agent is one user-agent line of a group.
+type Agent struct {
+	Line   int
+	Value  string // the value as written
+	Token  string // the product token it names ("*" for the global group)
+	Global bool   // the line names every crawler
+}
+
+// Rule is one allow or disallow line of a group.
+type Rule struct {
+	Line    int
+	Allow   bool
+	Value   string // the value as written
+	Pattern string // the pattern as the dialect matches it (normalised)
+	// CanMatch is false for a pattern no URL can match (one that starts
+	// with neither '/' nor '*', such as "Disallow: .gif$").
+	CanMatch bool
+}
+
+// Group is one group of a robots.txt file: user-agent lines and the rules
+// that follow them, with the group's extension fields.
+type Group struct {
+	Agents      []Agent
+	Rules       []Rule // in file order
+	StartLine   int    // the first user-agent line
+	EndLine     int    // the last line that belongs to the group
+	CrawlDelay  float64
+	DelayLine   int // the line of the crawl-delay that counts; 0 when none
+	RequestRate *RequestRate
+	VisitTime   *VisitTime
+}
+
+// Groups returns the groups of the file as Google reads it, in file order.
+// Several groups may name the same crawler; they are merged when matching.
+func (r *Robots) Groups() []Group { return r.GroupsFor(Google) }
+
+// GroupsFor returns the groups as dialect d reads them: the strict dialects
+// read keys exactly, and the original draft ends a record at a blank line.
+func (r *Robots) GroupsFor(d Dialect) []Group {
+	d = d.resolve()
+	c := r.compiledFor(d)
+	lines := r.LinesFor(d)
+	out := make([]Group, 0, len(c.groups))
+	for _, g := range c.groups {
+		og := Group{StartLine: int(g.agents[0].line), EndLine: int(g.last)}
+		for _, a := range g.agents {
+			og.Agents = append(og.Agents, Agent{Line: int(a.line), Value: a.value, Token: a.token, Global: a.global})
+		}
+		for i := range g.rules {
+			cr := &g.rules[i]
+			if cr.flags&ruleIndex != 0 {
+				continue
+			}
+			ru := Rule{Line: int(cr.line), Allow: cr.allow(), Pattern: cr.pat, CanMatch: i < g.nmatch}
+			if n := int(cr.line); n >= 1 && n <= len(lines) {
+				ru.Value = lines[n-1].Value
+			}
+			og.Rules = append(og.Rules, ru)
+		}
+		slices.SortFunc(og.Rules, func(a, b Rule) int { return a.Line - b.Line })
+		if e := g.ext; e != nil {
+			og.CrawlDelay, og.DelayLine = e.crawlDelay, int(e.crawlDelayLine)
+			og.RequestRate, og.VisitTime = e.requestRate, e.visitTime
+		}
+		out = append(out, og)
+	}
+	return out
+}
