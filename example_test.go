@@ -1,0 +1,106 @@
+package robotstxt_test
+
+import (
+	"fmt"
+
+	"github.com/seed53c283f5/robotstxt"
+)
+
+const exampleFile = `User-agent: Googlebot
+Disallow: /private/
+Allow: /private/press/
+
+User-agent: *
+Disallow: /tmp/
+Crawl-delay: 5
+
+Sitemap: https://example.com/sitemap.xml
+`
+
+func ExampleParse() {
+	r := robotstxt.Parse([]byte(exampleFile))
+	fmt.Println(len(r.Groups()), "groups,", len(r.Sitemaps()), "sitemap:", r.Sitemaps()[0].URL)
+	// Output: 2 groups, 1 sitemap: https://example.com/sitemap.xml
+}
+
+func ExampleRobots_Allowed() {
+	r := robotstxt.Parse([]byte(exampleFile))
+	fmt.Println(r.Allowed("Googlebot", "https://example.com/private/x"))
+	fmt.Println(r.Allowed("Googlebot", "https://example.com/private/press/2026"))
+	fmt.Println(r.Allowed("Googlebot", "https://example.com/tmp/x")) // the * group does not apply to Googlebot
+	fmt.Println(r.Allowed("GPTBot", "https://example.com/tmp/x"))
+	// Output:
+	// false
+	// true
+	// true
+	// false
+}
+
+func ExampleRobots_Decide() {
+	r := robotstxt.Parse([]byte(exampleFile))
+	d := r.Decide(robotstxt.Query{URL: "https://example.com/private/press/a", Agents: []string{"Googlebot"}, Explain: true})
+	fmt.Println(d.Allowed, "by line", d.Line(), d.Rule.Text)
+	fmt.Println(d.Group.Reason)
+	for _, m := range d.Matches[1:] {
+		fmt.Printf("line %d lost: %s\n", m.Line, m.Lost)
+	}
+	// Output:
+	// true by line 3 Allow: /private/press/
+	// user-agent line 1 names Googlebot
+	// line 2 lost: shorter: 9 bytes against 15 (the longest match wins)
+}
+
+func ExampleRobots_Decide_crawler() {
+	r := robotstxt.Parse([]byte(exampleFile))
+	bing, _ := robotstxt.LookupCrawler("Bingbot")
+	d := r.Decide(robotstxt.Query{URL: "https://example.com/tmp/a", Crawler: &bing})
+	fmt.Println(d.Dialect, d.Allowed, d.Line(), d.CrawlDelay)
+	// Output: bing false 6 5
+}
+
+func ExampleRobots_Decide_dialects() {
+	r := robotstxt.Parse([]byte("User-agent: *\nDisallow: /a\nAllow: /a/b\n"))
+	for _, d := range robotstxt.Dialects() {
+		dec := r.Decide(robotstxt.Query{URL: "/a/b", Agents: []string{"anybot"}, Dialect: d})
+		fmt.Println(d, dec.Allowed)
+	}
+	// Output:
+	// google true
+	// rfc9309 true
+	// bing true
+	// yandex true
+	// original false
+}
+
+func ExampleNormalizeURL() {
+	fmt.Println(robotstxt.NormalizeURL("https://example.com/ツ?q=%e2%9c%93"))
+	// Output: https://example.com/%E3%83%84?q=%E2%9C%93
+}
+
+func ExampleRobots_Lines() {
+	r := robotstxt.Parse([]byte("useragent: *\nDisallow /x\ncrawl-delay: 2\n"))
+	for _, l := range r.Lines() {
+		fmt.Println(l.Number, l.GoogleTag(), l.Typo, l.MissingColon)
+	}
+	// Output:
+	// 1 UserAgent true false
+	// 2 Disallow false true
+	// 3 Unused false false
+	// 4 Unknown false false
+}
+
+func ExampleLookupCrawler() {
+	c, _ := robotstxt.LookupCrawler("Googlebot-Image")
+	fmt.Println(c.Tokens(), c.Dialect, c.IgnoresGlobal)
+	ads, _ := robotstxt.LookupCrawler("AdsBot-Google")
+	fmt.Println(ads.Tokens(), ads.IgnoresGlobal)
+	// Output:
+	// [Googlebot-Image Googlebot] google false
+	// [AdsBot-Google] true
+}
+
+func ExampleRobots_CleanURL() {
+	r := robotstxt.Parse([]byte("User-agent: Yandex\nClean-param: ref&sid /shop/\n"))
+	fmt.Println(r.CleanURL("https://example.com/shop/item?id=7&ref=mail&sid=42"))
+	// Output: https://example.com/shop/item?id=7
+}
