@@ -1,0 +1,334 @@
+package main
+
+import (
+	"bufio"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/seed53c283f5/robotstxt"
+)
+
+const evalHelp = `Usage: robotstxt eval [-max-bytes N] < questions.jsonl > answers.jsonl
+
+Reads one JSON object per line and writes one answer per line, in order.
+
+Question fields:
+  robots | robots_b64 | robots_file   the file: its text, base64 of its exact
+                                      bytes, or a path (relative to the working
+                                      directory); exactly one
+  ua | agents | crawler               who asks: one product token (passed as
+                                      given, as to Google's library), several
+                                      tokens (Google's semantics), or a crawler
+                                      from the table (its fallback tokens, its
+                                      '*' handling and its dialect); exactly one
+  url                                 an absolute URL or a path starting with '/'
+                                      (taken as given, not normalised)
+  dialect                             optional: google, rfc9309, bing, yandex,
+                                      original; wins over the crawler's own
+Unknown fields are ignored.
+
+Answer fields:
+  allowed      true or false
+  line         the deciding rule's line (1-based; 0 when none), as Google's
+               library reports it
+  rule         that line as written, without its line ending
+  dialect      the dialect that answered
+  crawl_delay  seconds (a number) or null; only for dialects that read it
+               (bing, yandex)
+A malformed question gets {"error": "..."} and the run goes on.
+
+Example:
+  echo '{"robots":"User-agent: *\nDisallow: /x\n","ua":"FooBot","url":"https://example.com/x/y"}' | robotstxt eval
+  {"allowed":false,"line":2,"rule":"Disallow: /x","dialect":"google"}
+`
+
+// maxQuestionBytes bounds one input line (a question with its body).
+const maxQuestionBytes = 64 << 20
+
+type question struct {
+	Robots     *string         `json:"robots"`
+	RobotsB64  *string         `json:"robots_b64"`
+	RobotsFile *string         `json:"robots_file"`
+	UA         *string         `json:"ua"`
+	Agents     json.RawMessage `json:"agents"`
+	Crawler    *string         `json:"crawler"`
+	URL        *string         `json:"url"`
+	Dialect    *string         `json:"dialect"`
+}
+
+type answer struct {
+	Allowed    bool     `json:"allowed"`
+	Line       int      `json:"line"`
+	Rule       string   `json:"rule"`
+	Dialect    string   `json:"dialect"`
+	CrawlDelay *float64 `json:"crawl_delay,omitempty"`
+}
+
+// answerWithNullDelay is answer for dialects that read crawl-delay, where a
+// missing one is written as null.
+type answerWithNullDelay struct {
+	Allowed    bool     `json:"allowed"`
+	Line       int      `json:"line"`
+	Rule       string   `json:"rule"`
+	Dialect    string   `json:"dialect"`
+	CrawlDelay *float64 `json:"crawl_delay"`
+}
+
+func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, evalHelp) }
+	maxBytes := fs.Int("max-bytes", robotstxt.DefaultMaxBytes, "bytes of each robots.txt that are parsed")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "robotstxt eval: unexpected argument %q (questions come on standard input)\n", fs.Arg(0))
+		return 2
+	}
+	e := &evaluator{opts: &robotstxt.ParseOptions{MaxBytes: *maxBytes}, cache: newBodyCache(64 << 20)}
+	in := bufio.NewReaderSize(stdin, 1<<20)
+	out := bufio.NewWriterSize(stdout, 1<<16)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	for n := 1; ; n++ {
+		line, err := readLine(in, maxQuestionBytes)
+		if err == io.EOF {
+			break
+		}
+		if err != nil && !errors.Is(err, errLineTooLong) {
+			out.Flush()
+			fmt.Fprintf(stderr, "robotstxt eval: reading standard input: %v\n", err)
+			return 1
+		}
+		if len(line) == 0 && err == nil {
+			n-- // blank lines are not questions
+			continue
+		}
+		var v any
+		if err != nil {
+			v = map[string]string{"error": fmt.Sprintf("question %d: longer than %d bytes", n, maxQuestionBytes)}
+		} else if a, aerr := e.answer(line); aerr != nil {
+			v = map[string]string{"error": fmt.Sprintf("question %d: %v", n, aerr)}
+		} else {
+			v = a
+		}
+		if err := enc.Encode(v); err != nil {
+			fmt.Fprintf(stderr, "robotstxt eval: writing: %v\n", err)
+			return 1
+		}
+		if in.Buffered() == 0 {
+			// About to wait for input: let a reader in a pipeline see
+			// the answers so far.
+			if err := out.Flush(); err != nil {
+				fmt.Fprintf(stderr, "robotstxt eval: writing: %v\n", err)
+				return 1
+			}
+		}
+	}
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(stderr, "robotstxt eval: writing: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine reads one line of at most max bytes, without its line ending. A
+// longer line is skipped whole and reported with errLineTooLong.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var buf []byte
+	tooLong := false
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > max+2 {
+				tooLong, buf = true, nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && (len(buf) > 0 || tooLong) {
+			err = nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if tooLong {
+			return nil, errLineTooLong
+		}
+		for len(buf) > 0 && (buf[len(buf)-1] == '\n' || buf[len(buf)-1] == '\r') {
+			buf = buf[:len(buf)-1]
+		}
+		return buf, nil
+	}
+}
+
+type evaluator struct {
+	opts  *robotstxt.ParseOptions
+	cache *bodyCache
+}
+
+func (e *evaluator) answer(line []byte) (any, error) {
+	var q question
+	if err := json.Unmarshal(line, &q); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	r, err := e.robots(&q)
+	if err != nil {
+		return nil, err
+	}
+	query := robotstxt.Query{}
+	who := 0
+	if q.UA != nil {
+		who++
+		query.Agents = []string{*q.UA}
+	}
+	if len(q.Agents) > 0 && string(q.Agents) != "null" {
+		who++
+		if err := json.Unmarshal(q.Agents, &query.Agents); err != nil {
+			return nil, fmt.Errorf("agents: want a list of strings: %v", err)
+		}
+		if len(query.Agents) == 0 {
+			return nil, errors.New("agents: empty list")
+		}
+	}
+	if q.Crawler != nil {
+		who++
+		c, ok := robotstxt.LookupCrawler(*q.Crawler)
+		if !ok {
+			return nil, fmt.Errorf("crawler: unknown crawler %q", *q.Crawler)
+		}
+		query.Crawler = &c
+	}
+	switch who {
+	case 0:
+		return nil, errors.New("missing ua, agents or crawler")
+	case 1:
+	default:
+		return nil, errors.New("ua, agents and crawler are exclusive: give one")
+	}
+	if q.URL == nil {
+		return nil, errors.New("missing url")
+	}
+	query.URL = *q.URL
+	if q.Dialect != nil && *q.Dialect != "" {
+		d, err := robotstxt.ParseDialect(*q.Dialect)
+		if err != nil {
+			return nil, fmt.Errorf("dialect: unknown dialect %q", *q.Dialect)
+		}
+		query.Dialect = d
+	}
+	dec := r.Decide(query)
+	a := answer{Allowed: dec.Allowed, Line: dec.Line(), Dialect: dec.Dialect.String()}
+	if dec.Rule != nil {
+		a.Rule = dec.Rule.Text
+	}
+	if !dec.Dialect.HonoursCrawlDelay() {
+		return a, nil
+	}
+	if dec.HasCrawlDelay {
+		cd := dec.CrawlDelay
+		a.CrawlDelay = &cd
+	}
+	return answerWithNullDelay(a), nil
+}
+
+// robots returns the parsed file a question names.
+func (e *evaluator) robots(q *question) (*robotstxt.Robots, error) {
+	n := 0
+	for _, p := range []*string{q.Robots, q.RobotsB64, q.RobotsFile} {
+		if p != nil {
+			n++
+		}
+	}
+	switch {
+	case n == 0:
+		return nil, errors.New("missing robots, robots_b64 or robots_file")
+	case n > 1:
+		return nil, errors.New("robots, robots_b64 and robots_file are exclusive: give one")
+	}
+	var body []byte
+	switch {
+	case q.Robots != nil:
+		body = []byte(*q.Robots)
+	case q.RobotsB64 != nil:
+		b, err := base64.StdEncoding.DecodeString(*q.RobotsB64)
+		if err != nil {
+			return nil, fmt.Errorf("robots_b64: not standard base64: %v", err)
+		}
+		body = b
+	default:
+		b, err := readRobotsFile(*q.RobotsFile, e.opts.MaxBytes)
+		if err != nil {
+			return nil, fmt.Errorf("robots_file: %v", err)
+		}
+		body = b
+	}
+	return e.cache.parse(body, e.opts), nil
+}
+
+// readRobotsFile reads a robots.txt file, at most max bytes of it plus one
+// (so that the parser knows it was cut).
+func readRobotsFile(path string, max int) ([]byte, error) {
+	if path == "" {
+		return nil, errors.New("empty path")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", path)
+	}
+	var r io.Reader = f
+	if max > 0 {
+		r = io.LimitReader(f, int64(max)+1)
+	}
+	return io.ReadAll(r)
+}
+
+// bodyCache keeps parsed files by content, so that many questions about one
+// file parse it once. It holds at most limit bytes of bodies.
+type bodyCache struct {
+	limit, size int
+	m           map[string]*robotstxt.Robots
+}
+
+func newBodyCache(limit int) *bodyCache {
+	return &bodyCache{limit: limit, m: map[string]*robotstxt.Robots{}}
+}
+
+func (c *bodyCache) parse(body []byte, opts *robotstxt.ParseOptions) *robotstxt.Robots {
+	if r, ok := c.m[string(body)]; ok {
+		return r
+	}
+	r := robotstxt.ParseWith(body, opts)
+	if len(body) > c.limit {
+		return r
+	}
+	if c.size+len(body) > c.limit {
+		clear(c.m)
+		c.size = 0
+	}
+	c.m[string(body)] = r
+	c.size += len(body)
+	return r
+}

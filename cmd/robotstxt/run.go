@@ -1,0 +1,70 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// version is the toolkit's version, printed by "robotstxt version".
+const version = "0.1.0"
+
+// command is one subcommand of robotstxt.
+type command struct {
+	name    string
+	summary string
+	run     func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"compare", "show how crawlers and their dialects read one file, URL by URL", runCompare},
+		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines and cross-checks)", runEval},
+		{"version", "print the version", func(_ []string, _ io.Reader, stdout, _ io.Writer) int {
+			fmt.Fprintln(stdout, "robotstxt", version)
+			return 0
+		}},
+	}
+}
+
+// run is the whole program: it returns the exit status. Exit status 2 means
+// bad usage or input.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			for _, c := range commands() {
+				if c.name == args[1] {
+					return c.run([]string{"-h"}, stdin, stdout, stderr)
+				}
+			}
+		}
+		usage(stdout)
+		return 0
+	case "-version", "--version":
+		name = "version"
+	}
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(args[1:], stdin, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "robotstxt: unknown command %q\n", name)
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("robotstxt: the Robots Exclusion Protocol toolkit\n\nUsage:\n  robotstxt <command> [flags] [arguments]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun \"robotstxt <command> -h\" for a command's flags and examples.\n")
+	io.WriteString(w, b.String())
+}
