@@ -1,0 +1,119 @@
+package bench
+
+// Side-by-side benchmarks. Every benchmark has one sub-benchmark per
+// implementation, named impl=NAME, so that
+//
+//	benchstat -col /impl out.txt
+//
+// puts the implementations in columns. See README.md.
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/jimsmart/grobotstxt"
+	"github.com/seed53c283f5/robotstxt"
+	temoto "github.com/temoto/robotstxt"
+)
+
+// Sinks keep results alive so that the measured calls cannot be dropped.
+var (
+	sinkOurs   *robotstxt.Robots
+	sinkTemoto *temoto.RobotsData
+	sinkBool   bool
+)
+
+// BenchmarkParse parses the 1,000 sample files (each cut to 512,000 bytes,
+// the same bytes for every library); one op is the whole sample.
+//
+//   - ours: robotstxt.Parse, which builds everything Allowed needs.
+//   - temoto: robotstxt.FromBytes, which builds its groups (and compiles a
+//     regexp for every wildcard rule).
+//   - grobotstxt: grobotstxt.Parse with a handler that does nothing: its
+//     parser alone, with nothing stored. grobotstxt keeps no parsed form;
+//     each question re-parses (see BenchmarkAllowed).
+func BenchmarkParse(b *testing.B) {
+	c := sample(b)
+	run := func(name string, parse func(f *file)) {
+		b.Run("impl="+name, func(b *testing.B) {
+			b.SetBytes(c.bytes)
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range c.files {
+					parse(&c.files[i])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(c.files)), "ns/file")
+		})
+	}
+	run("ours", func(f *file) { sinkOurs = robotstxt.Parse(f.body) })
+	run("temoto", func(f *file) { sinkTemoto, _ = temoto.FromBytes(f.body) })
+	run("grobotstxt", func(f *file) { grobotstxt.Parse(f.str, nopHandler{}) })
+}
+
+// BenchmarkAllowed asks the golden questions about the sample, cycling
+// through them; one op is one question.
+//
+//   - ours: Robots.Allowed(ua, url), each file parsed once beforehand; the
+//     URL is given whole and Allowed extracts the path itself.
+//   - ours-decide: Robots.Decide, the richer answer (what decided, why).
+//   - temoto: FindGroup(ua).Test(path), each file parsed once beforehand,
+//     the path taken out of the URL (net/url) beforehand, outside the timing.
+//   - temoto-urlparse: the same with url.Parse of the URL in the timed loop.
+//   - grobotstxt: AgentAllowed(body, ua, url), which parses the file again
+//     for every question (it has no parse-once form).
+func BenchmarkAllowed(b *testing.B) {
+	c := sample(b)
+	p := parseAll(c)
+	qs := c.questions
+	run := func(name string, ask func(i int, q *question) bool) {
+		b.Run("impl="+name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				sinkBool = ask(i, &qs[i])
+				if i++; i == len(qs) {
+					i = 0
+				}
+			}
+		})
+	}
+	run("ours", func(_ int, q *question) bool { return p.ours[q.file].Allowed(q.ua, q.url) })
+	run("ours-decide", func(i int, q *question) bool { return p.ours[q.file].Decide(p.queries[i]).Allowed })
+	run("temoto", func(i int, q *question) bool { return temotoAllowed(p.temoto[q.file], q.ua, p.temotoPaths[i]) })
+	run("temoto-urlparse", func(_ int, q *question) bool { return temotoAllowedURL(p.temoto[q.file], q.ua, q.url) })
+	run("grobotstxt", func(_ int, q *question) bool { return grobotstxt.AgentAllowed(c.files[q.file].str, q.ua, q.url) })
+}
+
+// BenchmarkRetained measures what the parsed sample keeps on the heap,
+// after a collection, per byte of input (B/inputB) and per file (B/file).
+// grobotstxt keeps no parsed form, so it has no entry.
+func BenchmarkRetained(b *testing.B) {
+	c := sample(b)
+	run := func(name string, parse func(f *file) any) {
+		b.Run("impl="+name, func(b *testing.B) {
+			kept := make([]any, len(c.files))
+			var retained float64
+			var before, after runtime.MemStats
+			for b.Loop() {
+				clear(kept)
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				for i := range c.files {
+					kept[i] = parse(&c.files[i])
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				runtime.KeepAlive(kept)
+				retained += float64(int64(after.HeapAlloc) - int64(before.HeapAlloc))
+			}
+			b.ReportMetric(retained/float64(b.N)/float64(c.bytes), "B/inputB")
+			b.ReportMetric(retained/float64(b.N)/float64(len(c.files)), "B/file")
+		})
+	}
+	run("ours", func(f *file) any { return robotstxt.Parse(f.body) })
+	run("temoto", func(f *file) any {
+		r, _ := temoto.FromBytes(f.body)
+		return r
+	})
+}
