@@ -268,11 +268,7 @@ func (c *compiled) first(groups []int32, path string) *crule {
 
 // ruleMatch describes a compiled rule.
 func (r *Robots) ruleMatch(c *crule) RuleMatch {
-	m := RuleMatch{Line: int(c.line), Allow: c.allow(), Pattern: c.pat, Implicit: c.flags&ruleIndex != 0}
-	if l, ok := r.Line(m.Line); ok {
-		m.Text = l.Text
-	}
-	return m
+	return RuleMatch{Line: int(c.line), Allow: c.allow(), Pattern: c.pat, Implicit: c.flags&ruleIndex != 0, Text: r.lineText(int(c.line))}
 }
 
 // explain lists every rule of the groups that matches path, the winner first.

@@ -45,13 +45,24 @@ const (
 // line in order, including the empty line after a final line ending. body must
 // already be cut to the size limit. The *lexLine passed to emit is reused.
 func lex(body string, mode reading, emit func(*lexLine)) {
+	var ln lexLine
+	splitLines(body, func(num, start, end int) {
+		ln = lexLine{num: num, start: start, end: end}
+		classify(body[start:end], mode, &ln)
+		emit(&ln)
+	})
+}
+
+// splitLines calls fn with the number and bounds of every line of body: a
+// leading UTF-8 byte order mark, or any leading part of one, is skipped;
+// lines end at LF, CR or CRLF; the text after the last line ending is a line
+// too, even when empty.
+func splitLines(body string, fn func(num, start, end int)) {
 	pos := 0
-	// A UTF-8 byte order mark, or any leading part of one, is skipped.
 	const bom = "\xEF\xBB\xBF"
 	for pos < len(bom) && pos < len(body) && body[pos] == bom[pos] {
 		pos++
 	}
-	var ln lexLine
 	nextLF, nextCR := -1, -1 // cached positions of the next '\n' and '\r'
 	for num := 1; ; num++ {
 		if nextLF != len(body) && nextLF < pos {
@@ -61,9 +72,7 @@ func lex(body string, mode reading, emit func(*lexLine)) {
 			nextCR = indexFrom(body, pos, '\r')
 		}
 		end := min(nextLF, nextCR)
-		ln = lexLine{num: num, start: pos, end: end}
-		classify(body[pos:end], mode, &ln)
-		emit(&ln)
+		fn(num, pos, end)
 		if end == len(body) {
 			return
 		}

@@ -121,6 +121,25 @@ func makeLine(body string, ln *lexLine) Line {
 type lineReport struct {
 	once  [2]sync.Once
 	lines [2][]Line
+
+	startsOnce sync.Once
+	starts     []int32 // line n spans body[starts[n-1]:ends[n-1]]
+	ends       []int32
+}
+
+// lineText returns the text of line n as written, without building the
+// full report.
+func (r *Robots) lineText(n int) string {
+	r.report.startsOnce.Do(func() {
+		splitLines(r.body, func(_, start, end int) {
+			r.report.starts = append(r.report.starts, int32(start))
+			r.report.ends = append(r.report.ends, int32(end))
+		})
+	})
+	if n < 1 || n > len(r.report.starts) {
+		return ""
+	}
+	return r.body[r.report.starts[n-1]:r.report.ends[n-1]]
 }
 
 // Lines returns the report on every line of the parsed body as Google's
