@@ -77,6 +77,7 @@ var crawlers = []Crawler{
 
 	// Bing (bing.com/webmasters/help/which-crawlers-does-bing-use).
 	{Name: "Bingbot", Token: "bingbot", Fallbacks: []string{"msnbot"}, Dialect: Bing, Operator: "Microsoft", Purpose: "search"},
+	{Name: "msnbot", Token: "msnbot", Dialect: Bing, Operator: "Microsoft", Purpose: "search (legacy token)"},
 	{Name: "AdIdxBot", Token: "adidxbot", Dialect: Bing, Operator: "Microsoft", Purpose: "Bing Ads landing pages"},
 	{Name: "MicrosoftPreview", Token: "MicrosoftPreview", Dialect: Bing, Operator: "Microsoft", Purpose: "page previews"},
 
@@ -111,6 +112,7 @@ var crawlers = []Crawler{
 	baidu("Baiduspider-favo", "bookmarks", "Baiduspider"),
 	baidu("Baiduspider-cpro", "union ads", "Baiduspider"),
 	baidu("Baiduspider-ads", "business ads", "Baiduspider"),
+	baidu("Baiduspider-mobile", "mobile search", "Baiduspider"),
 
 	// Other search engines and link-preview fetchers.
 	other("360Spider", "Qihoo 360", "search", "haosouspider"),
@@ -130,6 +132,8 @@ var crawlers = []Crawler{
 	other("MojeekBot", "Mojeek", "search"),
 	other("Qwantbot", "Qwant", "search", "Qwantify"),
 	other("Amazonbot", "Amazon", "Alexa answers and AI"),
+	other("ia_archiver", "Internet Archive", "Wayback Machine"),
+	other("archive.org_bot", "Internet Archive", "Wayback Machine"),
 	other("Twitterbot", "X (Twitter)", "link previews"),
 	other("facebookexternalhit", "Meta", "link previews"),
 	other("LinkedInBot", "LinkedIn", "link previews"),
