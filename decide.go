@@ -391,7 +391,7 @@ func (c *compiled) choose(q Query, d Dialect) GroupChoice {
 // the original draft takes the first record whose value contains tok. With
 // loose set (a known crawler), a token that holds digits, which Google's
 // reading never matches, is compared with the line's leading run of letters,
-// digits, '-' and '_' instead.
+// digits, '-', '_' and '.' instead.
 func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, lines []int) {
 	if d == Original {
 		// The draft: a case-insensitive substring match of the name
@@ -438,10 +438,10 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 	return groups, lines
 }
 
-// looseToken is the leading run of letters, digits, '-' and '_' of a value.
+// looseToken is the leading run of letters, digits, '-', '_' and '.' of a value.
 func looseToken(v string) string {
 	i := 0
-	for i < len(v) && (isTokenByte(v[i]) || '0' <= v[i] && v[i] <= '9') {
+	for i < len(v) && (isTokenByte(v[i]) || '0' <= v[i] && v[i] <= '9' || v[i] == '.') {
 		i++
 	}
 	return v[:i]
