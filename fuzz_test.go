@@ -3,10 +3,12 @@ package robotstxt
 // Native fuzz tests. Plain `go test` runs only their seeds; to fuzz, run one
 // target at a time, for example
 //
-//	go test -run '^$' -fuzz '^FuzzAllowed$' -fuzztime 60s -parallel 1 .
+//	go test -run '^$' -fuzz '^FuzzAllowed$' -fuzztime 60s -fuzzminimizetime 10s -parallel 1 .
 //
-// When fuzzing, the seeds are a sample of the smaller corpus files (large
-// seeds slow every execution); plain test runs seed from more of the corpus.
+// When fuzzing, the seeds are a sample of the smaller corpus files and the
+// smaller hand-made seeds: large inputs slow every execution, and the fuzzer
+// minimises each new interesting input, one execution per byte or so. Plain
+// test runs seed from more of the corpus and from every hand-made seed.
 
 import (
 	"flag"
@@ -137,10 +139,13 @@ var handQuestions = []struct{ ua, url string }{
 // set, or else every tenth.
 func seedBodies(f *testing.F, all bool) [][]byte {
 	var out [][]byte
+	fz := fuzzing()
 	for _, s := range handSeeds {
+		if fz && len(s) > 4096 {
+			continue
+		}
 		out = append(out, []byte(s))
 	}
-	fz := fuzzing()
 	for i, name := range corpusFiles(f) {
 		if !all && !fz && i%10 != 0 {
 			continue
@@ -359,8 +364,12 @@ func clip(s string) string {
 // verdict and the deciding line, for one agent and for two, and checks that
 // every dialect can answer the same question with Explain.
 func FuzzAllowed(f *testing.F) {
+	fz := fuzzing()
 	for _, s := range handSeeds {
 		for _, q := range handQuestions {
+			if fz && len(s)+len(q.url) > 4096 {
+				continue
+			}
 			f.Add(s, q.ua, q.url)
 		}
 	}
@@ -368,7 +377,6 @@ func FuzzAllowed(f *testing.F) {
 	for _, c := range readGolden(f) {
 		byFile[c.File] = append(byFile[c.File], c)
 	}
-	fz := fuzzing()
 	for i, name := range corpusFiles(f) {
 		if i%25 != 0 {
 			continue
@@ -418,6 +426,17 @@ func checkAllowed(t *testing.T, r *Robots, body, ua, url string) {
 		}
 	}
 
+	// URLs made from the file's own rules hit wildcards, anchors and the
+	// index.htm rule far more often than the fuzzer's URLs do.
+	for _, u := range ruleURLs(body, url) {
+		want, wantLine := slowGoogle([]byte(body), []string{ua}, u)
+		dec := r.Decide(Query{URL: u, Agents: []string{ua}, Dialect: Google})
+		if got := r.Allowed(ua, u); got != want || dec.Allowed != want || dec.Line() != wantLine {
+			t.Fatalf("ua %q url %q: Allowed %v, Decide %v line %d; reference %v line %d\nrobots.txt: %q",
+				ua, u, got, dec.Allowed, dec.Line(), want, wantLine, clip(body))
+		}
+	}
+
 	// The matched part of the URL: starts with '/', holds no fragment, and
 	// is taken from the URL as it stands.
 	p := PathParamsQuery(url)
@@ -425,6 +444,35 @@ func checkAllowed(t *testing.T, r *Robots, body, ua, url string) {
 		p != "/" && !strings.Contains(url, p) && !strings.Contains(url, p[1:]) {
 		t.Fatalf("PathParamsQuery(%q) = %q", url, p)
 	}
+}
+
+// ruleURLs makes up to four URLs from the first allow and disallow values
+// of body: the value with each '*' replaced by the fuzzer's URL (or "x") and
+// the '$' dropped, and the directory of the value (what the index.htm rule
+// allows).
+func ruleURLs(body, url string) []string {
+	fill := url
+	if len(fill) > 16 {
+		fill = fill[:16]
+	}
+	if fill == "" {
+		fill = "x"
+	}
+	var out []string
+	for _, l := range refReadAll([]byte(body)) {
+		if len(out) >= 4 {
+			break
+		}
+		if l.kind != refAllow && l.kind != refDisallow || len(l.value) > 512 {
+			continue
+		}
+		p := strings.ReplaceAll(strings.TrimSuffix(l.value, "$"), "*", fill)
+		out = append(out, "http://example.com"+p)
+		if i := strings.LastIndexByte(p, '/'); i >= 0 {
+			out = append(out, "http://example.com"+p[:i+1])
+		}
+	}
+	return out
 }
 
 // secondAgent picks another agent to ask about with ua: one of the tokens
