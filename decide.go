@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // Allowed reports whether the crawler with product token userAgent may fetch
@@ -12,56 +13,38 @@ import (
 // normalised (see [NormalizeURL]). userAgent is compared as given, ignoring
 // ASCII case, with the token each user-agent line names.
 //
-// Allowed is safe for concurrent use and does not allocate.
+// Allowed is safe for concurrent use and does not allocate (except for a
+// URL with an empty path and a query or params over 1 KiB, "http://h?...").
+// A group of more than 32 rules is indexed on its first question.
 func (r *Robots) Allowed(userAgent, url string) bool {
 	path, slash := splitPath(url)
-	if slash {
-		// A URL whose path starts with '?' or ';': match "/" + path.
-		var buf [256]byte
-		if len(path) < len(buf) {
-			buf[0] = '/'
-			n := copy(buf[1:], path)
-			return r.google.allowed(userAgent, string(buf[:n+1]))
-		}
-		path = "/" + path
+	if !slash {
+		return r.google.allowed(userAgent, path)
 	}
-	return r.google.allowed(userAgent, path)
+	// The path starts with '?' or ';' ("http://h?q"): match "/" + path,
+	// built on the stack when it fits.
+	var buf [1024]byte
+	if len(path) >= len(buf) {
+		return r.google.allowed(userAgent, "/"+path)
+	}
+	buf[0] = '/'
+	n := copy(buf[1:], path)
+	return r.google.allowed(userAgent, unsafe.String(&buf[0], n+1))
 }
 
 func (c *compiled) allowed(ua, path string) bool {
 	if i := strings.IndexByte(path, 0); i >= 0 {
 		path = path[:i] // Google's library holds the path as a C string.
 	}
-	groups := c.lookupToken(ua)
-	if groups == nil {
-		groups = c.global
+	set := c.global
+	if t := c.findToken(ua); t >= 0 {
+		set = c.toks[t].set
 	}
-	best := c.best(groups, path, 0)
-	return best == nil || best.allow() || best.pat == ""
-}
-
-// best returns the rule that decides for path among the given groups in
-// longest-match order, or nil when none matches. Rules with a flag in skip
-// are passed over.
-func (c *compiled) best(groups []int32, path string, skip uint8) *crule {
-	var best *crule
-	for _, gi := range groups {
-		g := &c.groups[gi]
-		for i := 0; i < g.nmatch; i++ {
-			cr := &g.rules[i]
-			if best != nil && len(cr.pat) < len(best.pat) {
-				break // sorted longest first: nothing after can win
-			}
-			if cr.flags&skip != 0 || !cr.match(path) {
-				continue
-			}
-			if best == nil || better(cr, best) {
-				best = cr
-			}
-			break
-		}
+	if set < 0 {
+		return true
 	}
-	return best
+	best := c.eval(c.sets[set], path)
+	return best == nil || best.allow() || best.n == 0
 }
 
 // Query is a question for [Robots.Decide].
@@ -185,7 +168,8 @@ func (r *Robots) Decide(q Query) Decision {
 	}
 	dec.Path = path
 
-	dec.Group = c.choose(q, d)
+	var set int32
+	dec.Group, set = c.choose(q, d)
 	c.crawlDelay(&dec, d)
 	if d.robotsTxtAllowed() && (path == "/robots.txt" || d == RFC9309 && strings.HasPrefix(path, "/robots.txt?")) {
 		dec.Allowed = true
@@ -204,13 +188,16 @@ func (r *Robots) Decide(q Query) Decision {
 
 	var skip uint8
 	if d == Yandex {
-		skip = ruleIndex // Google's index.htm rule is Google's alone
+		skip = ruleIndexHTM // Google's index.htm rule is Google's alone
 	}
 	var win *crule
-	if d.firstMatch() {
-		win = c.first(groups, path)
-	} else {
-		win = c.best(groups, path, skip)
+	switch {
+	case d.firstMatch():
+		win = c.scan(groups, path, 0, true)
+	case set >= 0 && skip == 0:
+		win = c.eval(c.sets[set], path)
+	default:
+		win = c.scan(groups, path, skip, false)
 	}
 	switch {
 	case win == nil:
@@ -219,15 +206,15 @@ func (r *Robots) Decide(q Query) Decision {
 	case win.allow():
 		dec.Allowed = true
 	default:
-		dec.Allowed = win.pat == "" && !d.firstMatch()
+		dec.Allowed = win.n == 0 && !d.firstMatch()
 	}
 	if win != nil {
-		m := r.ruleMatch(win)
+		m := r.ruleMatch(c, win)
 		dec.Rule = &m
 		switch {
 		case d.firstMatch():
 			dec.Reason = fmt.Sprintf("the first matching rule, line %d, %s", m.Line, verdictWord(dec.Allowed))
-		case win.pat == "":
+		case win.n == 0:
 			dec.Reason = fmt.Sprintf("only an empty rule matches (line %d), with weight 0: allowed", m.Line)
 		default:
 			dec.Reason = fmt.Sprintf("the longest matching rule, line %d, %s", m.Line, verdictWord(dec.Allowed))
@@ -246,38 +233,18 @@ func verdictWord(allowed bool) string {
 	return "disallows"
 }
 
-// first returns the first rule in file order that matches path (the
-// original draft's precedence).
-func (c *compiled) first(groups []int32, path string) *crule {
-	var best *crule
-	for _, gi := range groups {
-		g := &c.groups[gi]
-		for i := 0; i < g.nmatch; i++ {
-			cr := &g.rules[i]
-			if best != nil && cr.line > best.line {
-				break
-			}
-			if cr.match(path) {
-				best = cr
-				break
-			}
-		}
-	}
-	return best
-}
-
 // ruleMatch describes a compiled rule.
-func (r *Robots) ruleMatch(c *crule) RuleMatch {
-	return RuleMatch{Line: int(c.line), Allow: c.allow(), Pattern: c.pat, Implicit: c.flags&ruleIndex != 0, Text: r.lineText(int(c.line))}
+func (r *Robots) ruleMatch(c *compiled, cr *crule) RuleMatch {
+	return RuleMatch{Line: int(cr.line), Allow: cr.allow(), Pattern: c.pat(cr), Implicit: cr.flags&ruleIndexHTM != 0, Text: r.lineText(int(cr.line))}
 }
 
 // explain lists every rule of the groups that matches path, the winner first.
 func (r *Robots) explain(c *compiled, groups []int32, path string, win *crule, d Dialect, skip uint8) []RuleMatch {
 	var hits []*crule
 	for _, gi := range groups {
-		g := &c.groups[gi]
-		for i := 0; i < g.nmatch; i++ {
-			if cr := &g.rules[i]; cr.flags&skip == 0 && cr.match(path) {
+		lo, hi := c.groups[gi].matchable()
+		for i := lo; i < hi; i++ {
+			if cr := &c.rules[i]; cr.flags&skip == 0 && c.match(cr, path) {
 				hits = append(hits, cr)
 			}
 		}
@@ -299,7 +266,7 @@ func (r *Robots) explain(c *compiled, groups []int32, path string, win *crule, d
 	})
 	out := make([]RuleMatch, 0, len(hits))
 	for _, h := range hits {
-		m := r.ruleMatch(h)
+		m := r.ruleMatch(c, h)
 		if h != win {
 			m.Lost = lostReason(h, win, d)
 		}
@@ -312,18 +279,19 @@ func lostReason(h, win *crule, d Dialect) string {
 	switch {
 	case d.firstMatch():
 		return fmt.Sprintf("line %d matched first (the first match wins in the %s dialect)", win.line, d)
-	case h.pat == "":
+	case h.n == 0:
 		return "an empty pattern matches with weight 0"
-	case len(h.pat) < len(win.pat):
-		return fmt.Sprintf("shorter: %d bytes against %d (the longest match wins)", len(h.pat), len(win.pat))
+	case h.n < win.n:
+		return fmt.Sprintf("shorter: %d bytes against %d (the longest match wins)", h.n, win.n)
 	case h.allow() != win.allow():
 		return "same length: allow wins a tie"
 	}
 	return fmt.Sprintf("same length and kind: line %d comes first", win.line)
 }
 
-// choose picks the groups that apply to a query.
-func (c *compiled) choose(q Query, d Dialect) GroupChoice {
+// choose picks the groups that apply to a query. It also returns the rule
+// set that holds exactly those groups, or -1 when none was made for them.
+func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 	var tiers [][]string
 	ignoreGlobal := false
 	loose := false
@@ -350,10 +318,24 @@ func (c *compiled) choose(q Query, d Dialect) GroupChoice {
 		}
 		slices.Sort(groups)
 		groups = slices.Compact(groups)
+		if d == Original && len(groups) > 1 {
+			// The draft: only the first record that names the crawler.
+			g := c.groups[groups[0]]
+			groups = groups[:1]
+			lines = slices.DeleteFunc(lines, func(l int) bool {
+				return l < int(c.agents[g.alo].line) || l > int(c.agents[g.ahi-1].line)
+			})
+		}
 		slices.Sort(lines)
+		set := int32(-1)
+		if len(tier) == 1 && d != Original {
+			if t := c.findToken(tier[0]); t >= 0 && slices.Equal(c.toks[t].groups, toInt32s(groups)) {
+				set = c.toks[t].set
+			}
+		}
 		name := strings.Join(tier, ", ")
 		return GroupChoice{Kind: GroupSpecific, Token: name, Groups: groups, Lines: lines,
-			Reason: fmt.Sprintf("user-agent line %s names %s", joinInts(lines), name)}
+			Reason: fmt.Sprintf("user-agent line %s names %s", joinInts(lines), name)}, set
 	}
 	asked := "the crawler"
 	if len(tiers) > 0 {
@@ -364,26 +346,37 @@ func (c *compiled) choose(q Query, d Dialect) GroupChoice {
 		asked = strings.Join(all, ", ")
 	}
 	if ignoreGlobal {
-		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s, and it ignores the * group", asked)}
+		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s, and it ignores the * group", asked)}, -1
 	}
-	if len(c.global) == 0 {
-		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s and there is no * group", asked)}
+	if len(c.globalGroups) == 0 {
+		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s and there is no * group", asked)}, -1
 	}
 	var groups, lines []int
-	gl := c.global
+	gl := c.globalGroups
+	set := c.global
 	if d == Original {
 		gl = gl[:1] // the draft: the first record for '*'
+		set = -1
 	}
 	for _, gi := range gl {
 		groups = append(groups, int(gi))
-		for _, a := range c.groups[gi].agents {
+		g := &c.groups[gi]
+		for _, a := range c.agents[g.alo:g.ahi] {
 			if a.global {
 				lines = append(lines, int(a.line))
 			}
 		}
 	}
 	return GroupChoice{Kind: GroupGlobal, Token: "*", Groups: groups, Lines: lines,
-		Reason: fmt.Sprintf("no group names %s: the * group applies (line %s)", asked, joinInts(lines))}
+		Reason: fmt.Sprintf("no group names %s: the * group applies (line %s)", asked, joinInts(lines))}, set
+}
+
+func toInt32s(xs []int) []int32 {
+	out := make([]int32, len(xs))
+	for i, x := range xs {
+		out[i] = int32(x)
+	}
+	return out
 }
 
 // groupsNaming returns the groups that name tok and the user-agent lines that
@@ -400,8 +393,9 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 		if lt == "" {
 			return nil, nil
 		}
-		for gi, g := range c.groups {
-			for _, a := range g.agents {
+		for gi := range c.groups {
+			g := &c.groups[gi]
+			for _, a := range c.agents[g.alo:g.ahi] {
 				if !a.global && strings.Contains(strings.ToLower(a.value), lt) {
 					lines = append(lines, int(a.line))
 				}
@@ -413,9 +407,10 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 		return nil, nil
 	}
 	if loose && !ValidToken(tok) {
-		for gi, g := range c.groups {
+		for gi := range c.groups {
+			g := &c.groups[gi]
 			found := false
-			for _, a := range g.agents {
+			for _, a := range c.agents[g.alo:g.ahi] {
 				if !a.global && strings.EqualFold(looseToken(a.value), tok) {
 					lines = append(lines, int(a.line))
 					found = true
@@ -427,9 +422,10 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 		}
 		return groups, lines
 	}
-	for _, gi := range c.lookupToken(tok) {
+	for _, gi := range c.tokenGroups(tok) {
 		groups = append(groups, int(gi))
-		for _, a := range c.groups[gi].agents {
+		g := &c.groups[gi]
+		for _, a := range c.agents[g.alo:g.ahi] {
 			if !a.global && strings.EqualFold(a.token, tok) {
 				lines = append(lines, int(a.line))
 			}
@@ -465,7 +461,7 @@ func (c *compiled) crawlDelay(dec *Decision, d Dialect) {
 	}
 	if d == Bing && dec.Group.Kind == GroupSpecific {
 		var gl []int
-		for _, g := range c.global {
+		for _, g := range c.globalGroups {
 			gl = append(gl, int(g))
 		}
 		find(gl)

@@ -45,17 +45,18 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 	c := r.compiledFor(d)
 	lines := r.LinesFor(d)
 	out := make([]Group, 0, len(c.groups))
-	for _, g := range c.groups {
-		og := Group{StartLine: int(g.agents[0].line), EndLine: int(g.last)}
-		for _, a := range g.agents {
+	for gi := range c.groups {
+		g := &c.groups[gi]
+		og := Group{StartLine: int(c.agents[g.alo].line), EndLine: int(g.last)}
+		for _, a := range c.agents[g.alo:g.ahi] {
 			og.Agents = append(og.Agents, Agent{Line: int(a.line), Value: a.value, Token: a.token, Global: a.global})
 		}
-		for i := range g.rules {
-			cr := &g.rules[i]
-			if cr.flags&ruleIndex != 0 {
+		for i := g.lo; i < g.hi; i++ {
+			cr := &c.rules[i]
+			if cr.flags&ruleIndexHTM != 0 {
 				continue
 			}
-			ru := Rule{Line: int(cr.line), Allow: cr.allow(), Pattern: cr.pat, CanMatch: i < g.nmatch}
+			ru := Rule{Line: int(cr.line), Allow: cr.allow(), Pattern: c.pat(cr), CanMatch: cr.flags&ruleDead == 0}
 			if n := int(cr.line); n >= 1 && n <= len(lines) {
 				ru.Value = lines[n-1].Value
 			}

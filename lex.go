@@ -23,6 +23,7 @@ type lexLine struct {
 	start, end int    // bounds of the raw line in the body, line ending excluded
 	key        string // the key as written, trimmed; "" when no directive
 	value      string // the value, trimmed and without comment
+	valOff     int    // the value's offset within the raw line
 	field      Field
 	flags      lineFlags
 }
@@ -109,24 +110,30 @@ func trimSpace(s string) string {
 
 // classify reads one raw line (without its ending) into ln.
 func classify(raw string, mode reading, ln *lexLine) {
-	text := raw
+	end := len(raw)
 	if mode == readGoogle {
-		if len(text) > maxLineLen {
+		if end > maxLineLen {
 			ln.flags |= flagTooLong
-			text = text[:maxLineLen]
+			end = maxLineLen
 		}
 		// Google's library keeps lines as C strings: a NUL byte ends them.
-		if i := strings.IndexByte(text, 0); i >= 0 {
+		if i := strings.IndexByte(raw[:end], 0); i >= 0 {
 			ln.flags |= flagNUL
-			text = text[:i]
+			end = i
 		}
 	}
-	if i := strings.IndexByte(text, '#'); i >= 0 {
+	if i := strings.IndexByte(raw[:end], '#'); i >= 0 {
 		ln.flags |= flagHasComment
-		text = text[:i]
+		end = i
 	}
-	text = trimSpace(text)
-	if text == "" {
+	start := 0
+	for start < end && isSpace(raw[start]) {
+		start++
+	}
+	for end > start && isSpace(raw[end-1]) {
+		end--
+	}
+	if start == end {
 		if ln.flags&flagHasComment != 0 {
 			ln.flags |= flagComment
 		} else {
@@ -134,6 +141,7 @@ func classify(raw string, mode reading, ln *lexLine) {
 		}
 		return
 	}
+	text := raw[start:end]
 	sep := strings.IndexByte(text, ':')
 	if sep < 0 {
 		if mode != readGoogle {
@@ -160,7 +168,11 @@ func classify(raw string, mode reading, ln *lexLine) {
 	}
 	ln.flags |= flagDirective
 	ln.key = key
-	ln.value = trimSpace(text[sep+1:])
+	vs, ve := start+sep+1, end
+	for vs < ve && isSpace(raw[vs]) {
+		vs++
+	}
+	ln.value, ln.valOff = raw[vs:ve], vs
 	if mode == readGoogle {
 		ln.field, ln.flags = googleField(key, ln.flags)
 	} else {

@@ -34,18 +34,25 @@ func PathParamsQuery(url string) string {
 // slash is true the result lacks its leading '/' (it starts with '?' or ';')
 // and the caller must prepend one.
 func splitPath(url string) (p string, slash bool) {
-	start := 0
-	if strings.HasPrefix(url, "//") {
-		// A network-path reference: skip to the authority.
-		start = 2
-	}
-	early := indexAnyOf3(url, start, '/', '?', ';')
-	protoEnd := strings.Index(url[start:], "://")
-	if protoEnd < 0 || early >= 0 && early < start+protoEnd {
-		// No scheme, or the "://" stands inside the path or query.
-		protoEnd = start
-	} else {
-		protoEnd += start + 3
+	start, protoEnd := 0, -1
+	switch {
+	case len(url) >= 8 && url[:8] == "https://":
+		protoEnd = 8
+	case len(url) >= 7 && url[:7] == "http://":
+		protoEnd = 7
+	default:
+		if strings.HasPrefix(url, "//") {
+			// A network-path reference: skip to the authority.
+			start = 2
+		}
+		early := indexAnyOf3(url, start, '/', '?', ';')
+		protoEnd = strings.Index(url[start:], "://")
+		if protoEnd < 0 || early >= 0 && early < start+protoEnd {
+			// No scheme, or the "://" stands inside the path or query.
+			protoEnd = start
+		} else {
+			protoEnd += start + 3
+		}
 	}
 	ps := indexAnyOf3(url, protoEnd, '/', '?', ';')
 	if ps < 0 {

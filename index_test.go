@@ -1,0 +1,63 @@
+package robotstxt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestIndexAgreesWithScan checks the index that large rule sets use against
+// a plain scan of every rule, on random files and paths built from a small
+// alphabet so that prefixes, duplicates and ties are frequent.
+func TestIndexAgreesWithScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			b.WriteByte("ab/*$#c"[rng.IntN(6)])
+		}
+		return b.String()
+	}
+	for file := 0; file < 300; file++ {
+		var body strings.Builder
+		body.WriteString("User-agent: *\n")
+		nrules := bigSet + 1 + rng.IntN(100)
+		var paths []string
+		for i := 0; i < nrules; i++ {
+			kind := "Disallow"
+			if rng.IntN(2) == 0 {
+				kind = "Allow"
+			}
+			p := "/" + word(rng.IntN(6))
+			switch rng.IntN(8) {
+			case 0:
+				p = ""
+			case 1:
+				p += "$"
+			}
+			fmt.Fprintf(&body, "%s: %s\n", kind, p)
+			paths = append(paths, strings.NewReplacer("*", "ab", "$", "").Replace(p))
+		}
+		for i := 0; i < 50; i++ {
+			paths = append(paths, "/"+strings.NewReplacer("*", "", "$", "").Replace(word(rng.IntN(8))))
+		}
+		r := ParseString(body.String())
+		c := &r.google
+		set := c.sets[c.global]
+		if !set.big {
+			t.Fatalf("file %d: %d rules but the set is not indexed", file, nrules)
+		}
+		for _, p := range paths {
+			for _, q := range []string{p, p + "a", p + "/", strings.TrimSuffix(p, "/")} {
+				if q == "" {
+					continue
+				}
+				got, want := c.eval(set, q), c.scan(set.groups, q, 0, false)
+				if got != want {
+					t.Fatalf("file %d, path %q: index gives %+v, scan %+v\n%s", file, q, got, want, body.String())
+				}
+			}
+		}
+	}
+}
