@@ -106,6 +106,31 @@ var handSeeds = []string{
 	"User-agent: *\v\nDisallow:\f/a\v\nAllow \v/b\n",
 }
 
+// bigGroups builds files whose groups hold more rules than the fast code
+// scans one by one (it indexes large sets): many patterns sharing prefixes,
+// literal, anchored and wildcard, allow and disallow of the same pattern,
+// and the same agent named by two groups.
+func bigGroups() []string {
+	pats := []string{"", "/", "/$", "/a", "/a$", "/a/", "/a/b", "/a/b$", "/a/b/c", "/a/bc", "/ab", "/ab$",
+		"/a*", "/a*$", "/*b", "/*b$", "/a/*/c", "/b", "/b/index.html", "/b/index.htm", "/c/", "/c/$",
+		"/a/b/index.html", "/%e3%83%84", "/ツ", "/a?x=1", "/a;p", "*", "*$", "/a$b", "/**", "/a/b/c/d"}
+	var b1, b2 strings.Builder
+	b1.WriteString("User-agent: FooBot\n")
+	b2.WriteString("User-agent: *\n")
+	for i, p := range pats {
+		kind := "Disallow"
+		if i%3 == 1 {
+			kind = "Allow"
+		}
+		fmt.Fprintf(&b1, "%s: %s\n", kind, p)
+		fmt.Fprintf(&b2, "Allow: %s\nDisallow: %s\n", p, p)
+		if i == len(pats)/2 {
+			b1.WriteString("User-agent: BarBot\nDisallow: /a/b\nUser-agent: FooBot\n")
+		}
+	}
+	return []string{b1.String(), b2.String(), b1.String() + b2.String()}
+}
+
 // handQuestions pair agents and URLs aimed at the corners of matching.
 var handQuestions = []struct{ ua, url string }{
 	{"FooBot", "http://foo.bar/a"},
@@ -132,6 +157,14 @@ var handQuestions = []struct{ ua, url string }{
 	{"FooBot", "/" + strings.Repeat("a", refMaxLine+3)},
 	{"FooBot", "http://x/a#/b"},
 	{"FooBot", "http://x:80/a://b"},
+	{"FooBot", "/a/b"},
+	{"foobot", "/a/bcd"},
+	{"FooBot", "/a/x/c"},
+	{"FooBot", "/c/"},
+	{"FooBot", "/b/"},
+	{"BarBot", "/a"},
+	{"FooBot", "/a$b"},
+	{"FooBot", "/ab"},
 }
 
 // seedBodies returns the hand seeds and a sample of the corpus. When
@@ -140,7 +173,7 @@ var handQuestions = []struct{ ua, url string }{
 func seedBodies(f *testing.F, all bool) [][]byte {
 	var out [][]byte
 	fz := fuzzing()
-	for _, s := range handSeeds {
+	for _, s := range append(handSeeds, bigGroups()...) {
 		if fz && len(s) > 4096 {
 			continue
 		}
@@ -365,7 +398,7 @@ func clip(s string) string {
 // every dialect can answer the same question with Explain.
 func FuzzAllowed(f *testing.F) {
 	fz := fuzzing()
-	for _, s := range handSeeds {
+	for _, s := range append(handSeeds, bigGroups()...) {
 		for _, q := range handQuestions {
 			if fz && len(s)+len(q.url) > 4096 {
 				continue
