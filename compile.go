@@ -21,11 +21,15 @@ type compiled struct {
 	agents []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
 	groups []group
 
-	sets    []*ruleSet       // the rule sets crawlers are matched against
+	sets    []ruleSet        // the rule sets crawlers are matched against
 	setKeys map[string]int32 // merged sets by their groups
 	toks    []tokenEntry     // the product tokens the file names
-	tokMap  map[string]int32 // lower-case token -> toks index, when there are many
+	tokMap  map[uint64]int32 // token hash -> first toks index, when there are many
 	global  int32            // the set of the '*' groups; -1 when there is none
+
+	// escape says which values may need Google's escaping: 0 none (the
+	// body has no '%' and no byte >= 0x80), 1 those holding '%', 2 all.
+	escape uint8
 
 	globalGroups []int32
 	orphans      []int32 // lines of rules before any user-agent line
@@ -58,6 +62,7 @@ type tokenEntry struct {
 	tok    string  // as first written; compared ignoring ASCII case
 	groups []int32 // in file order
 	set    int32
+	next   int32 // the next entry with the same hash, -1 for none
 }
 
 // crule is a compiled allow or disallow rule.
@@ -65,7 +70,24 @@ type crule struct {
 	off, n uint32 // the normalised pattern is base[off:off+n]; n is the rule's weight
 	lit    uint32 // the length of its literal prefix: up to the first '*', without a final '$'
 	line   int32
+	need   uint32 // wildcard rules: byteClasses of the literal bytes after the prefix
 	flags  uint8
+}
+
+// byteClasses sets bit b&31 for every byte b of s: a path can only match a
+// wildcard pattern whose literal bytes' classes it all has.
+func byteClasses(s string) uint32 {
+	var m uint32
+	for i := 0; i < len(s); i++ {
+		m |= 1 << (s[i] & 31)
+	}
+	return m
+}
+
+// pathClasses is the byteClasses of a path, computed on first need.
+type pathClasses struct {
+	bits uint32
+	done bool
 }
 
 const (
@@ -92,8 +114,9 @@ func better(a, b *crule) bool {
 
 func (c *compiled) pat(r *crule) string { return c.base[r.off : r.off+r.n] }
 
-// match reports whether rule r matches path.
-func (c *compiled) match(r *crule, path string) bool {
+// match reports whether rule r matches path. With pc non-nil, a wildcard
+// rule is first checked against the classes of the path's bytes.
+func (c *compiled) match(r *crule, path string, pc *pathClasses) bool {
 	lit := c.base[r.off : r.off+r.lit]
 	if len(path) < len(lit) || path[:len(lit)] != lit {
 		return false
@@ -104,17 +127,30 @@ func (c *compiled) match(r *crule, path string) bool {
 	case ruleAnchored:
 		return len(path) == len(lit)
 	}
+	if pc != nil {
+		if !pc.done {
+			pc.bits, pc.done = byteClasses(path), true
+		}
+		if r.need&^pc.bits != 0 {
+			return false
+		}
+	}
 	return globMatch(path[len(lit):], c.base[r.off+r.lit:r.off+r.n], r.flags&ruleAnchored != 0)
 }
 
 // ruleSet is the rules that apply to one crawler: those of every group
 // naming one token, or of every '*' group.
 type ruleSet struct {
-	groups []int32
-	lo, hi int32   // one small group: its matchable rules, rules[lo:hi], in precedence order
-	order  []int32 // several small groups: their matchable rules in precedence order
-	big    bool    // more than bigSet rules: searched through idx
+	groups   []int32
+	lo, hi   int32   // one small group: its matchable rules, rules[lo:hi], in precedence order
+	order    []int32 // several small groups: their matchable rules in precedence order
+	big      bool    // more than bigSet rules: searched through an index
+	manyWild bool    // enough wildcard rules that a byte-class check pays
+	lazy     *lazyIndex
+}
 
+// lazyIndex is a large set's index, built on its first question.
+type lazyIndex struct {
 	once sync.Once
 	idx  *ruleIndex
 }
@@ -126,6 +162,12 @@ func (c *compiled) build(body string, d Dialect, arena *strings.Builder) {
 	c.dialect = d
 	c.global = -1
 	c.rules = make([]crule, 0, len(body)/48+4)
+	switch {
+	case hasHighByte(body):
+		c.escape = 2
+	case strings.IndexByte(body, '%') >= 0:
+		c.escape = 1
+	}
 	cur := -1
 	lex(body, d.reading(), func(ln *lexLine) {
 		if d == Original && ln.flags&flagEmpty != 0 {
@@ -198,7 +240,11 @@ func (c *compiled) addRule(ln *lexLine, arena *strings.Builder) {
 		off = arena.Len()
 		arena.WriteString(pat)
 	default:
-		if pat = EscapePattern(v); pat == v {
+		pat = v
+		if c.escape == 2 || c.escape == 1 && strings.IndexByte(v, '%') >= 0 {
+			pat = EscapePattern(v)
+		}
+		if pat == v {
 			// Unchanged: the pattern is the value in the body, which
 			// opens the arena.
 			off = ln.start + ln.valOff
@@ -239,6 +285,11 @@ func (c *compiled) newRule(pat string, off int, line int32, flags uint8) crule {
 	if star := strings.IndexByte(body, '*'); star >= 0 {
 		r.flags |= ruleWild
 		r.lit = uint32(star)
+		for _, b := range []byte(body[star:]) {
+			if b != '*' {
+				r.need |= 1 << (b & 31)
+			}
+		}
 	} else {
 		r.lit = uint32(len(body))
 	}
@@ -316,13 +367,13 @@ func (c *compiled) addToken(tok string, gi int32) {
 	i := c.findToken(tok)
 	if i < 0 {
 		i = int32(len(c.toks))
-		c.toks = append(c.toks, tokenEntry{tok: tok, set: -1})
+		c.toks = append(c.toks, tokenEntry{tok: tok, set: -1, next: -1})
 		if c.tokMap != nil {
-			c.tokMap[lowerASCII(tok)] = i
+			c.hashToken(i)
 		} else if len(c.toks) > 8 {
-			c.tokMap = make(map[string]int32, 16)
+			c.tokMap = make(map[uint64]int32, 32)
 			for j := range c.toks {
-				c.tokMap[lowerASCII(c.toks[j].tok)] = int32(j)
+				c.hashToken(int32(j))
 			}
 		}
 	}
@@ -330,6 +381,27 @@ func (c *compiled) addToken(tok string, gi int32) {
 	if n := len(e.groups); n == 0 || e.groups[n-1] != gi {
 		e.groups = append(e.groups, gi)
 	}
+}
+
+func (c *compiled) hashToken(i int32) {
+	h := foldHash(c.toks[i].tok)
+	if first, ok := c.tokMap[h]; ok {
+		c.toks[i].next = first
+	}
+	c.tokMap[h] = i
+}
+
+// foldHash is FNV-1a over s with ASCII letters folded to lower case.
+func foldHash(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		h = (h ^ uint64(b)) * 1099511628211
+	}
+	return h
 }
 
 // findToken returns the index of tok in c.toks, ignoring ASCII case, or -1.
@@ -343,22 +415,12 @@ func (c *compiled) findToken(tok string) int32 {
 		}
 		return -1
 	}
-	var buf [64]byte
-	if len(tok) > len(buf) {
-		if i, ok := c.tokMap[lowerASCII(tok)]; ok {
+	i, ok := c.tokMap[foldHash(tok)]
+	for ok && i >= 0 {
+		if t := c.toks[i].tok; len(t) == len(tok) && equalFoldASCII(t, tok) {
 			return i
 		}
-		return -1
-	}
-	for i := 0; i < len(tok); i++ {
-		b := tok[i]
-		if 'A' <= b && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		buf[i] = b
-	}
-	if i, ok := c.tokMap[string(buf[:len(tok)])]; ok {
-		return i
+		i = c.toks[i].next
 	}
 	return -1
 }
@@ -397,12 +459,22 @@ func (c *compiled) setFor(groups []int32) int32 {
 }
 
 func (c *compiled) newSet(groups []int32) int32 {
-	s := &ruleSet{groups: groups}
-	n := 0
+	s := ruleSet{groups: groups}
+	n, wild := 0, 0
 	for _, gi := range groups {
-		n += int(c.groups[gi].nmatch)
+		lo, hi := c.groups[gi].matchable()
+		n += int(hi - lo)
+		for i := lo; i < hi; i++ {
+			if c.rules[i].flags&ruleWild != 0 {
+				wild++
+			}
+		}
 	}
 	s.big = n > bigSet && c.dialect != Original
+	s.manyWild = wild >= 4
+	if s.big {
+		s.lazy = new(lazyIndex)
+	}
 	if len(groups) == 1 {
 		s.lo, s.hi = c.groups[groups[0]].matchable()
 	} else {
@@ -446,12 +518,17 @@ func (s *ruleSet) ruleIDs(fn func(int32)) {
 // eval returns the rule that decides for path in longest-match order, or
 // nil when none matches. It does not allocate once the set's index exists.
 func (c *compiled) eval(s *ruleSet, path string) *crule {
+	var pcs pathClasses
+	var pc *pathClasses
+	if s.manyWild {
+		pc = &pcs
+	}
 	if s.big {
-		return c.evalIndexed(s, path)
+		return c.evalIndexed(s, path, pc)
 	}
 	if s.order != nil {
 		for _, i := range s.order {
-			if r := &c.rules[i]; c.match(r, path) {
+			if r := &c.rules[i]; c.match(r, path, pc) {
 				return r
 			}
 		}
@@ -459,7 +536,7 @@ func (c *compiled) eval(s *ruleSet, path string) *crule {
 	}
 	rs := c.rules[s.lo:s.hi]
 	for i := range rs {
-		if c.match(&rs[i], path) {
+		if c.match(&rs[i], path, pc) {
 			return &rs[i]
 		}
 	}
@@ -475,7 +552,7 @@ func (c *compiled) scan(groups []int32, path string, skip uint8, first bool) *cr
 		lo, hi := c.groups[gi].matchable()
 		for i := lo; i < hi; i++ {
 			r := &c.rules[i]
-			if r.flags&skip != 0 || !c.match(r, path) {
+			if r.flags&skip != 0 || !c.match(r, path, nil) {
 				continue
 			}
 			if first {
@@ -514,17 +591,21 @@ func equalFoldASCII(a, b string) bool {
 	return true
 }
 
-func lowerASCII(s string) string {
+// hasHighByte reports whether s holds a byte of 0x80 or above, eight bytes
+// at a time.
+func hasHighByte(s string) bool {
+	for len(s) >= 8 {
+		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		if w&0x8080808080808080 != 0 {
+			return true
+		}
+		s = s[8:]
+	}
 	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			b := []byte(s)
-			for j := i; j < len(b); j++ {
-				if 'A' <= b[j] && b[j] <= 'Z' {
-					b[j] += 'a' - 'A'
-				}
-			}
-			return string(b)
+		if s[i] >= 0x80 {
+			return true
 		}
 	}
-	return s
+	return false
 }

@@ -43,7 +43,7 @@ func (c *compiled) allowed(ua, path string) bool {
 	if set < 0 {
 		return true
 	}
-	best := c.eval(c.sets[set], path)
+	best := c.eval(&c.sets[set], path)
 	return best == nil || best.allow() || best.n == 0
 }
 
@@ -195,7 +195,7 @@ func (r *Robots) Decide(q Query) Decision {
 	case d.firstMatch():
 		win = c.scan(groups, path, 0, true)
 	case set >= 0 && skip == 0:
-		win = c.eval(c.sets[set], path)
+		win = c.eval(&c.sets[set], path)
 	default:
 		win = c.scan(groups, path, skip, false)
 	}
@@ -244,7 +244,7 @@ func (r *Robots) explain(c *compiled, groups []int32, path string, win *crule, d
 	for _, gi := range groups {
 		lo, hi := c.groups[gi].matchable()
 		for i := lo; i < hi; i++ {
-			if cr := &c.rules[i]; cr.flags&skip == 0 && c.match(cr, path) {
+			if cr := &c.rules[i]; cr.flags&skip == 0 && c.match(cr, path, nil) {
 				hits = append(hits, cr)
 			}
 		}

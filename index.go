@@ -26,8 +26,9 @@ type ruleIndex struct {
 }
 
 func (c *compiled) index(s *ruleSet) *ruleIndex {
-	s.once.Do(func() { s.idx = c.buildIndex(s) })
-	return s.idx
+	l := s.lazy
+	l.once.Do(func() { l.idx = c.buildIndex(s) })
+	return l.idx
 }
 
 func (c *compiled) buildIndex(s *ruleSet) *ruleIndex {
@@ -93,7 +94,7 @@ func (c *compiled) buildIndex(s *ruleSet) *ruleIndex {
 }
 
 // evalIndexed is eval for a large set.
-func (c *compiled) evalIndexed(s *ruleSet, path string) *crule {
+func (c *compiled) evalIndexed(s *ruleSet, path string, pc *pathClasses) *crule {
 	ix := c.index(s)
 	var best *crule
 	if lits := ix.lits; len(lits) > 0 {
@@ -140,7 +141,7 @@ func (c *compiled) evalIndexed(s *ruleSet, path string) *crule {
 		if best != nil && !better(r, best) {
 			break
 		}
-		if c.match(r, path) {
+		if c.match(r, path, pc) {
 			best = r
 			break
 		}

@@ -44,7 +44,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 		}
 		r := ParseString(body.String())
 		c := &r.google
-		set := c.sets[c.global]
+		set := &c.sets[c.global]
 		if !set.big {
 			t.Fatalf("file %d: %d rules but the set is not indexed", file, nrules)
 		}
