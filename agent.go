@@ -22,4 +22,3 @@ func ExtractToken(value string) string {
 func ValidToken(s string) bool {
 	return s != "" && ExtractToken(s) == s
 }
-

@@ -161,7 +161,12 @@ type lazyIndex struct {
 func (c *compiled) build(body string, d Dialect, arena *strings.Builder) {
 	c.dialect = d
 	c.global = -1
-	c.rules = make([]crule, 0, len(body)/48+4)
+	// Every rule is a line: size the rules for the lines there are.
+	lines := strings.Count(body, "\n")
+	if lines == 0 {
+		lines = strings.Count(body, "\r")
+	}
+	c.rules = make([]crule, 0, lines+1)
 	switch {
 	case hasHighByte(body):
 		c.escape = 2
@@ -169,7 +174,11 @@ func (c *compiled) build(body string, d Dialect, arena *strings.Builder) {
 		c.escape = 1
 	}
 	cur := -1
-	lex(body, d.reading(), func(ln *lexLine) {
+	mode := d.reading()
+	if mode == readGoogle && strings.IndexByte(body, 0) < 0 {
+		mode = readGoogleNoNUL
+	}
+	lex(body, mode, func(ln *lexLine) {
 		if d == Original && ln.flags&flagEmpty != 0 {
 			cur = -1 // the draft separates records by blank lines
 			return

@@ -14,6 +14,7 @@ type reading uint8
 const (
 	readGoogle reading = iota
 	readStrict
+	readGoogleNoNUL // readGoogle for a body known to hold no NUL byte
 )
 
 // lexLine is what the parser learns about one line of a robots.txt file. It is
@@ -111,15 +112,17 @@ func trimSpace(s string) string {
 // classify reads one raw line (without its ending) into ln.
 func classify(raw string, mode reading, ln *lexLine) {
 	end := len(raw)
-	if mode == readGoogle {
+	if mode != readStrict {
 		if end > maxLineLen {
 			ln.flags |= flagTooLong
 			end = maxLineLen
 		}
 		// Google's library keeps lines as C strings: a NUL byte ends them.
-		if i := strings.IndexByte(raw[:end], 0); i >= 0 {
-			ln.flags |= flagNUL
-			end = i
+		if mode == readGoogle {
+			if i := strings.IndexByte(raw[:end], 0); i >= 0 {
+				ln.flags |= flagNUL
+				end = i
+			}
 		}
 	}
 	if i := strings.IndexByte(raw[:end], '#'); i >= 0 {
@@ -144,7 +147,7 @@ func classify(raw string, mode reading, ln *lexLine) {
 	text := raw[start:end]
 	sep := strings.IndexByte(text, ':')
 	if sep < 0 {
-		if mode != readGoogle {
+		if mode == readStrict {
 			return
 		}
 		// Google accepts white space instead of the colon when the line
@@ -173,7 +176,7 @@ func classify(raw string, mode reading, ln *lexLine) {
 		vs++
 	}
 	ln.value, ln.valOff = raw[vs:ve], vs
-	if mode == readGoogle {
+	if mode != readStrict {
 		ln.field, ln.flags = googleField(key, ln.flags)
 	} else {
 		ln.field = exactField(key)
@@ -204,6 +207,11 @@ func hasPrefixFold(s, prefix string) bool {
 func googleField(key string, flags lineFlags) (Field, lineFlags) {
 	var f Field
 	var name string
+	switch key[0] | 0x20 {
+	case 'u', 'a', 'd', 's':
+	default:
+		return extensionField(key), flags
+	}
 	switch {
 	case hasPrefixFold(key, "user-agent"):
 		f, name = FieldUserAgent, "user-agent"

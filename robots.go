@@ -117,4 +117,3 @@ func (r *Robots) compiledFor(d Dialect) *compiled {
 	}
 	return &r.google
 }
-
