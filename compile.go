@@ -1,31 +1,30 @@
 package robotstxt
 
 import (
-	"strconv"
 	"strings"
 	"sync"
 )
 
 // bigSet is the number of rules above which a rule set is searched through
-// an index (built on its first question) instead of scanned.
+// an index instead of scanned.
 const bigSet = 32
 
-// compiled is one dialect's reading of a file, ready for questions. It holds
-// no pointers per rule: rules are small values in one slice whose patterns
-// are offsets into one arena string.
+// compiled is one dialect's reading of a file. Parsing reads every line and
+// builds the groups, the token table and the extension fields; the rules of
+// a set of groups are compiled on the set's first question (see ruleSet), so
+// that a crawler pays only for the groups that apply to it.
 type compiled struct {
 	dialect Dialect
-	base    string // the arena rule patterns point into
+	body    string
+	mode    reading
 
-	rules  []crule     // every rule; group g owns rules[g.lo:g.hi]
 	agents []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
 	groups []group
 
-	sets    []ruleSet        // the rule sets crawlers are matched against
-	setKeys map[string]int32 // merged sets by their groups
-	toks    []tokenEntry     // the product tokens the file names
-	tokMap  map[uint64]int32 // token hash -> first toks index, when there are many
-	global  int32            // the set of the '*' groups; -1 when there is none
+	sets   []ruleSet        // one per group, then one per token or '*' naming several groups
+	toks   []tokenEntry     // the product tokens the file names
+	tokMap map[uint64]int32 // token hash -> first toks index, when there are many
+	global int32            // the set of the '*' groups; -1 when there is none
 
 	// escape says which values may need Google's escaping: 0 none (the
 	// body has no '%' and no byte >= 0x80), 1 those holding '%', 2 all.
@@ -38,16 +37,14 @@ type compiled struct {
 
 // group is one group (record) of the file.
 type group struct {
-	alo, ahi int32 // its user-agent lines: agents[alo:ahi]
-	lo, hi   int32 // its rules: rules[lo:hi]; the first nmatch can match
-	nmatch   int32
-	last     int32 // its last line
-	set      int32 // the set of this group alone; -1 until made
-	global   bool  // one of its user-agent lines is '*'
-	ext      *groupExt
+	alo, ahi  int32 // its user-agent lines: agents[alo:ahi]
+	from, to  int32 // its bytes, from its first user-agent line to the end of its last rule
+	firstLine int32
+	last      int32 // its last line
+	nrules    int32
+	global    bool // one of its user-agent lines is '*'
+	ext       *groupExt
 }
-
-func (g *group) matchable() (lo, hi int32) { return g.lo, g.lo + g.nmatch }
 
 // agentLine is one user-agent line.
 type agentLine struct {
@@ -65,13 +62,36 @@ type tokenEntry struct {
 	next   int32 // the next entry with the same hash, -1 for none
 }
 
-// crule is a compiled allow or disallow rule.
+// crule is a compiled allow or disallow rule. It holds no pointer.
 type crule struct {
 	off, n uint32 // the normalised pattern is base[off:off+n]; n is the rule's weight
 	lit    uint32 // the length of its literal prefix: up to the first '*', without a final '$'
 	line   int32
 	need   uint32 // wildcard rules: byteClasses of the literal bytes after the prefix
 	flags  uint8
+}
+
+const (
+	ruleAllow    uint8 = 1 << iota
+	ruleWild           // the pattern holds a '*' wildcard
+	ruleAnchored       // the pattern ends with the '$' anchor
+	ruleIndexHTM       // implied by an allow of .../index.htm (Google)
+	ruleDead           // no URL can match the pattern
+	ruleExtra          // the pattern is in the set's arena, not in the body
+)
+
+func (r *crule) allow() bool { return r.flags&ruleAllow != 0 }
+
+// better reports whether rule a beats rule b in longest-match order: the
+// longer pattern, then allow over disallow, then the earlier line.
+func better(a, b *crule) bool {
+	if a.n != b.n {
+		return a.n > b.n
+	}
+	if a.allow() != b.allow() {
+		return a.allow()
+	}
+	return a.line < b.line
 }
 
 // byteClasses sets bit b&31 for every byte b of s: a path can only match a
@@ -90,34 +110,38 @@ type pathClasses struct {
 	done bool
 }
 
-const (
-	ruleAllow    uint8 = 1 << iota
-	ruleWild           // the pattern holds a '*' wildcard
-	ruleAnchored       // the pattern ends with the '$' anchor
-	ruleIndexHTM       // implied by an allow of .../index.htm (Google)
-	ruleDead           // no URL can match the pattern
-)
+// ruleSet is the rules that apply to one crawler: those of one group, of
+// every group naming one token, or of every '*' group. Its rules are
+// compiled on its first question.
+type ruleSet struct {
+	groups []int32
 
-func (r *crule) allow() bool { return r.flags&ruleAllow != 0 }
-
-// better reports whether rule a beats rule b in longest-match order: the
-// longer pattern, then allow over disallow, then the earlier line.
-func better(a, b *crule) bool {
-	if a.n != b.n {
-		return a.n > b.n
-	}
-	if a.allow() != b.allow() {
-		return a.allow()
-	}
-	return a.line < b.line
+	once     sync.Once
+	body     string  // the parsed body (patterns that need no change point into it)
+	extra    string  // patterns normalised into a copy
+	rules    []crule // matchable rules in precedence order (file order for the draft), then the others
+	nmatch   int
+	big      bool // more than bigSet matchable rules: searched through idx
+	manyWild bool // enough wildcard rules that a byte-class check pays
+	idx      *ruleIndex
 }
 
-func (c *compiled) pat(r *crule) string { return c.base[r.off : r.off+r.n] }
+// base returns the string rule r's pattern lives in.
+func (s *ruleSet) base(r *crule) string {
+	if r.flags&ruleExtra != 0 {
+		return s.extra
+	}
+	return s.body
+}
+
+// pat returns rule r's normalised pattern.
+func (s *ruleSet) pat(r *crule) string { return s.base(r)[r.off : r.off+r.n] }
 
 // match reports whether rule r matches path. With pc non-nil, a wildcard
 // rule is first checked against the classes of the path's bytes.
-func (c *compiled) match(r *crule, path string, pc *pathClasses) bool {
-	lit := c.base[r.off : r.off+r.lit]
+func (s *ruleSet) match(r *crule, path string, pc *pathClasses) bool {
+	base := s.base(r)
+	lit := base[r.off : r.off+r.lit]
 	if len(path) < len(lit) || path[:len(lit)] != lit {
 		return false
 	}
@@ -135,59 +159,80 @@ func (c *compiled) match(r *crule, path string, pc *pathClasses) bool {
 			return false
 		}
 	}
-	return globMatch(path[len(lit):], c.base[r.off+r.lit:r.off+r.n], r.flags&ruleAnchored != 0)
+	return globMatch(path[len(lit):], base[r.off+r.lit:r.off+r.n], r.flags&ruleAnchored != 0)
 }
 
-// ruleSet is the rules that apply to one crawler: those of every group
-// naming one token, or of every '*' group.
-type ruleSet struct {
-	groups   []int32
-	lo, hi   int32   // one small group: its matchable rules, rules[lo:hi], in precedence order
-	order    []int32 // several small groups: their matchable rules in precedence order
-	big      bool    // more than bigSet rules: searched through an index
-	manyWild bool    // enough wildcard rules that a byte-class check pays
-	lazy     *lazyIndex
-}
-
-// lazyIndex is a large set's index, built on its first question.
-type lazyIndex struct {
-	once sync.Once
-	idx  *ruleIndex
-}
-
-// build reads body in dialect d's reading and compiles it. Patterns that are
-// not substrings of body are appended to arena; for the google reading the
-// arena starts with body itself.
-func (c *compiled) build(body string, d Dialect, arena *strings.Builder) {
-	c.dialect = d
-	c.global = -1
-	// Every rule is a line: size the rules for the lines there are.
-	lines := strings.Count(body, "\n")
-	if lines == 0 {
-		lines = strings.Count(body, "\r")
+// eval returns the rule of set s that decides for path in longest-match
+// order, or nil when none matches. It does not allocate.
+func (s *ruleSet) eval(path string) *crule {
+	var pcs pathClasses
+	var pc *pathClasses
+	if s.manyWild {
+		pc = &pcs
 	}
-	c.rules = make([]crule, 0, lines+1)
+	if s.big {
+		return s.evalIndexed(path, pc)
+	}
+	rs := s.rules[:s.nmatch]
+	for i := range rs {
+		if s.match(&rs[i], path, pc) {
+			return &rs[i]
+		}
+	}
+	return nil
+}
+
+// scan returns the deciding rule of set s for path, trying every rule: the
+// best in longest-match order, or with first set, the first match in file
+// order. Rules with a flag in skip are passed over.
+func (s *ruleSet) scan(path string, skip uint8, first bool) *crule {
+	var best *crule
+	for i := range s.rules[:s.nmatch] {
+		r := &s.rules[i]
+		if r.flags&skip != 0 || !s.match(r, path, nil) {
+			continue
+		}
+		if first {
+			if best == nil || r.line < best.line {
+				best = r
+			}
+			continue
+		}
+		if best == nil || better(r, best) {
+			best = r
+		}
+	}
+	return best
+}
+
+// build reads body in dialect d's reading: groups, tokens and extension
+// fields. Rules are compiled later, per set.
+func (c *compiled) build(body string, d Dialect) {
+	c.dialect = d
+	c.body = body
+	c.global = -1
 	switch {
+	case d != Google && d != Bing && d != Yandex:
 	case hasHighByte(body):
 		c.escape = 2
 	case strings.IndexByte(body, '%') >= 0:
 		c.escape = 1
 	}
-	cur := -1
-	mode := d.reading()
-	if mode == readGoogle && strings.IndexByte(body, 0) < 0 {
-		mode = readGoogleNoNUL
+	c.mode = d.reading()
+	if c.mode == readGoogle && strings.IndexByte(body, 0) < 0 {
+		c.mode = readGoogleNoNUL
 	}
-	lex(body, mode, func(ln *lexLine) {
+	cur := -1
+	lex(body, c.mode, func(ln *lexLine) {
 		if d == Original && ln.flags&flagEmpty != 0 {
 			cur = -1 // the draft separates records by blank lines
 			return
 		}
 		switch ln.field {
 		case FieldUserAgent:
-			if cur < 0 || c.groups[cur].hi > c.groups[cur].lo {
-				n := int32(len(c.rules))
-				c.groups = append(c.groups, group{alo: int32(len(c.agents)), ahi: int32(len(c.agents)), lo: n, hi: n, set: -1})
+			if cur < 0 || c.groups[cur].nrules > 0 {
+				c.groups = append(c.groups, group{alo: int32(len(c.agents)), ahi: int32(len(c.agents)),
+					from: int32(ln.start), to: int32(ln.end), firstLine: int32(ln.num)})
 				cur = len(c.groups) - 1
 			}
 			g := &c.groups[cur]
@@ -206,9 +251,9 @@ func (c *compiled) build(body string, d Dialect, arena *strings.Builder) {
 				c.orphans = append(c.orphans, int32(ln.num))
 				return
 			}
-			c.addRule(ln, arena)
 			g := &c.groups[cur]
-			g.hi = int32(len(c.rules))
+			g.nrules++
+			g.to = int32(ln.end)
 			g.last = int32(ln.num)
 		case FieldSitemap:
 			c.ext.addSitemap(ln)
@@ -226,43 +271,137 @@ func (c *compiled) build(body string, d Dialect, arena *strings.Builder) {
 			c.ext.add(ln)
 		}
 	})
-	c.base = arena.String()
 	c.finish()
 }
 
-// addRule compiles one allow or disallow line.
-func (c *compiled) addRule(ln *lexLine, arena *strings.Builder) {
+// finish indexes the tokens and lays out the sets.
+func (c *compiled) finish() {
+	for gi := range c.groups {
+		g := &c.groups[gi]
+		for ai := g.alo; ai < g.ahi; ai++ {
+			if a := &c.agents[ai]; !a.global {
+				c.addToken(a.token, int32(gi))
+			}
+		}
+		if g.global {
+			c.globalGroups = append(c.globalGroups, int32(gi))
+		}
+	}
+	// Sets: set i is group i alone; then one per token or '*' that names
+	// several groups.
+	n := len(c.groups)
+	for i := range c.toks {
+		if len(c.toks[i].groups) > 1 {
+			n++
+		}
+	}
+	if len(c.globalGroups) > 1 {
+		n++
+	}
+	c.sets = make([]ruleSet, n)
+	ids := make([]int32, len(c.groups))
+	for gi := range c.groups {
+		ids[gi] = int32(gi)
+		c.sets[gi].groups = ids[gi : gi+1 : gi+1]
+	}
+	next := int32(len(c.groups))
+	setFor := func(groups []int32) int32 {
+		if len(groups) == 1 {
+			return groups[0]
+		}
+		c.sets[next].groups = groups
+		next++
+		return next - 1
+	}
+	for i := range c.toks {
+		c.toks[i].set = setFor(c.toks[i].groups)
+	}
+	if len(c.globalGroups) > 0 {
+		c.global = setFor(c.globalGroups)
+	}
+}
+
+// set returns set i, compiling its rules on first use.
+func (c *compiled) set(i int32) *ruleSet {
+	s := &c.sets[i]
+	s.once.Do(func() { c.compileSet(s) })
+	return s
+}
+
+// compileSet reads the rules of the set's groups (the same parser, over
+// their lines again), normalises their patterns and orders them.
+func (c *compiled) compileSet(s *ruleSet) {
+	s.body = c.body
+	n := 0
+	for _, gi := range s.groups {
+		n += int(c.groups[gi].nrules)
+	}
+	rules := make([]crule, 0, n+n/8+1)
+	var arena strings.Builder
+	for _, gi := range s.groups {
+		g := &c.groups[gi]
+		lexRange(c.body, int(g.from), int(g.to), int(g.firstLine), c.mode, func(ln *lexLine) {
+			if ln.field == FieldAllow || ln.field == FieldDisallow {
+				rules = c.addRule(rules, ln, &arena)
+			}
+		})
+	}
+	s.extra = arena.String()
+	// Matchable rules first (in file order), then the others.
+	k := 0
+	var dead []crule
+	wild := 0
+	for _, r := range rules {
+		if r.flags&ruleDead != 0 {
+			dead = append(dead, r)
+			continue
+		}
+		if r.flags&ruleWild != 0 {
+			wild++
+		}
+		rules[k] = r
+		k++
+	}
+	copy(rules[k:], dead)
+	s.rules, s.nmatch = rules, k
+	s.manyWild = wild >= 4
+	if c.dialect == Original {
+		return // the first match wins: keep file order
+	}
+	if k > bigSet {
+		s.big = true
+		s.idx = s.buildIndex()
+		return
+	}
+	sortPrecedence(rules[:k])
+}
+
+// addRule compiles one allow or disallow line and appends it to rules.
+// Patterns that are not the value as written go to arena.
+func (c *compiled) addRule(rules []crule, ln *lexLine, arena *strings.Builder) []crule {
 	var flags uint8
 	if ln.field == FieldAllow {
 		flags = ruleAllow
 	}
 	v := ln.value
-	var off int
-	var pat string
+	pat := v
 	switch c.dialect {
 	case Original:
 		pat = decodeOriginal(v)
-		off = arena.Len()
-		arena.WriteString(pat)
 	case RFC9309:
 		pat = normalizeRFCPattern(v)
-		off = arena.Len()
-		arena.WriteString(pat)
 	default:
-		pat = v
 		if c.escape == 2 || c.escape == 1 && strings.IndexByte(v, '%') >= 0 {
 			pat = EscapePattern(v)
 		}
-		if pat == v {
-			// Unchanged: the pattern is the value in the body, which
-			// opens the arena.
-			off = ln.start + ln.valOff
-		} else {
-			off = arena.Len()
-			arena.WriteString(pat)
-		}
 	}
-	c.rules = append(c.rules, c.newRule(pat, off, int32(ln.num), flags))
+	off := ln.start + ln.valOff
+	if pat != v {
+		off = arena.Len()
+		arena.WriteString(pat)
+		flags |= ruleExtra
+	}
+	rules = append(rules, c.newRule(pat, off, int32(ln.num), flags))
 	if c.dialect == Google && flags&ruleAllow != 0 {
 		// Google: an allow of .../index.htm(l) also allows its directory,
 		// as the pattern "dir/$", when the allow itself does not match.
@@ -270,9 +409,10 @@ func (c *compiled) addRule(ln *lexLine, arena *strings.Builder) {
 			off := arena.Len()
 			arena.WriteString(pat[:i+1])
 			arena.WriteByte('$')
-			c.rules = append(c.rules, c.newRule(pat[:i+1]+"$", off, int32(ln.num), flags|ruleIndexHTM))
+			rules = append(rules, c.newRule(pat[:i+1]+"$", off, int32(ln.num), ruleAllow|ruleExtra|ruleIndexHTM))
 		}
 	}
+	return rules
 }
 
 // newRule classifies a normalised pattern stored at off in the arena.
@@ -308,53 +448,6 @@ func (c *compiled) newRule(pat string, off int, line int32, flags uint8) crule {
 		r.flags |= ruleDead
 	}
 	return r
-}
-
-// finish orders each group's rules, indexes the tokens and makes the sets.
-func (c *compiled) finish() {
-	var dead []crule
-	for gi := range c.groups {
-		g := &c.groups[gi]
-		rs := c.rules[g.lo:g.hi]
-		n := 0
-		for i := range rs {
-			if rs[i].flags&ruleDead == 0 {
-				n++
-			}
-		}
-		if n < len(rs) {
-			// Matchable rules first, each part in file order.
-			dead = dead[:0]
-			k := 0
-			for i := range rs {
-				if rs[i].flags&ruleDead == 0 {
-					rs[k] = rs[i]
-					k++
-				} else {
-					dead = append(dead, rs[i])
-				}
-			}
-			copy(rs[k:], dead)
-		}
-		g.nmatch = int32(n)
-		if c.dialect != Original && n <= bigSet {
-			sortPrecedence(rs[:n])
-		}
-		for ai := g.alo; ai < g.ahi; ai++ {
-			if a := &c.agents[ai]; !a.global {
-				c.addToken(a.token, int32(gi))
-			}
-		}
-		if g.global {
-			c.globalGroups = append(c.globalGroups, int32(gi))
-		}
-	}
-	for i := range c.toks {
-		c.toks[i].set = c.setFor(c.toks[i].groups)
-	}
-	if len(c.globalGroups) > 0 {
-		c.global = c.setFor(c.globalGroups)
-	}
 }
 
 // sortPrecedence sorts a few rules into longest-match order (insertion sort:
@@ -440,142 +533,6 @@ func (c *compiled) tokenGroups(tok string) []int32 {
 		return c.toks[i].groups
 	}
 	return nil
-}
-
-// setFor returns the set for a list of groups, making it on first use.
-func (c *compiled) setFor(groups []int32) int32 {
-	if len(groups) == 1 {
-		g := &c.groups[groups[0]]
-		if g.set < 0 {
-			g.set = c.newSet(groups)
-		}
-		return g.set
-	}
-	var kb []byte
-	for _, g := range groups {
-		kb = strconv.AppendInt(kb, int64(g), 10)
-		kb = append(kb, ',')
-	}
-	if s, ok := c.setKeys[string(kb)]; ok {
-		return s
-	}
-	s := c.newSet(groups)
-	if c.setKeys == nil {
-		c.setKeys = make(map[string]int32)
-	}
-	c.setKeys[string(kb)] = s
-	return s
-}
-
-func (c *compiled) newSet(groups []int32) int32 {
-	s := ruleSet{groups: groups}
-	n, wild := 0, 0
-	for _, gi := range groups {
-		lo, hi := c.groups[gi].matchable()
-		n += int(hi - lo)
-		for i := lo; i < hi; i++ {
-			if c.rules[i].flags&ruleWild != 0 {
-				wild++
-			}
-		}
-	}
-	s.big = n > bigSet && c.dialect != Original
-	s.manyWild = wild >= 4
-	if s.big {
-		s.lazy = new(lazyIndex)
-	}
-	if len(groups) == 1 {
-		s.lo, s.hi = c.groups[groups[0]].matchable()
-	} else {
-		s.order = make([]int32, 0, n)
-		for _, gi := range groups {
-			lo, hi := c.groups[gi].matchable()
-			for i := lo; i < hi; i++ {
-				s.order = append(s.order, i)
-			}
-		}
-		if !s.big && c.dialect != Original {
-			o := s.order
-			for i := 1; i < len(o); i++ {
-				x := o[i]
-				j := i
-				for j > 0 && better(&c.rules[x], &c.rules[o[j-1]]) {
-					o[j] = o[j-1]
-					j--
-				}
-				o[j] = x
-			}
-		}
-	}
-	c.sets = append(c.sets, s)
-	return int32(len(c.sets) - 1)
-}
-
-// ruleIDs calls fn with the index of every matchable rule of the set.
-func (s *ruleSet) ruleIDs(fn func(int32)) {
-	if s.order != nil {
-		for _, i := range s.order {
-			fn(i)
-		}
-		return
-	}
-	for i := s.lo; i < s.hi; i++ {
-		fn(i)
-	}
-}
-
-// eval returns the rule that decides for path in longest-match order, or
-// nil when none matches. It does not allocate once the set's index exists.
-func (c *compiled) eval(s *ruleSet, path string) *crule {
-	var pcs pathClasses
-	var pc *pathClasses
-	if s.manyWild {
-		pc = &pcs
-	}
-	if s.big {
-		return c.evalIndexed(s, path, pc)
-	}
-	if s.order != nil {
-		for _, i := range s.order {
-			if r := &c.rules[i]; c.match(r, path, pc) {
-				return r
-			}
-		}
-		return nil
-	}
-	rs := c.rules[s.lo:s.hi]
-	for i := range rs {
-		if c.match(&rs[i], path, pc) {
-			return &rs[i]
-		}
-	}
-	return nil
-}
-
-// scan returns the deciding rule among the matchable rules of groups, in
-// any order: the best in longest-match order, or with first set, the first
-// match in file order. Rules with a flag in skip are passed over.
-func (c *compiled) scan(groups []int32, path string, skip uint8, first bool) *crule {
-	var best *crule
-	for _, gi := range groups {
-		lo, hi := c.groups[gi].matchable()
-		for i := lo; i < hi; i++ {
-			r := &c.rules[i]
-			if r.flags&skip != 0 || !c.match(r, path, nil) {
-				continue
-			}
-			if first {
-				if best == nil || r.line < best.line {
-					best = r
-				}
-				break
-			}
-			if best == nil || better(r, best) {
-				best = r
-			}
-		}
-	}
-	return best
 }
 
 // isGlobalAgent reports whether a user-agent value names every crawler:

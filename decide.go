@@ -43,7 +43,7 @@ func (c *compiled) allowed(ua, path string) bool {
 	if set < 0 {
 		return true
 	}
-	best := c.eval(&c.sets[set], path)
+	best := c.set(set).eval(path)
 	return best == nil || best.allow() || best.n == 0
 }
 
@@ -190,40 +190,54 @@ func (r *Robots) Decide(q Query) Decision {
 	if d == Yandex {
 		skip = ruleIndexHTM // Google's index.htm rule is Google's alone
 	}
-	var win *crule
+	var win hit
 	switch {
-	case d.firstMatch():
-		win = c.scan(groups, path, 0, true)
-	case set >= 0 && skip == 0:
-		win = c.eval(&c.sets[set], path)
+	case set >= 0 && skip == 0 && !d.firstMatch():
+		s := c.set(set)
+		win = hit{s, s.eval(path)}
 	default:
-		win = c.scan(groups, path, skip, false)
+		for _, gi := range groups {
+			s := c.set(gi)
+			r := s.scan(path, skip, d.firstMatch())
+			if r == nil {
+				continue
+			}
+			if win.r == nil || d.firstMatch() && r.line < win.r.line || !d.firstMatch() && better(r, win.r) {
+				win = hit{s, r}
+			}
+		}
 	}
 	switch {
-	case win == nil:
+	case win.r == nil:
 		dec.Allowed = true
 		dec.Reason = "no rule matches: allowed"
-	case win.allow():
+	case win.r.allow():
 		dec.Allowed = true
 	default:
-		dec.Allowed = win.n == 0 && !d.firstMatch()
+		dec.Allowed = win.r.n == 0 && !d.firstMatch()
 	}
-	if win != nil {
-		m := r.ruleMatch(c, win)
+	if win.r != nil {
+		m := r.ruleMatch(win)
 		dec.Rule = &m
 		switch {
 		case d.firstMatch():
 			dec.Reason = fmt.Sprintf("the first matching rule, line %d, %s", m.Line, verdictWord(dec.Allowed))
-		case win.n == 0:
+		case win.r.n == 0:
 			dec.Reason = fmt.Sprintf("only an empty rule matches (line %d), with weight 0: allowed", m.Line)
 		default:
 			dec.Reason = fmt.Sprintf("the longest matching rule, line %d, %s", m.Line, verdictWord(dec.Allowed))
 		}
 	}
 	if q.Explain {
-		dec.Matches = r.explain(c, groups, path, win, d, skip)
+		dec.Matches = r.explain(c, groups, path, win.r, d, skip)
 	}
 	return dec
+}
+
+// hit is a rule and the set it was compiled in.
+type hit struct {
+	s *ruleSet
+	r *crule
 }
 
 func verdictWord(allowed bool) string {
@@ -234,41 +248,39 @@ func verdictWord(allowed bool) string {
 }
 
 // ruleMatch describes a compiled rule.
-func (r *Robots) ruleMatch(c *compiled, cr *crule) RuleMatch {
-	return RuleMatch{Line: int(cr.line), Allow: cr.allow(), Pattern: c.pat(cr), Implicit: cr.flags&ruleIndexHTM != 0, Text: r.lineText(int(cr.line))}
+func (r *Robots) ruleMatch(h hit) RuleMatch {
+	cr := h.r
+	return RuleMatch{Line: int(cr.line), Allow: cr.allow(), Pattern: h.s.pat(cr), Implicit: cr.flags&ruleIndexHTM != 0, Text: r.lineText(int(cr.line))}
 }
 
 // explain lists every rule of the groups that matches path, the winner first.
 func (r *Robots) explain(c *compiled, groups []int32, path string, win *crule, d Dialect, skip uint8) []RuleMatch {
-	var hits []*crule
+	var hits []hit
 	for _, gi := range groups {
-		lo, hi := c.groups[gi].matchable()
-		for i := lo; i < hi; i++ {
-			if cr := &c.rules[i]; cr.flags&skip == 0 && c.match(cr, path, nil) {
-				hits = append(hits, cr)
+		s := c.set(gi)
+		for i := range s.rules[:s.nmatch] {
+			if cr := &s.rules[i]; cr.flags&skip == 0 && s.match(cr, path, nil) {
+				hits = append(hits, hit{s, cr})
 			}
 		}
 	}
-	slices.SortStableFunc(hits, func(a, b *crule) int {
-		if a == b {
-			return 0
-		}
+	slices.SortStableFunc(hits, func(a, b hit) int {
 		if d.firstMatch() {
-			return int(a.line) - int(b.line)
+			return int(a.r.line) - int(b.r.line)
 		}
-		if better(a, b) {
+		if better(a.r, b.r) {
 			return -1
 		}
-		if better(b, a) {
+		if better(b.r, a.r) {
 			return 1
 		}
 		return 0
 	})
 	out := make([]RuleMatch, 0, len(hits))
 	for _, h := range hits {
-		m := r.ruleMatch(c, h)
-		if h != win {
-			m.Lost = lostReason(h, win, d)
+		m := r.ruleMatch(h)
+		if win != nil && (h.r.line != win.line || h.r.n != win.n) {
+			m.Lost = lostReason(h.r, win, d)
 		}
 		out = append(out, m)
 	}

@@ -51,12 +51,13 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 		for _, a := range c.agents[g.alo:g.ahi] {
 			og.Agents = append(og.Agents, Agent{Line: int(a.line), Value: a.value, Token: a.token, Global: a.global})
 		}
-		for i := g.lo; i < g.hi; i++ {
-			cr := &c.rules[i]
+		s := c.set(int32(gi))
+		for i := range s.rules {
+			cr := &s.rules[i]
 			if cr.flags&ruleIndexHTM != 0 {
 				continue
 			}
-			ru := Rule{Line: int(cr.line), Allow: cr.allow(), Pattern: c.pat(cr), CanMatch: cr.flags&ruleDead == 0}
+			ru := Rule{Line: int(cr.line), Allow: cr.allow(), Pattern: s.pat(cr), CanMatch: cr.flags&ruleDead == 0}
 			if n := int(cr.line); n >= 1 && n <= len(lines) {
 				ru.Value = lines[n-1].Value
 			}

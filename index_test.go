@@ -44,7 +44,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 		}
 		r := ParseString(body.String())
 		c := &r.google
-		set := &c.sets[c.global]
+		set := c.set(c.global)
 		if !set.big {
 			t.Fatalf("file %d: %d rules but the set is not indexed", file, nrules)
 		}
@@ -53,7 +53,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 				if q == "" {
 					continue
 				}
-				got, want := c.eval(set, q), c.scan(set.groups, q, 0, false)
+				got, want := set.eval(q), set.scan(q, 0, false)
 				if got != want {
 					t.Fatalf("file %d, path %q: index gives %+v, scan %+v\n%s", file, q, got, want, body.String())
 				}

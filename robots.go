@@ -55,7 +55,7 @@ func ParseWith(body []byte, opts *ParseOptions) *Robots {
 		body, r.truncated = body[:limit], true
 	}
 	var arena strings.Builder
-	arena.Grow(len(body) + len(body)/32 + 16)
+	arena.Grow(len(body))
 	arena.Write(body)
 	r.compile(&arena)
 	return r
@@ -74,19 +74,16 @@ func parseString(body string, opts *ParseOptions) *Robots {
 		body, r.truncated = body[:limit], true
 	}
 	var arena strings.Builder
-	arena.Grow(len(body) + len(body)/32 + 16)
+	arena.Grow(len(body))
 	arena.WriteString(body)
 	r.compile(&arena)
 	return r
 }
 
-// compile builds the google reading. Its patterns live in one arena that
-// starts with the body itself, so that most patterns are substrings of it
-// and the body is copied once.
+// compile builds the google reading of the body copied into arena.
 func (r *Robots) compile(arena *strings.Builder) {
-	n := arena.Len()
-	r.google.build(arena.String(), Google, arena)
-	r.body = r.google.base[:n]
+	r.body = arena.String()
+	r.google.build(r.body, Google)
 }
 
 // Truncated reports whether the body was longer than the size limit and
@@ -105,13 +102,13 @@ func (r *Robots) compiledFor(d Dialect) *compiled {
 	case RFC9309:
 		r.rfcOnce.Do(func() {
 			r.rfc = new(compiled)
-			r.rfc.build(r.body, RFC9309, new(strings.Builder))
+			r.rfc.build(r.body, RFC9309)
 		})
 		return r.rfc
 	case Original:
 		r.origOnce.Do(func() {
 			r.orig = new(compiled)
-			r.orig.build(r.body, Original, new(strings.Builder))
+			r.orig.build(r.body, Original)
 		})
 		return r.orig
 	}
