@@ -14,17 +14,19 @@ const bigSet = 32
 // a set of groups are compiled on the set's first question (see ruleSet), so
 // that a crawler pays only for the groups that apply to it.
 type compiled struct {
+	// The fields Allowed reads come first.
+	fast   []tokenFast      // per toks entry, what a lookup reads first
+	sets   []ruleSet        // one per group, then one per token or '*' naming several groups
+	tokMap map[uint64]int32 // token hash -> first toks index, when there are many
+	global int32            // the set of the '*' groups; -1 when there is none
+
 	dialect Dialect
-	body    string
 	mode    reading
+	body    string
+	toks    []tokenEntry // the product tokens the file names
 
 	agents []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
 	groups []group
-
-	sets   []ruleSet        // one per group, then one per token or '*' naming several groups
-	toks   []tokenEntry     // the product tokens the file names
-	tokMap map[uint64]int32 // token hash -> first toks index, when there are many
-	global int32            // the set of the '*' groups; -1 when there is none
 
 	// escape says which values may need Google's escaping: 0 none (the
 	// body has no '%' and no byte >= 0x80), 1 those holding '%', 2 all.
@@ -54,6 +56,13 @@ type agentLine struct {
 	global bool
 }
 
+// tokenFast is the part of a token entry a lookup reads, packed.
+type tokenFast struct {
+	fp0, fp1 uint64 // foldWord8 of the token's bytes 0-7 and 8-15
+	n        int32  // the token's length
+	set      int32
+}
+
 // tokenEntry is one product token the file names, and the groups naming it.
 type tokenEntry struct {
 	tok    string  // as first written; compared ignoring ASCII case
@@ -64,10 +73,12 @@ type tokenEntry struct {
 
 // crule is a compiled allow or disallow rule. It holds no pointer.
 type crule struct {
+	word   uint64 // the first wlen bytes of the literal prefix, little-endian: a quick first check
 	off, n uint32 // the normalised pattern is base[off:off+n]; n is the rule's weight
 	lit    uint32 // the length of its literal prefix: up to the first '*', without a final '$'
 	line   int32
 	need   uint32 // wildcard rules: byteClasses of the literal bytes after the prefix
+	wlen   uint8
 	flags  uint8
 }
 
@@ -114,16 +125,15 @@ type pathClasses struct {
 // every group naming one token, or of every '*' group. Its rules are
 // compiled on its first question.
 type ruleSet struct {
-	groups []int32
-
 	once     sync.Once
-	body     string  // the parsed body (patterns that need no change point into it)
-	extra    string  // patterns normalised into a copy
+	big      bool    // more than bigSet matchable rules: searched through idx
+	manyWild bool    // enough wildcard rules that a byte-class check pays
 	rules    []crule // matchable rules in precedence order (file order for the draft), then the others
 	nmatch   int
-	big      bool // more than bigSet matchable rules: searched through idx
-	manyWild bool // enough wildcard rules that a byte-class check pays
+	body     string // the parsed body (patterns that need no change point into it)
+	extra    string // patterns normalised into a copy
 	idx      *ruleIndex
+	groups   []int32
 }
 
 // base returns the string rule r's pattern lives in.
@@ -137,9 +147,33 @@ func (s *ruleSet) base(r *crule) string {
 // pat returns rule r's normalised pattern.
 func (s *ruleSet) pat(r *crule) string { return s.base(r)[r.off : r.off+r.n] }
 
+// word8 packs the first (up to) eight bytes of s, little-endian, zero-padded.
+func word8(s string) uint64 {
+	if len(s) >= 8 {
+		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	}
+	var w uint64
+	for i := len(s) - 1; i >= 0; i-- {
+		w = w<<8 | uint64(s[i])
+	}
+	return w
+}
+
+// wordMask[k] keeps the low k bytes of a word.
+var wordMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
+
 // match reports whether rule r matches path. With pc non-nil, a wildcard
 // rule is first checked against the classes of the path's bytes.
 func (s *ruleSet) match(r *crule, path string, pc *pathClasses) bool {
+	return s.matchWord(r, path, word8(path), pc)
+}
+
+// matchWord is match with pw = word8(path) computed by the caller.
+func (s *ruleSet) matchWord(r *crule, path string, pw uint64, pc *pathClasses) bool {
+	if pw&wordMask[r.wlen] != r.word {
+		return false
+	}
 	base := s.base(r)
 	lit := base[r.off : r.off+r.lit]
 	if len(path) < len(lit) || path[:len(lit)] != lit {
@@ -173,9 +207,10 @@ func (s *ruleSet) eval(path string) *crule {
 	if s.big {
 		return s.evalIndexed(path, pc)
 	}
+	pw := word8(path)
 	rs := s.rules[:s.nmatch]
 	for i := range rs {
-		if s.match(&rs[i], path, pc) {
+		if s.matchWord(&rs[i], path, pw, pc) {
 			return &rs[i]
 		}
 	}
@@ -315,6 +350,7 @@ func (c *compiled) finish() {
 	}
 	for i := range c.toks {
 		c.toks[i].set = setFor(c.toks[i].groups)
+		c.fast[i].set = c.toks[i].set
 	}
 	if len(c.globalGroups) > 0 {
 		c.global = setFor(c.globalGroups)
@@ -417,6 +453,13 @@ func (c *compiled) addRule(rules []crule, ln *lexLine, arena *strings.Builder) [
 
 // newRule classifies a normalised pattern stored at off in the arena.
 func (c *compiled) newRule(pat string, off int, line int32, flags uint8) crule {
+	r := c.classifyRule(pat, off, line, flags)
+	r.wlen = uint8(min(r.lit, 8))
+	r.word = word8(pat[:r.wlen])
+	return r
+}
+
+func (c *compiled) classifyRule(pat string, off int, line int32, flags uint8) crule {
 	r := crule{off: uint32(off), n: uint32(len(pat)), line: line, flags: flags}
 	if c.dialect == Original {
 		// No wildcards; an empty value blocks nothing.
@@ -470,6 +513,8 @@ func (c *compiled) addToken(tok string, gi int32) {
 	if i < 0 {
 		i = int32(len(c.toks))
 		c.toks = append(c.toks, tokenEntry{tok: tok, set: -1, next: -1})
+		f0, f1 := foldWords(tok)
+		c.fast = append(c.fast, tokenFast{fp0: f0, fp1: f1, n: int32(len(tok)), set: -1})
 		if c.tokMap != nil {
 			c.hashToken(i)
 		} else if len(c.toks) > 8 {
@@ -493,6 +538,28 @@ func (c *compiled) hashToken(i int32) {
 	c.tokMap[h] = i
 }
 
+// foldWords returns foldWord8 of the first sixteen bytes of s, in two
+// words. For product tokens (letters, '-' and '_') of up to sixteen bytes,
+// equal words and lengths mean equal tokens, ignoring case.
+func foldWords(s string) (uint64, uint64) {
+	if len(s) <= 8 {
+		return foldWord8(s), 0
+	}
+	return foldWord8(s[:8]), foldWord8(s[8:min(len(s), 16)])
+}
+
+// foldWord8 is word8 of s with the ASCII upper-case letters of its first
+// eight bytes in lower case.
+func foldWord8(s string) uint64 {
+	const ones = 0x0101010101010101
+	w := word8(s)
+	// For each byte b < 0x80: b+(0x80-'A') has its top bit set when
+	// b >= 'A', and b+(0x80-'Z'-1) when b > 'Z'.
+	h := w & (0x7f * ones)
+	upper := (h + (0x80-'A')*ones) &^ (h + (0x80-'Z'-1)*ones) &^ w & (0x80 * ones)
+	return w | upper>>2
+}
+
 // foldHash is FNV-1a over s with ASCII letters folded to lower case.
 func foldHash(s string) uint64 {
 	h := uint64(14695981039346656037)
@@ -510,8 +577,10 @@ func foldHash(s string) uint64 {
 // It does not allocate.
 func (c *compiled) findToken(tok string) int32 {
 	if c.tokMap == nil {
-		for i := range c.toks {
-			if t := c.toks[i].tok; len(t) == len(tok) && equalFoldASCII(t, tok) {
+		f0, f1 := foldWords(tok)
+		for i := range c.fast {
+			e := &c.fast[i]
+			if e.fp0 == f0 && e.fp1 == f1 && int(e.n) == len(tok) && (len(tok) <= 16 || equalFoldASCII(c.toks[i].tok, tok)) {
 				return int32(i)
 			}
 		}

@@ -38,7 +38,7 @@ func (c *compiled) allowed(ua, path string) bool {
 	}
 	set := c.global
 	if t := c.findToken(ua); t >= 0 {
-		set = c.toks[t].set
+		set = c.fast[t].set
 	}
 	if set < 0 {
 		return true

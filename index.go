@@ -19,7 +19,8 @@ import (
 // match: a binary search. Wildcard rules are tried in precedence order, only
 // while they can still beat what was found.
 type ruleIndex struct {
-	lits   []int32 // positions in rules: distinct literal patterns (the best rule of each), sorted
+	lits   []int32  // positions in rules: distinct literal patterns (the best rule of each), sorted
+	words  []uint64 // per lits entry: its first eight bytes, big-endian, zero-padded (sorted too)
 	parent []int32 // per lits entry: the lits position of its longest proper prefix, or -1
 	exact  []int32 // positions in rules: distinct anchored literal patterns, sorted
 	wild   []int32 // positions in rules: wildcard rules, in precedence order
@@ -63,6 +64,10 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 	ix.exact = dedupe(ix.exact)
 	slices.SortFunc(ix.wild, order)
 
+	ix.words = make([]uint64, len(ix.lits))
+	for k, id := range ix.lits {
+		ix.words[k] = beWord8(key(id))
+	}
 	ix.parent = make([]int32, len(ix.lits))
 	var stack []int32 // positions in lits: a chain of prefixes
 	for k, id := range ix.lits {
@@ -88,14 +93,26 @@ func (s *ruleSet) evalIndexed(path string, pc *pathClasses) *crule {
 	ix := s.idx
 	var best *crule
 	if lits := ix.lits; len(lits) > 0 {
-		// k: the last literal pattern <= path.
+		// k: the last literal pattern <= path. Patterns whose first eight
+		// bytes sort below the path's are below it; above, above; only
+		// the run of equal words needs comparing as strings.
+		pw := beWord8(path)
 		lo, hi := 0, len(lits)
 		for lo < hi {
 			m := int(uint(lo+hi) >> 1)
-			if s.key(&s.rules[lits[m]]) <= path {
+			if ix.words[m] < pw {
 				lo = m + 1
 			} else {
 				hi = m
+			}
+		}
+		for hi = len(lits); lo < hi; {
+			// A word above the path's settles it without the string.
+			m := int(uint(lo+hi) >> 1)
+			if ix.words[m] > pw || s.key(&s.rules[lits[m]]) > path {
+				hi = m
+			} else {
+				lo = m + 1
 			}
 		}
 		if k := lo - 1; k >= 0 {
@@ -124,17 +141,31 @@ func (s *ruleSet) evalIndexed(path string, pc *pathClasses) *crule {
 			}
 		}
 	}
+	pw := word8(path)
 	for _, id := range ix.wild {
 		r := &s.rules[id]
 		if best != nil && !better(r, best) {
 			break
 		}
-		if s.match(r, path, pc) {
+		if s.matchWord(r, path, pw, pc) {
 			best = r
 			break
 		}
 	}
 	return best
+}
+
+// beWord8 packs the first (up to) eight bytes of s, big-endian,
+// zero-padded: words compare as the strings' first eight bytes do.
+func beWord8(s string) uint64 {
+	var w uint64
+	for i := 0; i < 8; i++ {
+		w <<= 8
+		if i < len(s) {
+			w |= uint64(s[i])
+		}
+	}
+	return w
 }
 
 func commonPrefix(a, b string) int {

@@ -72,6 +72,14 @@ func splitPath(url string) (p string, slash bool) {
 // indexAnyOf3 returns the index of the first of a, b or c in s at or after
 // from, or -1.
 func indexAnyOf3(s string, from int, a, b, c byte) int {
+	if a == '/' && b == '?' && c == ';' {
+		for i := from; i < len(s); i++ {
+			if pathStart[s[i]] {
+				return i
+			}
+		}
+		return -1
+	}
 	for i := from; i < len(s); i++ {
 		if x := s[i]; x == a || x == b || x == c {
 			return i
@@ -79,6 +87,9 @@ func indexAnyOf3(s string, from int, a, b, c byte) int {
 	}
 	return -1
 }
+
+// pathStart marks the bytes that start a URL's path, params or query.
+var pathStart = [256]bool{'/': true, '?': true, ';': true}
 
 // EscapePattern normalises an allow or disallow value the way Google's library
 // does before matching: bytes of 0x80 and above are percent-encoded (whether

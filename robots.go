@@ -21,11 +21,11 @@ type ParseOptions struct {
 // Robots is a parsed robots.txt file. It is immutable and safe for
 // concurrent use; parse a file once and ask it any number of questions.
 type Robots struct {
+	google compiled // the google reading; bing and yandex share it
+
 	body      string // the parsed bytes (after the size cut)
 	size      int    // the length of the body as given
 	truncated bool
-
-	google compiled // the google reading; bing and yandex share it
 
 	rfcOnce  sync.Once
 	rfc      *compiled
