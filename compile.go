@@ -115,10 +115,11 @@ func byteClasses(s string) uint32 {
 	return m
 }
 
-// pathClasses is the byteClasses of a path, computed on first need.
-type pathClasses struct {
-	bits uint32
-	done bool
+// quickReject reports whether rule r cannot match a path whose first eight
+// bytes are pw and whose byte classes are bits (all ones when not known): a
+// cheap first look that needs neither the pattern nor the path.
+func (r *crule) quickReject(pw uint64, bits uint32) bool {
+	return pw&wordMask[r.wlen] != r.word || r.need&^bits != 0
 }
 
 // ruleSet is the rules that apply to one crawler: those of one group, of
@@ -130,10 +131,17 @@ type ruleSet struct {
 	manyWild bool    // enough wildcard rules that a byte-class check pays
 	rules    []crule // matchable rules in precedence order (file order for the draft), then the others
 	nmatch   int
-	body     string // the parsed body (patterns that need no change point into it)
-	extra    string // patterns normalised into a copy
-	idx      *ruleIndex
-	groups   []int32
+	// With enough rules, rules are bucketed by the byte after the
+	// leading '/': bucket[start[b]:start[b+1]] holds, in precedence
+	// order, the positions of the rules whose pattern starts "/b";
+	// generic holds the rules that can match whatever that byte is.
+	start   []uint16
+	bucket  []uint16
+	generic []uint16
+	body    string // the parsed body (patterns that need no change point into it)
+	extra   string // patterns normalised into a copy
+	idx     *ruleIndex
+	groups  []int32
 }
 
 // base returns the string rule r's pattern lives in.
@@ -163,17 +171,13 @@ func word8(s string) uint64 {
 // wordMask[k] keeps the low k bytes of a word.
 var wordMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
-// match reports whether rule r matches path. With pc non-nil, a wildcard
-// rule is first checked against the classes of the path's bytes.
-func (s *ruleSet) match(r *crule, path string, pc *pathClasses) bool {
-	return s.matchWord(r, path, word8(path), pc)
+// match reports whether rule r matches path.
+func (s *ruleSet) match(r *crule, path string) bool {
+	return !r.quickReject(word8(path), ^uint32(0)) && s.matchRest(r, path)
 }
 
-// matchWord is match with pw = word8(path) computed by the caller.
-func (s *ruleSet) matchWord(r *crule, path string, pw uint64, pc *pathClasses) bool {
-	if pw&wordMask[r.wlen] != r.word {
-		return false
-	}
+// matchRest is match once quickReject has passed.
+func (s *ruleSet) matchRest(r *crule, path string) bool {
 	base := s.base(r)
 	lit := base[r.off : r.off+r.lit]
 	if len(path) < len(lit) || path[:len(lit)] != lit {
@@ -185,36 +189,86 @@ func (s *ruleSet) matchWord(r *crule, path string, pw uint64, pc *pathClasses) b
 	case ruleAnchored:
 		return len(path) == len(lit)
 	}
-	if pc != nil {
-		if !pc.done {
-			pc.bits, pc.done = byteClasses(path), true
-		}
-		if r.need&^pc.bits != 0 {
-			return false
-		}
-	}
 	return globMatch(path[len(lit):], base[r.off+r.lit:r.off+r.n], r.flags&ruleAnchored != 0)
+}
+
+// classesFor returns the byte classes of path when the set has enough
+// wildcard rules for the check to pay, else all ones.
+func (s *ruleSet) classesFor(path string) uint32 {
+	if s.manyWild {
+		return byteClasses(path)
+	}
+	return ^uint32(0)
 }
 
 // eval returns the rule of set s that decides for path in longest-match
 // order, or nil when none matches. It does not allocate.
 func (s *ruleSet) eval(path string) *crule {
-	var pcs pathClasses
-	var pc *pathClasses
-	if s.manyWild {
-		pc = &pcs
-	}
 	if s.big {
-		return s.evalIndexed(path, pc)
+		return s.evalIndexed(path)
 	}
-	pw := word8(path)
+	pw, bits := word8(path), s.classesFor(path)
 	rs := s.rules[:s.nmatch]
-	for i := range rs {
-		if s.matchWord(&rs[i], path, pw, pc) {
-			return &rs[i]
+	if s.start == nil {
+		for i := range rs {
+			if r := &rs[i]; !r.quickReject(pw, bits) && s.matchRest(r, path) {
+				return r
+			}
+		}
+		return nil
+	}
+	// Merge the path's bucket with the generic rules, in precedence order
+	// (positions in rs).
+	var b byte
+	if len(path) > 1 {
+		b = path[1]
+	}
+	bk := s.bucket[s.start[b]:s.start[int(b)+1]]
+	gen := s.generic
+	for len(bk) > 0 || len(gen) > 0 {
+		var i uint16
+		if len(gen) == 0 || len(bk) > 0 && bk[0] < gen[0] {
+			i, bk = bk[0], bk[1:]
+		} else {
+			i, gen = gen[0], gen[1:]
+		}
+		if r := &rs[i]; !r.quickReject(pw, bits) && s.matchRest(r, path) {
+			return r
 		}
 	}
 	return nil
+}
+
+// bucketMin is the number of rules from which a small set buckets them.
+const bucketMin = 8
+
+// makeBuckets buckets the matchable rules of a small set (see ruleSet).
+func (s *ruleSet) makeBuckets() {
+	rs := s.rules[:s.nmatch]
+	var count [257]int
+	for i := range rs {
+		if r := &rs[i]; r.lit >= 2 && s.base(r)[r.off] == '/' {
+			count[s.base(r)[r.off+1]]++
+		} else {
+			s.generic = append(s.generic, uint16(i))
+		}
+	}
+	s.start = make([]uint16, 257)
+	n := 0
+	for b := 0; b < 256; b++ {
+		s.start[b] = uint16(n)
+		n += count[b]
+	}
+	s.start[256] = uint16(n)
+	s.bucket = make([]uint16, n)
+	var fill [256]int
+	for i := range rs {
+		if r := &rs[i]; r.lit >= 2 && s.base(r)[r.off] == '/' {
+			b := s.base(r)[r.off+1]
+			s.bucket[int(s.start[b])+fill[b]] = uint16(i)
+			fill[b]++
+		}
+	}
 }
 
 // scan returns the deciding rule of set s for path, trying every rule: the
@@ -224,7 +278,7 @@ func (s *ruleSet) scan(path string, skip uint8, first bool) *crule {
 	var best *crule
 	for i := range s.rules[:s.nmatch] {
 		r := &s.rules[i]
-		if r.flags&skip != 0 || !s.match(r, path, nil) {
+		if r.flags&skip != 0 || !s.match(r, path) {
 			continue
 		}
 		if first {
@@ -410,6 +464,9 @@ func (c *compiled) compileSet(s *ruleSet) {
 		return
 	}
 	sortPrecedence(rules[:k])
+	if k >= bucketMin {
+		s.makeBuckets()
+	}
 }
 
 // addRule compiles one allow or disallow line and appends it to rules.

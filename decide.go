@@ -259,7 +259,7 @@ func (r *Robots) explain(c *compiled, groups []int32, path string, win *crule, d
 	for _, gi := range groups {
 		s := c.set(gi)
 		for i := range s.rules[:s.nmatch] {
-			if cr := &s.rules[i]; cr.flags&skip == 0 && s.match(cr, path, nil) {
+			if cr := &s.rules[i]; cr.flags&skip == 0 && s.match(cr, path) {
 				hits = append(hits, hit{s, cr})
 			}
 		}

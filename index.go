@@ -24,6 +24,12 @@ type ruleIndex struct {
 	parent []int32 // per lits entry: the lits position of its longest proper prefix, or -1
 	exact  []int32 // positions in rules: distinct anchored literal patterns, sorted
 	wild   []int32 // positions in rules: wildcard rules, in precedence order
+	// The wildcard rules again, bucketed by the byte after the leading '/'
+	// as ruleSet buckets small sets: wild[wstart[b]:wstart[b+1]] are those
+	// starting "/b"; wgeneric those that match whatever that byte is.
+	wstart   []int32
+	wbucket  []int32
+	wgeneric []int32
 }
 
 func (s *ruleSet) buildIndex() *ruleIndex {
@@ -64,6 +70,7 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 	ix.exact = dedupe(ix.exact)
 	slices.SortFunc(ix.wild, order)
 
+	ix.bucketWild(s)
 	ix.words = make([]uint64, len(ix.lits))
 	for k, id := range ix.lits {
 		ix.words[k] = beWord8(key(id))
@@ -89,7 +96,7 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 func (s *ruleSet) key(r *crule) string { return s.base(r)[r.off : r.off+r.lit] }
 
 // evalIndexed is eval for a large set.
-func (s *ruleSet) evalIndexed(path string, pc *pathClasses) *crule {
+func (s *ruleSet) evalIndexed(path string) *crule {
 	ix := s.idx
 	var best *crule
 	if lits := ix.lits; len(lits) > 0 {
@@ -141,18 +148,66 @@ func (s *ruleSet) evalIndexed(path string, pc *pathClasses) *crule {
 			}
 		}
 	}
-	pw := word8(path)
-	for _, id := range ix.wild {
-		r := &s.rules[id]
+	// Wildcard rules that can still win, in precedence order: the path's
+	// bucket merged with the generic ones.
+	pw, bits := word8(path), s.classesFor(path)
+	var b byte
+	if len(path) > 1 {
+		b = path[1]
+	}
+	bk := ix.wbucket[ix.wstart[b]:ix.wstart[int(b)+1]]
+	gen := ix.wgeneric
+	for len(bk) > 0 || len(gen) > 0 {
+		var id int32
+		if len(gen) == 0 || len(bk) > 0 && bk[0] < gen[0] {
+			id, bk = bk[0], bk[1:]
+		} else {
+			id, gen = gen[0], gen[1:]
+		}
+		r := &s.rules[ix.wild[id]]
 		if best != nil && !better(r, best) {
 			break
 		}
-		if s.matchWord(r, path, pw, pc) {
+		if !r.quickReject(pw, bits) && s.matchRest(r, path) {
 			best = r
 			break
 		}
 	}
 	return best
+}
+
+// bucketWild buckets the wildcard rules (positions in ix.wild, which is in
+// precedence order).
+func (ix *ruleIndex) bucketWild(s *ruleSet) {
+	var count [257]int32
+	bucketOf := func(r *crule) int {
+		if r.lit >= 2 && s.base(r)[r.off] == '/' {
+			return int(s.base(r)[r.off+1])
+		}
+		return -1
+	}
+	for k, id := range ix.wild {
+		if b := bucketOf(&s.rules[id]); b >= 0 {
+			count[b]++
+		} else {
+			ix.wgeneric = append(ix.wgeneric, int32(k))
+		}
+	}
+	ix.wstart = make([]int32, 257)
+	var n int32
+	for b := 0; b < 256; b++ {
+		ix.wstart[b] = n
+		n += count[b]
+	}
+	ix.wstart[256] = n
+	ix.wbucket = make([]int32, n)
+	var fill [256]int32
+	for k, id := range ix.wild {
+		if b := bucketOf(&s.rules[id]); b >= 0 {
+			ix.wbucket[ix.wstart[b]+fill[b]] = int32(k)
+			fill[b]++
+		}
+	}
 }
 
 // beWord8 packs the first (up to) eight bytes of s, big-endian,

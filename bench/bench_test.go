@@ -85,6 +85,46 @@ func BenchmarkAllowed(b *testing.B) {
 	run("grobotstxt", func(_ int, q *question) bool { return grobotstxt.AgentAllowed(c.files[q.file].str, q.ua, q.url) })
 }
 
+// BenchmarkAllowedPerSite asks each file's questions 16 times over before
+// moving to the next file, as a crawler working through one site does: the
+// parsed file stays in cache. BenchmarkAllowed interleaves the files, as a
+// crawler alternating between many sites does.
+func BenchmarkAllowedPerSite(b *testing.B) {
+	c := sample(b)
+	p := parseAll(c)
+	qs := c.questions
+	// Order: each file's questions, repeated, file after file.
+	var order []int
+	for i := 0; i < len(qs); {
+		j := i
+		for j < len(qs) && qs[j].file == qs[i].file {
+			j++
+		}
+		for rep := 0; rep < 16; rep++ {
+			for k := i; k < j; k++ {
+				order = append(order, k)
+			}
+		}
+		i = j
+	}
+	run := func(name string, ask func(i int, q *question) bool) {
+		b.Run("impl="+name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				k := order[i]
+				sinkBool = ask(k, &qs[k])
+				if i++; i == len(order) {
+					i = 0
+				}
+			}
+		})
+	}
+	run("ours", func(_ int, q *question) bool { return p.ours[q.file].Allowed(q.ua, q.url) })
+	run("temoto", func(i int, q *question) bool { return temotoAllowed(p.temoto[q.file], q.ua, p.temotoPaths[i]) })
+	run("temoto-urlparse", func(_ int, q *question) bool { return temotoAllowedURL(p.temoto[q.file], q.ua, q.url) })
+}
+
 // BenchmarkRetained measures what the parsed sample keeps on the heap,
 // after a collection, per byte of input (B/inputB) and per file (B/file).
 // grobotstxt keeps no parsed form, so it has no entry.
