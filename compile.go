@@ -132,12 +132,13 @@ type ruleSet struct {
 	rules    []crule // matchable rules in precedence order (file order for the draft), then the others
 	nmatch   int
 	// With enough rules, rules are bucketed by the byte after the
-	// leading '/': bucket[start[b]:start[b+1]] holds, in precedence
-	// order, the positions of the rules whose pattern starts "/b";
-	// generic holds the rules that can match whatever that byte is.
-	start   []uint16
-	bucket  []uint16
-	generic []uint16
+	// leading '/', in one array: buckets[b] and buckets[b+1] (b < 128)
+	// bound, in buckets, the positions (in precedence order) of the rules
+	// whose pattern starts "/b"; buckets[129:gen] are positions too, and
+	// buckets[gen:] those of the rules that match whatever that byte is.
+	// Patterns are normalised, so no bucket is needed for bytes >= 0x80.
+	buckets []uint16
+	gen     int
 	body    string // the parsed body (patterns that need no change point into it)
 	extra   string // patterns normalised into a copy
 	idx     *ruleIndex
@@ -209,7 +210,7 @@ func (s *ruleSet) eval(path string) *crule {
 	}
 	pw, bits := word8(path), s.classesFor(path)
 	rs := s.rules[:s.nmatch]
-	if s.start == nil {
+	if s.buckets == nil {
 		for i := range rs {
 			if r := &rs[i]; !r.quickReject(pw, bits) && s.matchRest(r, path) {
 				return r
@@ -219,12 +220,12 @@ func (s *ruleSet) eval(path string) *crule {
 	}
 	// Merge the path's bucket with the generic rules, in precedence order
 	// (positions in rs).
-	var b byte
-	if len(path) > 1 {
-		b = path[1]
+	var bk []uint16
+	if len(path) > 1 && path[1] < 128 {
+		b := path[1]
+		bk = s.buckets[s.buckets[b]:s.buckets[b+1]]
 	}
-	bk := s.bucket[s.start[b]:s.start[int(b)+1]]
-	gen := s.generic
+	gen := s.buckets[s.gen:]
 	for len(bk) > 0 || len(gen) > 0 {
 		var i uint16
 		if len(gen) == 0 || len(bk) > 0 && bk[0] < gen[0] {
@@ -245,30 +246,42 @@ const bucketMin = 8
 // makeBuckets buckets the matchable rules of a small set (see ruleSet).
 func (s *ruleSet) makeBuckets() {
 	rs := s.rules[:s.nmatch]
-	var count [257]int
+	bucketOf := func(r *crule) int {
+		if base := s.base(r); r.lit >= 2 && base[r.off] == '/' && base[r.off+1] < 128 {
+			return int(base[r.off+1])
+		}
+		return -1
+	}
+	var count [128]int
+	generic := 0
 	for i := range rs {
-		if r := &rs[i]; r.lit >= 2 && s.base(r)[r.off] == '/' {
-			count[s.base(r)[r.off+1]]++
+		if b := bucketOf(&rs[i]); b >= 0 {
+			count[b]++
 		} else {
-			s.generic = append(s.generic, uint16(i))
+			generic++
 		}
 	}
-	s.start = make([]uint16, 257)
-	n := 0
-	for b := 0; b < 256; b++ {
-		s.start[b] = uint16(n)
+	buckets := make([]uint16, 129, 129+len(rs))
+	n := 129
+	for b := 0; b < 128; b++ {
+		buckets[b] = uint16(n)
 		n += count[b]
 	}
-	s.start[256] = uint16(n)
-	s.bucket = make([]uint16, n)
-	var fill [256]int
+	buckets[128] = uint16(n)
+	buckets = buckets[:n+generic]
+	s.gen = n
+	var fill [128]int
+	g := n
 	for i := range rs {
-		if r := &rs[i]; r.lit >= 2 && s.base(r)[r.off] == '/' {
-			b := s.base(r)[r.off+1]
-			s.bucket[int(s.start[b])+fill[b]] = uint16(i)
+		if b := bucketOf(&rs[i]); b >= 0 {
+			buckets[int(buckets[b])+fill[b]] = uint16(i)
 			fill[b]++
+		} else {
+			buckets[g] = uint16(i)
+			g++
 		}
 	}
+	s.buckets = buckets
 }
 
 // scan returns the deciding rule of set s for path, trying every rule: the

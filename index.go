@@ -21,9 +21,9 @@ import (
 type ruleIndex struct {
 	lits   []int32  // positions in rules: distinct literal patterns (the best rule of each), sorted
 	words  []uint64 // per lits entry: its first eight bytes, big-endian, zero-padded (sorted too)
-	parent []int32 // per lits entry: the lits position of its longest proper prefix, or -1
-	exact  []int32 // positions in rules: distinct anchored literal patterns, sorted
-	wild   []int32 // positions in rules: wildcard rules, in precedence order
+	parent []int32  // per lits entry: the lits position of its longest proper prefix, or -1
+	exact  []int32  // positions in rules: distinct anchored literal patterns, sorted
+	wild   []int32  // positions in rules: wildcard rules, in precedence order
 	// The wildcard rules again, bucketed by the byte after the leading '/'
 	// as ruleSet buckets small sets: wild[wstart[b]:wstart[b+1]] are those
 	// starting "/b"; wgeneric those that match whatever that byte is.

@@ -1,6 +1,9 @@
 package robotstxt
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 const upperHex = "0123456789ABCDEF"
 
@@ -73,12 +76,7 @@ func splitPath(url string) (p string, slash bool) {
 // from, or -1.
 func indexAnyOf3(s string, from int, a, b, c byte) int {
 	if a == '/' && b == '?' && c == ';' {
-		for i := from; i < len(s); i++ {
-			if pathStart[s[i]] {
-				return i
-			}
-		}
-		return -1
+		return indexPathStart(s, from)
 	}
 	for i := from; i < len(s); i++ {
 		if x := s[i]; x == a || x == b || x == c {
@@ -90,6 +88,29 @@ func indexAnyOf3(s string, from int, a, b, c byte) int {
 
 // pathStart marks the bytes that start a URL's path, params or query.
 var pathStart = [256]bool{'/': true, '?': true, ';': true}
+
+// indexPathStart returns the index of the first '/', '?' or ';' in s at or
+// after from, or -1. It looks at eight bytes at a time: x has a zero byte
+// when (x - 0x01..01) & ^x & 0x80..80 is not zero, and the lowest set bit
+// of that marks the first one.
+func indexPathStart(s string, from int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := from
+	for ; i+8 <= len(s); i += 8 {
+		w := word8(s[i:])
+		x, y, z := w^('/'*ones), w^('?'*ones), w^(';'*ones)
+		m := (x-ones)&^x | (y-ones)&^y | (z-ones)&^z
+		if m &= highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s); i++ {
+		if pathStart[s[i]] {
+			return i
+		}
+	}
+	return -1
+}
 
 // EscapePattern normalises an allow or disallow value the way Google's library
 // does before matching: bytes of 0x80 and above are percent-encoded (whether
