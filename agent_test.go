@@ -38,6 +38,12 @@ func TestFindTokenIgnoresCase(t *testing.T) {
 			}
 		}
 		r := ParseString(b)
+		if n := len(r.google.slots); n&(n-1) != 0 {
+			t.Fatalf("the token table has %d slots: not a power of two, probes would not wrap", n)
+		}
+		if many && r.google.slots == nil {
+			t.Fatal("many tokens but no table")
+		}
 		for _, n := range names {
 			for _, ask := range []string{n, lowerASCIIForTest(n), upperASCIIForTest(n)} {
 				if r.google.findToken(ask) < 0 {

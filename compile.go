@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // bigSet is the number of rules above which a rule set is searched through
@@ -15,10 +16,10 @@ const bigSet = 32
 // that a crawler pays only for the groups that apply to it.
 type compiled struct {
 	// The fields Allowed reads come first.
-	fast   []tokenFast      // per toks entry, what a lookup reads first
-	sets   []ruleSet        // one per group, then one per token or '*' naming several groups
-	tokMap map[uint64]int32 // token hash -> first toks index, when there are many
-	global int32            // the set of the '*' groups; -1 when there is none
+	fast   []tokenFast // per toks entry, what a lookup reads first
+	sets   []ruleSet   // one per group, then one per token or '*' naming several groups
+	slots  []int32     // open-addressing table of toks indexes (-1: empty), when there are many
+	global int32       // the set of the '*' groups; -1 when there is none
 
 	dialect Dialect
 	mode    reading
@@ -68,7 +69,6 @@ type tokenEntry struct {
 	tok    string  // as first written; compared ignoring ASCII case
 	groups []int32 // in file order
 	set    int32
-	next   int32 // the next entry with the same hash, -1 for none
 }
 
 // crule is a compiled allow or disallow rule. It holds no pointer.
@@ -126,6 +126,7 @@ func (r *crule) quickReject(pw uint64, bits uint32) bool {
 // every group naming one token, or of every '*' group. Its rules are
 // compiled on its first question.
 type ruleSet struct {
+	ready    atomic.Bool // the rules are compiled
 	once     sync.Once
 	big      bool    // more than bigSet matchable rules: searched through idx
 	manyWild bool    // enough wildcard rules that a byte-class check pays
@@ -427,7 +428,12 @@ func (c *compiled) finish() {
 // set returns set i, compiling its rules on first use.
 func (c *compiled) set(i int32) *ruleSet {
 	s := &c.sets[i]
-	s.once.Do(func() { c.compileSet(s) })
+	if !s.ready.Load() {
+		s.once.Do(func() {
+			c.compileSet(s)
+			s.ready.Store(true)
+		})
+	}
 	return s
 }
 
@@ -582,15 +588,24 @@ func (c *compiled) addToken(tok string, gi int32) {
 	i := c.findToken(tok)
 	if i < 0 {
 		i = int32(len(c.toks))
-		c.toks = append(c.toks, tokenEntry{tok: tok, set: -1, next: -1})
+		c.toks = append(c.toks, tokenEntry{tok: tok, set: -1})
 		f0, f1 := foldWords(tok)
 		c.fast = append(c.fast, tokenFast{fp0: f0, fp1: f1, n: int32(len(tok)), set: -1})
-		if c.tokMap != nil {
-			c.hashToken(i)
-		} else if len(c.toks) > 8 {
-			c.tokMap = make(map[uint64]int32, 32)
+		switch {
+		case c.slots != nil && 2*len(c.toks) <= len(c.slots):
+			c.slot(i)
+		case len(c.toks) > 8:
+			// Grow the table to keep it at most half full.
+			size := 32 // a power of two, so that a mask wraps the probes
+			for size < 4*len(c.toks) {
+				size *= 2
+			}
+			c.slots = make([]int32, size)
+			for j := range c.slots {
+				c.slots[j] = -1
+			}
 			for j := range c.toks {
-				c.hashToken(int32(j))
+				c.slot(int32(j))
 			}
 		}
 	}
@@ -600,12 +615,22 @@ func (c *compiled) addToken(tok string, gi int32) {
 	}
 }
 
-func (c *compiled) hashToken(i int32) {
-	h := foldHash(c.toks[i].tok)
-	if first, ok := c.tokMap[h]; ok {
-		c.toks[i].next = first
+// slot puts token i in the open-addressing table.
+func (c *compiled) slot(i int32) {
+	e := &c.fast[i]
+	mask := uint64(len(c.slots) - 1)
+	for h := tokHash(e.fp0, e.fp1, int(e.n)) & mask; ; h = (h + 1) & mask {
+		if c.slots[h] < 0 {
+			c.slots[h] = i
+			return
+		}
 	}
-	c.tokMap[h] = i
+}
+
+// tokHash mixes a token's fingerprints and length.
+func tokHash(f0, f1 uint64, n int) uint64 {
+	h := (f0*0x9E3779B97F4A7C15 ^ f1*0xC2B2AE3D27D4EB4F ^ uint64(n)) * 0x165667B19E3779F9
+	return h ^ h>>29
 }
 
 // foldWords returns foldWord8 of the first sixteen bytes of s, in two
@@ -630,40 +655,34 @@ func foldWord8(s string) uint64 {
 	return w | upper>>2
 }
 
-// foldHash is FNV-1a over s with ASCII letters folded to lower case.
-func foldHash(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if 'A' <= b && b <= 'Z' {
-			b += 'a' - 'A'
-		}
-		h = (h ^ uint64(b)) * 1099511628211
-	}
-	return h
-}
-
 // findToken returns the index of tok in c.toks, ignoring ASCII case, or -1.
 // It does not allocate.
 func (c *compiled) findToken(tok string) int32 {
-	if c.tokMap == nil {
-		f0, f1 := foldWords(tok)
+	f0, f1 := foldWords(tok)
+	if c.slots == nil {
 		for i := range c.fast {
-			e := &c.fast[i]
-			if e.fp0 == f0 && e.fp1 == f1 && int(e.n) == len(tok) && (len(tok) <= 16 || equalFoldASCII(c.toks[i].tok, tok)) {
+			if c.sameToken(int32(i), tok, f0, f1) {
 				return int32(i)
 			}
 		}
 		return -1
 	}
-	i, ok := c.tokMap[foldHash(tok)]
-	for ok && i >= 0 {
-		if t := c.toks[i].tok; len(t) == len(tok) && equalFoldASCII(t, tok) {
+	mask := uint64(len(c.slots) - 1)
+	for h := tokHash(f0, f1, len(tok)) & mask; ; h = (h + 1) & mask {
+		i := c.slots[h]
+		if i < 0 {
+			return -1
+		}
+		if c.sameToken(i, tok, f0, f1) {
 			return i
 		}
-		i = c.toks[i].next
 	}
-	return -1
+}
+
+// sameToken reports whether token i is tok (with fingerprints f0, f1).
+func (c *compiled) sameToken(i int32, tok string, f0, f1 uint64) bool {
+	e := &c.fast[i]
+	return e.fp0 == f0 && e.fp1 == f1 && int(e.n) == len(tok) && (len(tok) <= 16 || equalFoldASCII(c.toks[i].tok, tok))
 }
 
 // tokenGroups returns the groups naming tok (Google's comparison).
