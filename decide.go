@@ -15,7 +15,8 @@ import (
 //
 // Allowed is safe for concurrent use and does not allocate (except for a
 // URL with an empty path and a query or params over 1 KiB, "http://h?...").
-// A group of more than 32 rules is indexed on its first question.
+// The rules that apply to a crawler are compiled on the first question
+// about it (see [Robots.Compile]).
 func (r *Robots) Allowed(userAgent, url string) bool {
 	path, slash := splitPath(url)
 	if !slash {

@@ -35,7 +35,11 @@
 //	if r.Allowed("Googlebot", "https://example.com/private/x") { ... }
 //
 // [Robots.Allowed] is the fast path: it answers for one product token in
-// Google's reading and allocates nothing. [Robots.Decide] answers a richer
+// Google's reading and allocates nothing. Parse reads and classifies every
+// line and builds the groups; the rules that apply to a crawler are compiled
+// (normalised, ordered, and for large groups indexed) on the first question
+// about it, so a crawler never pays for other crawlers' groups;
+// [Robots.Compile] compiles them all at once. [Robots.Decide] answers a richer
 // [Query]: several tokens at once (Google's semantics: the groups of every
 // token apply together), a known [Crawler] from the table (with its
 // fallback tokens, whether it ignores the '*' group, and its engine's

@@ -61,3 +61,23 @@ func TestIndexAgreesWithScan(t *testing.T) {
 		}
 	}
 }
+
+// TestCompile checks that Compile compiles every rule set and changes no
+// answer.
+func TestCompile(t *testing.T) {
+	body := "User-agent: a\nDisallow: /a\n\nUser-agent: b\nUser-agent: a\nAllow: /a/b\n\nUser-agent: *\nDisallow: /\n"
+	lazy, eager := ParseString(body), ParseString(body)
+	eager.Compile()
+	for i := range eager.google.sets {
+		if !eager.google.sets[i].ready.Load() {
+			t.Errorf("set %d not compiled", i)
+		}
+	}
+	for _, ua := range []string{"a", "b", "c"} {
+		for _, u := range []string{"/a", "/a/b", "/c"} {
+			if lazy.Allowed(ua, u) != eager.Allowed(ua, u) {
+				t.Errorf("%s %s: lazy and compiled answers differ", ua, u)
+			}
+		}
+	}
+}

@@ -86,6 +86,18 @@ func (r *Robots) compile(arena *strings.Builder) {
 	r.google.build(r.body, Google)
 }
 
+// Compile compiles the rules of every group now, for every question in the
+// google reading (and so bing and yandex), instead of on the first question
+// that needs them. A server that wants the same latency for every question
+// calls it once after Parse; a crawler that asks about one or two user
+// agents need not, and then never pays for the groups of other crawlers.
+func (r *Robots) Compile() {
+	c := &r.google
+	for i := range c.sets {
+		c.set(int32(i))
+	}
+}
+
 // Truncated reports whether the body was longer than the size limit and
 // only its first part was parsed.
 func (r *Robots) Truncated() bool { return r.truncated }

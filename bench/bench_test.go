@@ -47,6 +47,10 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 	run("ours", func(f *file) { sinkOurs = robotstxt.Parse(f.body) })
+	run("ours-compiled", func(f *file) {
+		sinkOurs = robotstxt.Parse(f.body)
+		sinkOurs.Compile()
+	})
 	run("temoto", func(f *file) { sinkTemoto, _ = temoto.FromBytes(f.body) })
 	run("grobotstxt", func(f *file) { grobotstxt.Parse(f.str, nopHandler{}) })
 }
@@ -152,6 +156,11 @@ func BenchmarkRetained(b *testing.B) {
 		})
 	}
 	run("ours", func(f *file) any { return robotstxt.Parse(f.body) })
+	run("ours-compiled", func(f *file) any {
+		r := robotstxt.Parse(f.body)
+		r.Compile()
+		return r
+	})
 	run("temoto", func(f *file) any {
 		r, _ := temoto.FromBytes(f.body)
 		return r
