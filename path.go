@@ -117,43 +117,7 @@ func indexPathStart(s string, from int) int {
 // or not they are valid UTF-8) and the hex digits of existing %xx escapes are
 // upper-cased. A value that needs no change is returned as is.
 func EscapePattern(v string) string {
-	need := false
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if c >= 0x80 {
-			need = true
-			break
-		}
-		if c == '%' && i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]) {
-			if v[i+1] > '9' && v[i+1] >= 'a' || v[i+2] > '9' && v[i+2] >= 'a' {
-				need = true
-				break
-			}
-			i += 2
-		}
-	}
-	if !need {
-		return v
-	}
-	var b strings.Builder
-	b.Grow(len(v) + 16)
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case c == '%' && i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]):
-			b.WriteByte('%')
-			b.WriteByte(upperHex[unhex(v[i+1])])
-			b.WriteByte(upperHex[unhex(v[i+2])])
-			i += 2
-		case c >= 0x80:
-			b.WriteByte('%')
-			b.WriteByte(upperHex[c>>4])
-			b.WriteByte(upperHex[c&15])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
+	return percentEncode(v, func(c byte) bool { return c >= 0x80 })
 }
 
 // NormalizeURL prepares a URL the way crawlers do before they ask a
@@ -163,31 +127,41 @@ func EscapePattern(v string) string {
 // what the CLI applies to what people type; [Robots.Allowed] itself takes the
 // URL as given, as Google's library does.
 func NormalizeURL(url string) string {
-	need := false
-	for i := 0; i < len(url) && !need; i++ {
-		c := url[i]
-		switch {
-		case c >= 0x80 || c <= ' ' || c == 0x7f:
-			need = true
-		case c == '%' && i+2 < len(url) && isHex(url[i+1]) && isHex(url[i+2]):
-			need = url[i+1] >= 'a' || url[i+2] >= 'a'
+	return percentEncode(url, func(c byte) bool { return c >= 0x80 || c <= ' ' || c == 0x7f })
+}
+
+// percentEncode percent-encodes the bytes of s for which enc is true and
+// upper-cases the hex digits of its %xx escapes. It returns s itself when
+// nothing changes.
+func percentEncode(s string, enc func(byte) bool) string {
+	i := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		if enc(c) {
+			break
+		}
+		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			if s[i+1] >= 'a' || s[i+2] >= 'a' {
+				break
+			}
 			i += 2
 		}
 	}
-	if !need {
-		return url
+	if i == len(s) {
+		return s
 	}
 	var b strings.Builder
-	b.Grow(len(url) + 16)
-	for i := 0; i < len(url); i++ {
-		c := url[i]
+	b.Grow(len(s) + 16)
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		c := s[i]
 		switch {
-		case c == '%' && i+2 < len(url) && isHex(url[i+1]) && isHex(url[i+2]):
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
 			b.WriteByte('%')
-			b.WriteByte(upperHex[unhex(url[i+1])])
-			b.WriteByte(upperHex[unhex(url[i+2])])
+			b.WriteByte(upperHex[unhex(s[i+1])])
+			b.WriteByte(upperHex[unhex(s[i+2])])
 			i += 2
-		case c >= 0x80 || c <= ' ' || c == 0x7f:
+		case enc(c):
 			b.WriteByte('%')
 			b.WriteByte(upperHex[c>>4])
 			b.WriteByte(upperHex[c&15])

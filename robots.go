@@ -50,15 +50,7 @@ func ParseString(body string) *Robots {
 
 // ParseWith is Parse with options; nil options mean the defaults.
 func ParseWith(body []byte, opts *ParseOptions) *Robots {
-	r := &Robots{size: len(body)}
-	if limit := limitOf(opts); limit >= 0 && len(body) > limit {
-		body, r.truncated = body[:limit], true
-	}
-	var arena strings.Builder
-	arena.Grow(len(body))
-	arena.Write(body)
-	r.compile(&arena)
-	return r
+	return parse(body, opts)
 }
 
 func limitOf(opts *ParseOptions) int {
@@ -69,13 +61,23 @@ func limitOf(opts *ParseOptions) int {
 }
 
 func parseString(body string, opts *ParseOptions) *Robots {
+	return parse(body, opts)
+}
+
+// parse cuts body to the size limit, copies it once and reads it.
+func parse[T string | []byte](body T, opts *ParseOptions) *Robots {
 	r := &Robots{size: len(body)}
 	if limit := limitOf(opts); limit >= 0 && len(body) > limit {
 		body, r.truncated = body[:limit], true
 	}
 	var arena strings.Builder
 	arena.Grow(len(body))
-	arena.WriteString(body)
+	switch b := any(body).(type) {
+	case string:
+		arena.WriteString(b)
+	case []byte:
+		arena.Write(b)
+	}
 	r.compile(&arena)
 	return r
 }

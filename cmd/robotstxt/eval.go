@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/seed53c283f5/robotstxt"
 )
@@ -286,18 +285,11 @@ func readRobotsFile(path string, max int) ([]byte, error) {
 	if path == "" {
 		return nil, errors.New("empty path")
 	}
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory", path)
-	}
 	var r io.Reader = f
 	if max > 0 {
 		r = io.LimitReader(f, int64(max)+1)

@@ -22,21 +22,17 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		r = stdin
 		name = "standard input"
 	} else {
-		f, err := os.Open(name)
+		f, err := openFile(name)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("%s: no such file", name)
 			}
+			if errors.Is(err, errIsDir) {
+				return nil, fmt.Errorf("%s: is a directory, not a robots.txt file", name)
+			}
 			return nil, err
 		}
 		defer f.Close()
-		st, err := f.Stat()
-		if err != nil {
-			return nil, err
-		}
-		if st.IsDir() {
-			return nil, fmt.Errorf("%s: is a directory, not a robots.txt file", name)
-		}
 		r = f
 	}
 	body, err := io.ReadAll(io.LimitReader(r, maxInputBytes))
@@ -47,6 +43,26 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		return nil, fmt.Errorf("%s: looks like a binary file, not a robots.txt file", name)
 	}
 	return body, nil
+}
+
+// errIsDir is returned by openFile for a directory.
+var errIsDir = errors.New("is a directory")
+
+// openFile opens a file for reading, refusing directories.
+func openFile(name string) (*os.File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && st.IsDir() {
+		err = fmt.Errorf("%s %w", name, errIsDir)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // isBinary reports whether body looks like a binary file: NUL bytes in its
