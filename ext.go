@@ -102,10 +102,6 @@ func (e *fileExt) add(ln *lexLine) {
 	}
 }
 
-// addOrphan takes a group field that stands before any user-agent line; no
-// group gets it, so it is only in the line report.
-func (e *fileExt) addOrphan(*lexLine) {}
-
 // ParseCrawlDelay reads a crawl-delay value: a non-negative number of
 // seconds, decimals allowed ("10", "0.5"). It reports false for anything
 // else, which crawlers ignore.
