@@ -115,11 +115,44 @@ func byteClasses(s string) uint32 {
 	return m
 }
 
-// quickReject reports whether rule r cannot match a path whose first eight
-// bytes are pw and whose byte classes are bits (all ones when not known): a
-// cheap first look that needs neither the pattern nor the path.
-func (r *crule) quickReject(pw uint64, bits uint32) bool {
-	return pw&wordMask[r.wlen] != r.word || r.need&^bits != 0
+// probe is a path being matched, with what quick checks need of it.
+type probe struct {
+	path  string
+	pw    uint64 // word8(path)
+	bits  uint32 // byteClasses(path), once known
+	state uint8  // probeNoClasses, probeClassesLater or probeClassesKnown
+}
+
+const (
+	probeNoClasses    = iota // the byte-class check is not used
+	probeClassesLater        // used; bits not computed yet
+	probeClassesKnown
+)
+
+func newProbe(path string, classes bool) probe {
+	p := probe{path: path, pw: word8(path)}
+	if classes {
+		p.state = probeClassesLater
+	}
+	return p
+}
+
+// reject reports whether rule r cannot match the path, by looks that need
+// neither the pattern nor, mostly, the path: the first bytes of the literal
+// prefix, then, for a wildcard rule, the byte classes its pattern needs
+// (computed on the first such rule).
+func (p *probe) reject(r *crule) bool {
+	if p.pw&wordMask[r.wlen] != r.word {
+		return true
+	}
+	return r.need != 0 && p.state != probeNoClasses && p.rejectClasses(r)
+}
+
+func (p *probe) rejectClasses(r *crule) bool {
+	if p.state == probeClassesLater {
+		p.bits, p.state = byteClasses(p.path), probeClassesKnown
+	}
+	return r.need&^p.bits != 0
 }
 
 // ruleSet is the rules that apply to one crawler: those of one group, of
@@ -175,7 +208,8 @@ var wordMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0x
 
 // match reports whether rule r matches path.
 func (s *ruleSet) match(r *crule, path string) bool {
-	return !r.quickReject(word8(path), ^uint32(0)) && s.matchRest(r, path)
+	p := newProbe(path, false)
+	return !p.reject(r) && s.matchRest(r, path)
 }
 
 // matchRest is match once quickReject has passed.
@@ -194,26 +228,17 @@ func (s *ruleSet) matchRest(r *crule, path string) bool {
 	return globMatch(path[len(lit):], base[r.off+r.lit:r.off+r.n], r.flags&ruleAnchored != 0)
 }
 
-// classesFor returns the byte classes of path when the set has enough
-// wildcard rules for the check to pay, else all ones.
-func (s *ruleSet) classesFor(path string) uint32 {
-	if s.manyWild {
-		return byteClasses(path)
-	}
-	return ^uint32(0)
-}
-
 // eval returns the rule of set s that decides for path in longest-match
 // order, or nil when none matches. It does not allocate.
 func (s *ruleSet) eval(path string) *crule {
 	if s.big {
 		return s.evalIndexed(path)
 	}
-	pw, bits := word8(path), s.classesFor(path)
+	p := newProbe(path, s.manyWild)
 	rs := s.rules[:s.nmatch]
 	if s.buckets == nil {
 		for i := range rs {
-			if r := &rs[i]; !r.quickReject(pw, bits) && s.matchRest(r, path) {
+			if r := &rs[i]; !p.reject(r) && s.matchRest(r, path) {
 				return r
 			}
 		}
@@ -234,7 +259,7 @@ func (s *ruleSet) eval(path string) *crule {
 		} else {
 			i, gen = gen[0], gen[1:]
 		}
-		if r := &rs[i]; !r.quickReject(pw, bits) && s.matchRest(r, path) {
+		if r := &rs[i]; !p.reject(r) && s.matchRest(r, path) {
 			return r
 		}
 	}
@@ -658,6 +683,9 @@ func foldWord8(s string) uint64 {
 // findToken returns the index of tok in c.toks, ignoring ASCII case, or -1.
 // It does not allocate.
 func (c *compiled) findToken(tok string) int32 {
+	if len(c.fast) == 0 {
+		return -1
+	}
 	f0, f1 := foldWords(tok)
 	if c.slots == nil {
 		for i := range c.fast {

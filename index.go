@@ -150,7 +150,7 @@ func (s *ruleSet) evalIndexed(path string) *crule {
 	}
 	// Wildcard rules that can still win, in precedence order: the path's
 	// bucket merged with the generic ones.
-	pw, bits := word8(path), s.classesFor(path)
+	p := newProbe(path, s.manyWild)
 	var b byte
 	if len(path) > 1 {
 		b = path[1]
@@ -168,7 +168,7 @@ func (s *ruleSet) evalIndexed(path string) *crule {
 		if best != nil && !better(r, best) {
 			break
 		}
-		if !r.quickReject(pw, bits) && s.matchRest(r, path) {
+		if !p.reject(r) && s.matchRest(r, path) {
 			best = r
 			break
 		}
