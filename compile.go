@@ -27,6 +27,7 @@ type compiled struct {
 	toks    []tokenEntry // the product tokens the file names
 
 	agents []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
+	raws   []rawRule   // every rule line of a group, in file order
 	groups []group
 
 	// escape says which values may need Google's escaping: 0 none (the
@@ -41,12 +42,18 @@ type compiled struct {
 // group is one group (record) of the file.
 type group struct {
 	alo, ahi  int32 // its user-agent lines: agents[alo:ahi]
-	from, to  int32 // its bytes, from its first user-agent line to the end of its last rule
-	firstLine int32
+	lo, hi    int32 // its rule lines: raws[lo:hi]
 	last      int32 // its last line
-	nrules    int32
 	global    bool // one of its user-agent lines is '*'
 	ext       *groupExt
+}
+
+// rawRule is an allow or disallow line as parsing found it; its set
+// compiles it.
+type rawRule struct {
+	off, n uint32 // the value is body[off:off+n]
+	line   int32
+	allow  bool
 }
 
 // agentLine is one user-agent line.
@@ -350,6 +357,12 @@ func (c *compiled) build(body string, d Dialect) {
 	if c.mode == readGoogle && strings.IndexByte(body, 0) < 0 {
 		c.mode = readGoogleNoNUL
 	}
+	// Size the rule lines for the lines there are (at most one rule a line).
+	lines := strings.Count(body, "\n")
+	if lines == 0 {
+		lines = strings.Count(body, "\r")
+	}
+	c.raws = make([]rawRule, 0, lines+1)
 	cur := -1
 	lex(body, c.mode, func(ln *lexLine) {
 		if d == Original && ln.flags&flagEmpty != 0 {
@@ -358,9 +371,9 @@ func (c *compiled) build(body string, d Dialect) {
 		}
 		switch ln.field {
 		case FieldUserAgent:
-			if cur < 0 || c.groups[cur].nrules > 0 {
-				c.groups = append(c.groups, group{alo: int32(len(c.agents)), ahi: int32(len(c.agents)),
-					from: int32(ln.start), to: int32(ln.end), firstLine: int32(ln.num)})
+			if cur < 0 || c.groups[cur].hi > c.groups[cur].lo {
+				n := int32(len(c.raws))
+				c.groups = append(c.groups, group{alo: int32(len(c.agents)), ahi: int32(len(c.agents)), lo: n, hi: n})
 				cur = len(c.groups) - 1
 			}
 			g := &c.groups[cur]
@@ -379,9 +392,10 @@ func (c *compiled) build(body string, d Dialect) {
 				c.orphans = append(c.orphans, int32(ln.num))
 				return
 			}
+			c.raws = append(c.raws, rawRule{off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)),
+				line: int32(ln.num), allow: ln.field == FieldAllow})
 			g := &c.groups[cur]
-			g.nrules++
-			g.to = int32(ln.end)
+			g.hi = int32(len(c.raws))
 			g.last = int32(ln.num)
 		case FieldSitemap:
 			c.ext.addSitemap(ln)
@@ -399,6 +413,9 @@ func (c *compiled) build(body string, d Dialect) {
 			c.ext.add(ln)
 		}
 	})
+	if cap(c.raws) > 2*len(c.raws)+64 {
+		c.raws = append([]rawRule(nil), c.raws...) // do not keep a mostly empty array
+	}
 	c.finish()
 }
 
@@ -462,23 +479,21 @@ func (c *compiled) set(i int32) *ruleSet {
 	return s
 }
 
-// compileSet reads the rules of the set's groups (the same parser, over
-// their lines again), normalises their patterns and orders them.
+// compileSet compiles the rule lines of the set's groups: it normalises
+// their patterns, orders them and, for a large set, indexes them.
 func (c *compiled) compileSet(s *ruleSet) {
 	s.body = c.body
 	n := 0
 	for _, gi := range s.groups {
-		n += int(c.groups[gi].nrules)
+		n += int(c.groups[gi].hi - c.groups[gi].lo)
 	}
 	rules := make([]crule, 0, n+n/8+1)
 	var arena strings.Builder
 	for _, gi := range s.groups {
 		g := &c.groups[gi]
-		lexRange(c.body, int(g.from), int(g.to), int(g.firstLine), c.mode, func(ln *lexLine) {
-			if ln.field == FieldAllow || ln.field == FieldDisallow {
-				rules = c.addRule(rules, ln, &arena)
-			}
-		})
+		for _, raw := range c.raws[g.lo:g.hi] {
+			rules = c.addRule(rules, raw, &arena)
+		}
 	}
 	s.extra = arena.String()
 	// Matchable rules first (in file order), then the others.
@@ -515,12 +530,12 @@ func (c *compiled) compileSet(s *ruleSet) {
 
 // addRule compiles one allow or disallow line and appends it to rules.
 // Patterns that are not the value as written go to arena.
-func (c *compiled) addRule(rules []crule, ln *lexLine, arena *strings.Builder) []crule {
+func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) []crule {
 	var flags uint8
-	if ln.field == FieldAllow {
+	if raw.allow {
 		flags = ruleAllow
 	}
-	v := ln.value
+	v := c.body[raw.off : raw.off+raw.n]
 	pat := v
 	switch c.dialect {
 	case Original:
@@ -532,13 +547,13 @@ func (c *compiled) addRule(rules []crule, ln *lexLine, arena *strings.Builder) [
 			pat = EscapePattern(v)
 		}
 	}
-	off := ln.start + ln.valOff
+	off := int(raw.off)
 	if pat != v {
 		off = arena.Len()
 		arena.WriteString(pat)
 		flags |= ruleExtra
 	}
-	rules = append(rules, c.newRule(pat, off, int32(ln.num), flags))
+	rules = append(rules, c.newRule(pat, off, raw.line, flags))
 	if c.dialect == Google && flags&ruleAllow != 0 {
 		// Google: an allow of .../index.htm(l) also allows its directory,
 		// as the pattern "dir/$", when the allow itself does not match.
@@ -546,7 +561,7 @@ func (c *compiled) addRule(rules []crule, ln *lexLine, arena *strings.Builder) [
 			off := arena.Len()
 			arena.WriteString(pat[:i+1])
 			arena.WriteByte('$')
-			rules = append(rules, c.newRule(pat[:i+1]+"$", off, int32(ln.num), ruleAllow|ruleExtra|ruleIndexHTM))
+			rules = append(rules, c.newRule(pat[:i+1]+"$", off, raw.line, ruleAllow|ruleExtra|ruleIndexHTM))
 		}
 	}
 	return rules

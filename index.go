@@ -57,13 +57,33 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		return 0
 	}
 	dedupe := func(ids []int32) []int32 {
-		slices.SortFunc(ids, func(a, b int32) int {
-			if d := strings.Compare(key(a), key(b)); d != 0 {
+		// Sort on the keys' first sixteen bytes as integers, then on the
+		// rest, then best rule first; keep the first rule of each key.
+		type item struct {
+			w0, w1 uint64
+			id     int32
+		}
+		items := make([]item, len(ids))
+		for i, id := range ids {
+			k := key(id)
+			items[i] = item{beWord8(k), beWord8(k[min(8, len(k)):]), id}
+		}
+		slices.SortFunc(items, func(a, b item) int {
+			switch {
+			case a.w0 != b.w0:
+				return cmpUint64(a.w0, b.w0)
+			case a.w1 != b.w1:
+				return cmpUint64(a.w1, b.w1)
+			}
+			ka, kb := key(a.id), key(b.id)
+			if d := strings.Compare(ka[min(16, len(ka)):], kb[min(16, len(kb)):]); d != 0 {
 				return d
 			}
-			return order(a, b)
+			return order(a.id, b.id)
 		})
-		// Keep the best rule of each pattern: the first of its run.
+		for i := range items {
+			ids[i] = items[i].id
+		}
 		return slices.Clip(slices.CompactFunc(ids, func(a, b int32) bool { return key(a) == key(b) }))
 	}
 	ix.lits = dedupe(ix.lits)
@@ -221,6 +241,13 @@ func beWord8(s string) uint64 {
 		}
 	}
 	return w
+}
+
+func cmpUint64(a, b uint64) int {
+	if a < b {
+		return -1
+	}
+	return 1
 }
 
 func commonPrefix(a, b string) int {

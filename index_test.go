@@ -68,10 +68,13 @@ func TestCompile(t *testing.T) {
 	body := "User-agent: a\nDisallow: /a\n\nUser-agent: b\nUser-agent: a\nAllow: /a/b\n\nUser-agent: *\nDisallow: /\n"
 	lazy, eager := ParseString(body), ParseString(body)
 	eager.Compile()
-	for i := range eager.google.sets {
-		if !eager.google.sets[i].ready.Load() {
-			t.Errorf("set %d not compiled", i)
+	for i := range eager.google.fast {
+		if s := eager.google.fast[i].set; !eager.google.sets[s].ready.Load() {
+			t.Errorf("set %d (token %q) not compiled", s, eager.google.toks[i].tok)
 		}
+	}
+	if !eager.google.sets[eager.google.global].ready.Load() {
+		t.Error("the * set is not compiled")
 	}
 	for _, ua := range []string{"a", "b", "c"} {
 		for _, u := range []string{"/a", "/a/b", "/c"} {

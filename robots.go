@@ -95,8 +95,11 @@ func (r *Robots) compile(arena *strings.Builder) {
 // agents need not, and then never pays for the groups of other crawlers.
 func (r *Robots) Compile() {
 	c := &r.google
-	for i := range c.sets {
-		c.set(int32(i))
+	for i := range c.fast {
+		c.set(c.fast[i].set)
+	}
+	if c.global >= 0 {
+		c.set(c.global)
 	}
 }
 
