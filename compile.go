@@ -41,11 +41,11 @@ type compiled struct {
 
 // group is one group (record) of the file.
 type group struct {
-	alo, ahi  int32 // its user-agent lines: agents[alo:ahi]
-	lo, hi    int32 // its rule lines: raws[lo:hi]
-	last      int32 // its last line
-	global    bool // one of its user-agent lines is '*'
-	ext       *groupExt
+	alo, ahi int32 // its user-agent lines: agents[alo:ahi]
+	lo, hi   int32 // its rule lines: raws[lo:hi]
+	last     int32 // its last line
+	global   bool  // one of its user-agent lines is '*'
+	ext      *groupExt
 }
 
 // rawRule is an allow or disallow line as parsing found it; its set
