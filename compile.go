@@ -219,20 +219,28 @@ func (s *ruleSet) match(r *crule, path string) bool {
 	return !p.reject(r) && s.matchRest(r, path)
 }
 
-// matchRest is match once quickReject has passed.
+// matchRest is match once the probe has not rejected r: the path's first
+// wlen bytes then equal those of the literal prefix, so once the path is
+// known to be long enough, a rule whose literal prefix is that short is
+// decided without reading its pattern.
 func (s *ruleSet) matchRest(r *crule, path string) bool {
-	base := s.base(r)
-	lit := base[r.off : r.off+r.lit]
-	if len(path) < len(lit) || path[:len(lit)] != lit {
+	lit := int(r.lit)
+	if len(path) < lit {
 		return false
+	}
+	if lit > int(r.wlen) {
+		off := r.off + uint32(r.wlen)
+		if path[r.wlen:lit] != s.base(r)[off:r.off+r.lit] {
+			return false
+		}
 	}
 	switch r.flags & (ruleWild | ruleAnchored) {
 	case 0:
 		return true
 	case ruleAnchored:
-		return len(path) == len(lit)
+		return len(path) == lit
 	}
-	return globMatch(path[len(lit):], base[r.off+r.lit:r.off+r.n], r.flags&ruleAnchored != 0)
+	return globMatch(path[lit:], s.base(r)[r.off+r.lit:r.off+r.n], r.flags&ruleAnchored != 0)
 }
 
 // eval returns the rule of set s that decides for path in longest-match
