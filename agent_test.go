@@ -38,6 +38,7 @@ func TestFindTokenIgnoresCase(t *testing.T) {
 			}
 		}
 		r := ParseString(b)
+		r.google.prepare()
 		if n := len(r.google.slots); n&(n-1) != 0 {
 			t.Fatalf("the token table has %d slots: not a power of two, probes would not wrap", n)
 		}

@@ -11,15 +11,20 @@ import (
 const bigSet = 32
 
 // compiled is one dialect's reading of a file. Parsing reads every line and
-// builds the groups, the token table and the extension fields; the rules of
-// a set of groups are compiled on the set's first question (see ruleSet), so
-// that a crawler pays only for the groups that apply to it.
+// builds the groups (their user-agent lines, rule lines and extension
+// fields); the token table and the rule sets are laid out on the first
+// question (prepare), and the rules of a set are compiled on the set's
+// first question (see ruleSet), so that a crawler pays only for the groups
+// that apply to it.
 type compiled struct {
 	// The fields Allowed reads come first.
 	fast   []tokenFast // per toks entry, what a lookup reads first
 	sets   []ruleSet   // one per group, then one per token or '*' naming several groups
 	slots  []int32     // open-addressing table of toks indexes (-1: empty), when there are many
 	global int32       // the set of the '*' groups; -1 when there is none
+
+	prepared atomic.Bool // the token table and the sets are built
+	prepOnce sync.Once
 
 	dialect Dialect
 	mode    reading
@@ -424,7 +429,21 @@ func (c *compiled) build(body string, d Dialect) {
 	if cap(c.raws) > 2*len(c.raws)+64 {
 		c.raws = append([]rawRule(nil), c.raws...) // do not keep a mostly empty array
 	}
-	c.finish()
+	for gi := range c.groups {
+		if c.groups[gi].global {
+			c.globalGroups = append(c.globalGroups, int32(gi))
+		}
+	}
+}
+
+// prepare builds the token table and the rule sets on the first question.
+func (c *compiled) prepare() {
+	if !c.prepared.Load() {
+		c.prepOnce.Do(func() {
+			c.finish()
+			c.prepared.Store(true)
+		})
+	}
 }
 
 // finish indexes the tokens and lays out the sets.
@@ -435,9 +454,6 @@ func (c *compiled) finish() {
 			if a := &c.agents[ai]; !a.global {
 				c.addToken(a.token, int32(gi))
 			}
-		}
-		if g.global {
-			c.globalGroups = append(c.globalGroups, int32(gi))
 		}
 	}
 	// Sets: set i is group i alone; then one per token or '*' that names

@@ -34,6 +34,7 @@ func (r *Robots) Allowed(userAgent, url string) bool {
 }
 
 func (c *compiled) allowed(ua, path string) bool {
+	c.prepare()
 	if i := strings.IndexByte(path, 0); i >= 0 {
 		path = path[:i] // Google's library holds the path as a C string.
 	}

@@ -43,7 +43,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 			paths = append(paths, "/"+strings.NewReplacer("*", "", "$", "").Replace(word(rng.IntN(8))))
 		}
 		r := ParseString(body.String())
-		c := &r.google
+		c := r.compiledFor(Google)
 		set := c.set(c.global)
 		if !set.big {
 			t.Fatalf("file %d: %d rules but the set is not indexed", file, nrules)

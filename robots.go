@@ -94,7 +94,7 @@ func (r *Robots) compile(arena *strings.Builder) {
 // calls it once after Parse; a crawler that asks about one or two user
 // agents need not, and then never pays for the groups of other crawlers.
 func (r *Robots) Compile() {
-	c := &r.google
+	c := r.compiledFor(Google)
 	for i := range c.fast {
 		c.set(c.fast[i].set)
 	}
@@ -121,13 +121,16 @@ func (r *Robots) compiledFor(d Dialect) *compiled {
 			r.rfc = new(compiled)
 			r.rfc.build(r.body, RFC9309)
 		})
+		r.rfc.prepare()
 		return r.rfc
 	case Original:
 		r.origOnce.Do(func() {
 			r.orig = new(compiled)
 			r.orig.build(r.body, Original)
 		})
+		r.orig.prepare()
 		return r.orig
 	}
+	r.google.prepare()
 	return &r.google
 }
