@@ -17,13 +17,13 @@ const bigSet = 32
 // first question (see ruleSet), so that a crawler pays only for the groups
 // that apply to it.
 type compiled struct {
-	// The fields Allowed reads come first.
-	fast   []tokenFast // per toks entry, what a lookup reads first
-	sets   []ruleSet   // one per group, then one per token or '*' naming several groups
-	slots  []int32     // open-addressing table of toks indexes (-1: empty), when there are many
-	global int32       // the set of the '*' groups; -1 when there is none
-
+	// The fields Allowed reads come first, within one cache line.
 	prepared atomic.Bool // the token table and the sets are built
+	global   int32       // the set of the '*' groups; -1 when there is none
+	fast     []tokenFast // per toks entry, what a lookup reads first
+	sets     []ruleSet   // one per group, then one per token or '*' naming several groups
+	slots    []int32     // open-addressing table of toks indexes (-1: empty), when there are many
+
 	prepOnce sync.Once
 
 	dialect Dialect
@@ -171,12 +171,14 @@ func (p *probe) rejectClasses(r *crule) bool {
 // every group naming one token, or of every '*' group. Its rules are
 // compiled on its first question.
 type ruleSet struct {
+	// The fields a question reads come first.
 	ready    atomic.Bool // the rules are compiled
-	once     sync.Once
-	big      bool    // more than bigSet matchable rules: searched through idx
-	manyWild bool    // enough wildcard rules that a byte-class check pays
+	big      bool        // more than bigSet matchable rules: searched through idx
+	manyWild bool        // enough wildcard rules that a byte-class check pays
+	nmatch   int32
+	gen      int32
 	rules    []crule // matchable rules in precedence order (file order for the draft), then the others
-	nmatch   int
+	body     string  // the parsed body (patterns that need no change point into it)
 	// With enough rules, rules are bucketed by the byte after the
 	// leading '/', in one array: buckets[b] and buckets[b+1] (b < 128)
 	// bound, in buckets, the positions (in precedence order) of the rules
@@ -184,10 +186,9 @@ type ruleSet struct {
 	// buckets[gen:] those of the rules that match whatever that byte is.
 	// Patterns are normalised, so no bucket is needed for bytes >= 0x80.
 	buckets []uint16
-	gen     int
-	body    string // the parsed body (patterns that need no change point into it)
 	extra   string // patterns normalised into a copy
 	idx     *ruleIndex
+	once    sync.Once
 	groups  []int32
 }
 
@@ -315,7 +316,7 @@ func (s *ruleSet) makeBuckets() {
 	}
 	buckets[128] = uint16(n)
 	buckets = buckets[:n+generic]
-	s.gen = n
+	s.gen = int32(n)
 	var fill [128]int
 	g := n
 	for i := range rs {
@@ -536,7 +537,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 		k++
 	}
 	copy(rules[k:], dead)
-	s.rules, s.nmatch = rules, k
+	s.rules, s.nmatch = rules, int32(k)
 	s.manyWild = wild >= 4
 	if c.dialect == Original {
 		return // the first match wins: keep file order
