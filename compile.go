@@ -6,6 +6,12 @@ import (
 	"sync/atomic"
 )
 
+// Set numbers that are not positions in compiled.sets.
+const (
+	noSet   int32 = -1 // no set applies
+	starSet int32 = -2 // compiled.star
+)
+
 // bigSet is the number of rules above which a rule set is searched through
 // an index instead of scanned.
 const bigSet = 32
@@ -17,12 +23,16 @@ const bigSet = 32
 // first question (see ruleSet), so that a crawler pays only for the groups
 // that apply to it.
 type compiled struct {
-	// The fields Allowed reads come first, within one cache line.
+	// The fields Allowed reads come first, within one cache line, then
+	// the '*' set and the first token entries: most questions are
+	// answered without leaving the Robots allocation until the rules.
 	prepared atomic.Bool // the token table and the sets are built
-	global   int32       // the set of the '*' groups; -1 when there is none
+	global   int32       // starSet, or noSet when no group names '*'
 	fast     []tokenFast // per toks entry, what a lookup reads first
-	sets     []ruleSet   // one per group, then one per token or '*' naming several groups
+	sets     []ruleSet   // set i is group i alone; then one per token naming several groups
 	slots    []int32     // open-addressing table of toks indexes (-1: empty), when there are many
+	star     ruleSet     // the '*' groups' set
+	fastBuf  [2]tokenFast
 
 	prepOnce sync.Once
 
@@ -359,7 +369,7 @@ func (s *ruleSet) scan(path string, skip uint8, first bool) *crule {
 func (c *compiled) build(body string, d Dialect) {
 	c.dialect = d
 	c.body = body
-	c.global = -1
+	c.global = noSet
 	switch {
 	case d != Google && d != Bing && d != Yandex:
 	case hasHighByte(body):
@@ -449,6 +459,7 @@ func (c *compiled) prepare() {
 
 // finish indexes the tokens and lays out the sets.
 func (c *compiled) finish() {
+	c.fast = c.fastBuf[:0]
 	for gi := range c.groups {
 		g := &c.groups[gi]
 		for ai := g.alo; ai < g.ahi; ai++ {
@@ -464,9 +475,6 @@ func (c *compiled) finish() {
 		if len(c.toks[i].groups) > 1 {
 			n++
 		}
-	}
-	if len(c.globalGroups) > 1 {
-		n++
 	}
 	c.sets = make([]ruleSet, n)
 	ids := make([]int32, len(c.groups))
@@ -488,13 +496,17 @@ func (c *compiled) finish() {
 		c.fast[i].set = c.toks[i].set
 	}
 	if len(c.globalGroups) > 0 {
-		c.global = setFor(c.globalGroups)
+		c.star.groups = c.globalGroups
+		c.global = starSet
 	}
 }
 
 // set returns set i, compiling its rules on first use.
 func (c *compiled) set(i int32) *ruleSet {
-	s := &c.sets[i]
+	s := &c.star
+	if i != starSet {
+		s = &c.sets[i]
+	}
 	if !s.ready.Load() {
 		s.once.Do(func() {
 			c.compileSet(s)

@@ -42,7 +42,7 @@ func (c *compiled) allowed(ua, path string) bool {
 	if t := c.findToken(ua); t >= 0 {
 		set = c.fast[t].set
 	}
-	if set < 0 {
+	if set == noSet {
 		return true
 	}
 	best := c.set(set).eval(path)
@@ -194,7 +194,7 @@ func (r *Robots) Decide(q Query) Decision {
 	}
 	var win hit
 	switch {
-	case set >= 0 && skip == 0 && !d.firstMatch():
+	case set != noSet && skip == 0 && !d.firstMatch():
 		s := c.set(set)
 		win = hit{s, s.eval(path)}
 	default:
@@ -341,7 +341,7 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 			})
 		}
 		slices.Sort(lines)
-		set := int32(-1)
+		set := noSet
 		if len(tier) == 1 && d != Original {
 			if t := c.findToken(tier[0]); t >= 0 && slices.Equal(c.toks[t].groups, toInt32s(groups)) {
 				set = c.toks[t].set
@@ -360,17 +360,17 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 		asked = strings.Join(all, ", ")
 	}
 	if ignoreGlobal {
-		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s, and it ignores the * group", asked)}, -1
+		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s, and it ignores the * group", asked)}, noSet
 	}
 	if len(c.globalGroups) == 0 {
-		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s and there is no * group", asked)}, -1
+		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s and there is no * group", asked)}, noSet
 	}
 	var groups, lines []int
 	gl := c.globalGroups
 	set := c.global
 	if d == Original {
 		gl = gl[:1] // the draft: the first record for '*'
-		set = -1
+		set = noSet
 	}
 	for _, gi := range gl {
 		groups = append(groups, int(gi))

@@ -69,11 +69,11 @@ func TestCompile(t *testing.T) {
 	lazy, eager := ParseString(body), ParseString(body)
 	eager.Compile()
 	for i := range eager.google.fast {
-		if s := eager.google.fast[i].set; !eager.google.sets[s].ready.Load() {
+		if s := eager.google.fast[i].set; !eager.google.set(s).ready.Load() {
 			t.Errorf("set %d (token %q) not compiled", s, eager.google.toks[i].tok)
 		}
 	}
-	if !eager.google.sets[eager.google.global].ready.Load() {
+	if !eager.google.star.ready.Load() {
 		t.Error("the * set is not compiled")
 	}
 	for _, ua := range []string{"a", "b", "c"} {

@@ -98,7 +98,7 @@ func (r *Robots) Compile() {
 	for i := range c.fast {
 		c.set(c.fast[i].set)
 	}
-	if c.global >= 0 {
+	if c.global != noSet {
 		c.set(c.global)
 	}
 }
