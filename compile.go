@@ -14,7 +14,7 @@ const (
 
 // bigSet is the number of rules above which a rule set is searched through
 // an index instead of scanned.
-const bigSet = 32
+const bigSet = 128
 
 // compiled is one dialect's reading of a file. Parsing reads every line and
 // builds the groups (their user-agent lines, rule lines and extension

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -114,6 +115,16 @@ func bigGroups() []string {
 	pats := []string{"", "/", "/$", "/a", "/a$", "/a/", "/a/b", "/a/b$", "/a/b/c", "/a/bc", "/ab", "/ab$",
 		"/a*", "/a*$", "/*b", "/*b$", "/a/*/c", "/b", "/b/index.html", "/b/index.htm", "/c/", "/c/$",
 		"/a/b/index.html", "/%e3%83%84", "/ツ", "/a?x=1", "/a;p", "*", "*$", "/a$b", "/**", "/a/b/c/d"}
+	// Variants of the patterns, so that each group outgrows the rule count
+	// from which sets are indexed (bigSet).
+	base := pats
+	for r := 1; len(pats) <= bigSet; r++ {
+		for _, p := range base {
+			if p != "" && !strings.HasSuffix(p, "$") {
+				pats = append(pats, p+strconv.Itoa(r))
+			}
+		}
+	}
 	var b1, b2 strings.Builder
 	b1.WriteString("User-agent: FooBot\n")
 	b2.WriteString("User-agent: *\n")

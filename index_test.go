@@ -84,3 +84,19 @@ func TestCompile(t *testing.T) {
 		}
 	}
 }
+
+// TestBigGroupsAreIndexed checks that the fuzz tests' large seeds reach the
+// index, whatever bigSet is.
+func TestBigGroupsAreIndexed(t *testing.T) {
+	for i, body := range bigGroups() {
+		r := ParseString(body)
+		r.Compile()
+		big := r.google.star.big
+		for j := range r.google.sets {
+			big = big || r.google.sets[j].big
+		}
+		if !big {
+			t.Errorf("seed %d: no set is indexed", i)
+		}
+	}
+}
