@@ -48,7 +48,7 @@ func splitPath(url string) (p string, slash bool) {
 			// A network-path reference: skip to the authority.
 			start = 2
 		}
-		early := indexAnyOf3(url, start, '/', '?', ';')
+		early := indexPathStart(url, start)
 		protoEnd = strings.Index(url[start:], "://")
 		if protoEnd < 0 || early >= 0 && early < start+protoEnd {
 			// No scheme, or the "://" stands inside the path or query.
@@ -57,7 +57,7 @@ func splitPath(url string) (p string, slash bool) {
 			protoEnd += start + 3
 		}
 	}
-	ps := indexAnyOf3(url, protoEnd, '/', '?', ';')
+	ps := indexPathStart(url, protoEnd)
 	if ps < 0 {
 		return "/", false
 	}
@@ -72,35 +72,22 @@ func splitPath(url string) (p string, slash bool) {
 	return url[ps:end], url[ps] != '/'
 }
 
-// indexAnyOf3 returns the index of the first of a, b or c in s at or after
-// from, or -1.
-func indexAnyOf3(s string, from int, a, b, c byte) int {
-	if a == '/' && b == '?' && c == ';' {
-		return indexPathStart(s, from)
-	}
-	for i := from; i < len(s); i++ {
-		if x := s[i]; x == a || x == b || x == c {
-			return i
-		}
-	}
-	return -1
-}
-
 // pathStart marks the bytes that start a URL's path, params or query.
 var pathStart = [256]bool{'/': true, '?': true, ';': true}
 
 // indexPathStart returns the index of the first '/', '?' or ';' in s at or
 // after from, or -1. It looks at eight bytes at a time: x has a zero byte
-// when (x - 0x01..01) & ^x & 0x80..80 is not zero, and the lowest set bit
-// of that marks the first one.
+// when (x - 0x01..01) &^ x & 0x80..80 is not zero, and the lowest set bit of
+// that marks the first one.
 func indexPathStart(s string, from int) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	i := from
 	for ; i+8 <= len(s); i += 8 {
-		w := word8(s[i:])
+		b := s[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 		x, y, z := w^('/'*ones), w^('?'*ones), w^(';'*ones)
-		m := (x-ones)&^x | (y-ones)&^y | (z-ones)&^z
-		if m &= highs; m != 0 {
+		if m := ((x-ones)&^x | (y-ones)&^y | (z-ones)&^z) & highs; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
