@@ -186,15 +186,16 @@ type ruleSet struct {
 	big      bool        // more than bigSet matchable rules: searched through idx
 	manyWild bool        // enough wildcard rules that a byte-class check pays
 	nmatch   int32
-	gen      int32
 	rules    []crule // matchable rules in precedence order (file order for the draft), then the others
 	body     string  // the parsed body (patterns that need no change point into it)
-	// With enough rules, rules are bucketed by the byte after the
-	// leading '/', in one array: buckets[b] and buckets[b+1] (b < 128)
+	// With enough rules, rules are bucketed by the byte b after the
+	// leading '/', in one array: buckets[b] and buckets[128+b] (b < 128)
 	// bound, in buckets, the positions (in precedence order) of the rules
-	// whose pattern starts "/b"; buckets[129:gen] are positions too, and
-	// buckets[gen:] those of the rules that match whatever that byte is.
-	// Patterns are normalised, so no bucket is needed for bytes >= 0x80.
+	// that can match a path whose second byte is b: those whose pattern
+	// starts "/b" merged with those that match whatever that byte is
+	// (generic), which buckets[256] and buckets[257] bound. Patterns are
+	// normalised, so paths whose second byte is >= 0x80 (or that have
+	// none) need only the generic rules.
 	buckets []uint16
 	extra   string // patterns normalised into a copy
 	idx     *ruleIndex
@@ -275,21 +276,12 @@ func (s *ruleSet) eval(path string) *crule {
 		}
 		return nil
 	}
-	// Merge the path's bucket with the generic rules, in precedence order
-	// (positions in rs).
-	var bk []uint16
+	list := s.buckets[s.buckets[256]:s.buckets[257]] // the generic rules
 	if len(path) > 1 && path[1] < 128 {
 		b := path[1]
-		bk = s.buckets[s.buckets[b]:s.buckets[b+1]]
+		list = s.buckets[s.buckets[b]:s.buckets[128+b]]
 	}
-	gen := s.buckets[s.gen:]
-	for len(bk) > 0 || len(gen) > 0 {
-		var i uint16
-		if len(gen) == 0 || len(bk) > 0 && bk[0] < gen[0] {
-			i, bk = bk[0], bk[1:]
-		} else {
-			i, gen = gen[0], gen[1:]
-		}
+	for _, i := range list {
 		if r := &rs[i]; !p.reject(r) && s.matchRest(r, path) {
 			return r
 		}
@@ -309,34 +301,35 @@ func (s *ruleSet) makeBuckets() {
 		}
 		return -1
 	}
-	var count [128]int
-	generic := 0
+	var generic []uint16
+	var own [128][]uint16
 	for i := range rs {
 		if b := bucketOf(&rs[i]); b >= 0 {
-			count[b]++
+			own[b] = append(own[b], uint16(i))
 		} else {
-			generic++
+			generic = append(generic, uint16(i))
 		}
 	}
-	buckets := make([]uint16, 129, 129+len(rs))
-	n := 129
+	buckets := make([]uint16, 258, 258+len(generic)+len(rs)+len(generic)*8)
+	buckets[256] = uint16(len(buckets))
+	buckets = append(buckets, generic...)
+	buckets[257] = uint16(len(buckets))
 	for b := 0; b < 128; b++ {
-		buckets[b] = uint16(n)
-		n += count[b]
-	}
-	buckets[128] = uint16(n)
-	buckets = buckets[:n+generic]
-	s.gen = int32(n)
-	var fill [128]int
-	g := n
-	for i := range rs {
-		if b := bucketOf(&rs[i]); b >= 0 {
-			buckets[int(buckets[b])+fill[b]] = uint16(i)
-			fill[b]++
-		} else {
-			buckets[g] = uint16(i)
-			g++
+		if len(own[b]) == 0 {
+			buckets[b], buckets[128+b] = buckets[256], buckets[257]
+			continue
 		}
+		buckets[b] = uint16(len(buckets))
+		// Merge, keeping precedence order (positions in rs).
+		x, y := own[b], generic
+		for len(x) > 0 || len(y) > 0 {
+			if len(y) == 0 || len(x) > 0 && x[0] < y[0] {
+				buckets, x = append(buckets, x[0]), x[1:]
+			} else {
+				buckets, y = append(buckets, y[0]), y[1:]
+			}
+		}
+		buckets[128+b] = uint16(len(buckets))
 	}
 	s.buckets = buckets
 }
@@ -735,18 +728,26 @@ func foldWord8(s string) uint64 {
 // findToken returns the index of tok in c.toks, ignoring ASCII case, or -1.
 // It does not allocate.
 func (c *compiled) findToken(tok string) int32 {
-	if len(c.fast) == 0 {
-		return -1
-	}
-	f0, f1 := foldWords(tok)
 	if c.slots == nil {
+		// Few tokens: compare lengths first, fingerprints only when one
+		// has the length asked for.
+		var f0, f1 uint64
+		folded := false
 		for i := range c.fast {
+			if int(c.fast[i].n) != len(tok) {
+				continue
+			}
+			if !folded {
+				f0, f1 = foldWords(tok)
+				folded = true
+			}
 			if c.sameToken(int32(i), tok, f0, f1) {
 				return int32(i)
 			}
 		}
 		return -1
 	}
+	f0, f1 := foldWords(tok)
 	mask := uint64(len(c.slots) - 1)
 	for h := tokHash(f0, f1, len(tok)) & mask; ; h = (h + 1) & mask {
 		i := c.slots[h]
