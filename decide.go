@@ -18,7 +18,7 @@ import (
 // The rules that apply to a crawler are compiled on the first question
 // about it (see [Robots.Compile]).
 func (r *Robots) Allowed(userAgent, url string) bool {
-	path, slash := allowedPath(url)
+	path, slash := splitPath(url)
 	if !slash {
 		return r.google.allowed(userAgent, path)
 	}
@@ -33,9 +33,11 @@ func (r *Robots) Allowed(userAgent, url string) bool {
 	return r.google.allowed(userAgent, unsafe.String(&buf[0], n+1))
 }
 
-// allowed answers for path, already cut at any NUL byte.
 func (c *compiled) allowed(ua, path string) bool {
 	c.prepare()
+	if i := strings.IndexByte(path, 0); i >= 0 {
+		path = path[:i] // Google's library holds the path as a C string.
+	}
 	set := c.global
 	if t := c.findToken(ua); t >= 0 {
 		set = c.fast[t].set

@@ -72,59 +72,6 @@ func splitPath(url string) (p string, slash bool) {
 	return url[ps:end], url[ps] != '/'
 }
 
-// allowedPath is what Allowed matches for url: PathParamsQuery cut at the
-// first NUL byte (Google's library holds it as a C string), and whether a
-// '/' must be put in front. For http and https URLs it makes two passes,
-// eight bytes at a time: to the first '/', '?', ';' or '#' after the scheme
-// (a '#' first means the path is "/"), then to the first '#' or NUL after
-// that.
-func allowedPath(url string) (string, bool) {
-	var from int
-	switch {
-	case len(url) >= 8 && url[:8] == "https://":
-		from = 8
-	case len(url) >= 7 && url[:7] == "http://":
-		from = 7
-	default:
-		p, slash := splitPath(url)
-		if i := strings.IndexByte(p, 0); i >= 0 {
-			p = p[:i]
-		}
-		return p, slash
-	}
-	ps := index4(url, from, '/', '?', ';', '#')
-	if ps < 0 || url[ps] == '#' {
-		return "/", false
-	}
-	end := index4(url, ps+1, '#', 0, 0, 0)
-	if end < 0 {
-		end = len(url)
-	}
-	return url[ps:end], url[ps] != '/'
-}
-
-// index4 returns the index of the first a, b, c or d in s at or after from,
-// or -1, looking at eight bytes at a time (see indexPathStart).
-func index4(s string, from int, a, b, c, d byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := from
-	for ; i+8 <= len(s); i += 8 {
-		q := s[i : i+8]
-		w := uint64(q[0]) | uint64(q[1])<<8 | uint64(q[2])<<16 | uint64(q[3])<<24 |
-			uint64(q[4])<<32 | uint64(q[5])<<40 | uint64(q[6])<<48 | uint64(q[7])<<56
-		x, y, z, v := w^(uint64(a)*ones), w^(uint64(b)*ones), w^(uint64(c)*ones), w^(uint64(d)*ones)
-		if m := ((x-ones)&^x | (y-ones)&^y | (z-ones)&^z | (v-ones)&^v) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(s); i++ {
-		if x := s[i]; x == a || x == b || x == c || x == d {
-			return i
-		}
-	}
-	return -1
-}
-
 // pathStart marks the bytes that start a URL's path, params or query.
 var pathStart = [256]bool{'/': true, '?': true, ';': true}
 
