@@ -227,8 +227,9 @@ func word8(s string) uint64 {
 	return w
 }
 
-// wordMask[k] keeps the low k bytes of a word.
-var wordMask = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
+// wordMask[k] keeps the low k bytes of a word (k <= 8). It has 256 entries
+// so that indexing it with a uint8 needs no bounds check.
+var wordMask = [256]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
 // match reports whether rule r matches path.
 func (s *ruleSet) match(r *crule, path string) bool {
@@ -443,11 +444,15 @@ func (c *compiled) build(body string, d Dialect) {
 // prepare builds the token table and the rule sets on the first question.
 func (c *compiled) prepare() {
 	if !c.prepared.Load() {
-		c.prepOnce.Do(func() {
-			c.finish()
-			c.prepared.Store(true)
-		})
+		c.prepareSlow()
 	}
+}
+
+func (c *compiled) prepareSlow() {
+	c.prepOnce.Do(func() {
+		c.finish()
+		c.prepared.Store(true)
+	})
 }
 
 // finish indexes the tokens and lays out the sets.
@@ -501,12 +506,16 @@ func (c *compiled) set(i int32) *ruleSet {
 		s = &c.sets[i]
 	}
 	if !s.ready.Load() {
-		s.once.Do(func() {
-			c.compileSet(s)
-			s.ready.Store(true)
-		})
+		c.compileOnce(s)
 	}
 	return s
+}
+
+func (c *compiled) compileOnce(s *ruleSet) {
+	s.once.Do(func() {
+		c.compileSet(s)
+		s.ready.Store(true)
+	})
 }
 
 // compileSet compiles the rule lines of the set's groups: it normalises
