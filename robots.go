@@ -117,20 +117,21 @@ func (r *Robots) Body() string { return r.body }
 func (r *Robots) compiledFor(d Dialect) *compiled {
 	switch d {
 	case RFC9309:
-		r.rfcOnce.Do(func() {
-			r.rfc = new(compiled)
-			r.rfc.build(r.body, RFC9309)
-		})
-		r.rfc.prepare()
-		return r.rfc
+		return r.lazyReading(&r.rfcOnce, &r.rfc, d)
 	case Original:
-		r.origOnce.Do(func() {
-			r.orig = new(compiled)
-			r.orig.build(r.body, Original)
-		})
-		r.orig.prepare()
-		return r.orig
+		return r.lazyReading(&r.origOnce, &r.orig, d)
 	}
 	r.google.prepare()
 	return &r.google
+}
+
+// lazyReading builds, on first use, a reading of the body other than
+// Google's.
+func (r *Robots) lazyReading(once *sync.Once, c **compiled, d Dialect) *compiled {
+	once.Do(func() {
+		*c = new(compiled)
+		(*c).build(r.body, d)
+	})
+	(*c).prepare()
+	return *c
 }
