@@ -33,6 +33,7 @@ type compiled struct {
 	slots    []int32     // open-addressing table of toks indexes (-1: empty), when there are many
 	star     ruleSet     // the '*' groups' set
 	fastBuf  [2]tokenFast
+	starBuf  [8]crule // the rules of a small '*' set
 
 	prepOnce sync.Once
 
@@ -551,6 +552,11 @@ func (c *compiled) compileSet(s *ruleSet) {
 		k++
 	}
 	copy(rules[k:], dead)
+	if s == &c.star && len(rules) <= len(c.starBuf) {
+		// Keep a small '*' set's rules beside the rest of what a
+		// question reads.
+		rules = c.starBuf[:copy(c.starBuf[:], rules)]
+	}
 	s.rules, s.nmatch = rules, int32(k)
 	s.manyWild = wild >= 4
 	if c.dialect == Original {
