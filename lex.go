@@ -47,34 +47,26 @@ const (
 // line in order, including the empty line after a final line ending. body must
 // already be cut to the size limit. The *lexLine passed to emit is reused.
 func lex(body string, mode reading, emit func(*lexLine)) {
-	lexRange(body, 0, len(body), 1, mode, emit)
-}
-
-// lexRange is lex over the lines of body[from:to], numbered from num. from
-// must be the start of a line and to the end of one (or of the body).
-func lexRange(body string, from, to, num int, mode reading, emit func(*lexLine)) {
 	var ln lexLine
-	splitLines(body[:to], from, num, func(num, start, end int) {
+	splitLines(body, func(num, start, end int) {
 		ln = lexLine{num: num, start: start, end: end}
 		classify(body[start:end], mode, &ln)
 		emit(&ln)
 	})
 }
 
-// splitLines calls fn with the number and bounds of every line of body from
-// offset from on, numbering from num: lines end at LF, CR or CRLF; the text
-// after the last line ending is a line too, even when empty. At offset 0, a
-// UTF-8 byte order mark, or any leading part of one, is skipped.
-func splitLines(body string, from, num int, fn func(num, start, end int)) {
-	pos := from
-	if from == 0 {
-		const bom = "\xEF\xBB\xBF"
-		for pos < len(bom) && pos < len(body) && body[pos] == bom[pos] {
-			pos++
-		}
+// splitLines calls fn with the number and bounds of every line of body: a
+// leading UTF-8 byte order mark, or any leading part of one, is skipped;
+// lines end at LF, CR or CRLF; the text after the last line ending is a line
+// too, even when empty.
+func splitLines(body string, fn func(num, start, end int)) {
+	pos := 0
+	const bom = "\xEF\xBB\xBF"
+	for pos < len(bom) && pos < len(body) && body[pos] == bom[pos] {
+		pos++
 	}
 	nextLF, nextCR := -1, -1 // cached positions of the next '\n' and '\r'
-	for ; ; num++ {
+	for num := 1; ; num++ {
 		if nextLF != len(body) && nextLF < pos {
 			nextLF = indexFrom(body, pos, '\n')
 		}

@@ -131,7 +131,7 @@ type lineReport struct {
 // full report.
 func (r *Robots) lineText(n int) string {
 	r.report.startsOnce.Do(func() {
-		splitLines(r.body, 0, 1, func(_, start, end int) {
+		splitLines(r.body, func(_, start, end int) {
 			r.report.starts = append(r.report.starts, int32(start))
 			r.report.ends = append(r.report.ends, int32(end))
 		})
