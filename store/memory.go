@@ -1,0 +1,150 @@
+package store
+
+import (
+	"container/list"
+	"context"
+	"sync"
+	"time"
+)
+
+// Memory is a bounded in-memory store: when it holds more than its limit of
+// entries, or of bytes, it forgets the entries used least recently. The zero
+// value is not usable; call NewMemory.
+type Memory struct {
+	mu         sync.Mutex
+	maxEntries int
+	maxBytes   int64
+	bytes      int64
+	now        func() time.Time
+	items      map[string]*list.Element
+	order      list.List // front: most recently used
+	closed     bool
+}
+
+type memItem struct {
+	key     string
+	value   []byte
+	expires time.Time // zero: never
+}
+
+// MemoryOptions bound a Memory store. Zero fields take the defaults.
+type MemoryOptions struct {
+	// MaxEntries is the most entries kept (default 100,000).
+	MaxEntries int
+	// MaxBytes is the most bytes of keys and values kept (default 256 MiB).
+	MaxBytes int64
+	// Now is the clock used for time to live (default time.Now).
+	Now func() time.Time
+}
+
+// NewMemory returns an empty in-memory store bounded by opts (nil: defaults).
+func NewMemory(opts *MemoryOptions) *Memory {
+	m := &Memory{maxEntries: 100_000, maxBytes: 256 << 20, now: time.Now, items: map[string]*list.Element{}}
+	if opts != nil {
+		if opts.MaxEntries > 0 {
+			m.maxEntries = opts.MaxEntries
+		}
+		if opts.MaxBytes > 0 {
+			m.maxBytes = opts.MaxBytes
+		}
+		if opts.Now != nil {
+			m.now = opts.Now
+		}
+	}
+	m.order.Init()
+	return m
+}
+
+func itemSize(it *memItem) int64 { return int64(len(it.key) + len(it.value) + 64) }
+
+// Get implements Store.
+func (m *Memory) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, false, ErrClosed
+	}
+	e, ok := m.items[key]
+	if !ok {
+		return nil, false, nil
+	}
+	it := e.Value.(*memItem)
+	if !it.expires.IsZero() && !m.now().Before(it.expires) {
+		m.remove(e)
+		return nil, false, nil
+	}
+	m.order.MoveToFront(e)
+	return append([]byte(nil), it.value...), true, nil
+}
+
+// Put implements Store.
+func (m *Memory) Put(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	it := &memItem{key: key, value: append([]byte(nil), value...)}
+	if ttl > 0 {
+		it.expires = m.now().Add(ttl)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	if e, ok := m.items[key]; ok {
+		m.remove(e)
+	}
+	m.items[key] = m.order.PushFront(it)
+	m.bytes += itemSize(it)
+	for (len(m.items) > m.maxEntries || m.bytes > m.maxBytes) && m.order.Len() > 1 {
+		m.remove(m.order.Back())
+	}
+	return nil
+}
+
+// Delete implements Store.
+func (m *Memory) Delete(ctx context.Context, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	if e, ok := m.items[key]; ok {
+		m.remove(e)
+	}
+	return nil
+}
+
+func (m *Memory) remove(e *list.Element) {
+	it := m.order.Remove(e).(*memItem)
+	delete(m.items, it.key)
+	m.bytes -= itemSize(it)
+}
+
+// Len returns the number of entries held, expired ones included until they
+// are next looked at.
+func (m *Memory) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.items)
+}
+
+// Close implements Store; it drops every entry.
+func (m *Memory) Close() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.closed = true
+	m.items = nil
+	m.order.Init()
+	m.bytes = 0
+	return nil
+}
+
+// Health implements Reporter.
+func (m *Memory) Health() Health { return Health{Name: "memory"} }
