@@ -138,12 +138,17 @@ func byteClasses(s string) uint32 {
 	return m
 }
 
-// probe is a path being matched, with what quick checks need of it.
+// probe is a path being matched, with what quick checks need of it. The
+// path may run past its end: Allowed hands over the rest of the URL without
+// looking for the fragment ('#') or a NUL byte, which end the path, since
+// most questions are settled by literal prefixes and no pattern holds either
+// byte (see clean). Other callers give paths already cut.
 type probe struct {
 	path  string
 	pw    uint64 // word8(path)
 	bits  uint32 // byteClasses(path), once known
 	state uint8  // probeNoClasses, probeClassesLater or probeClassesKnown
+	cut   bool   // path has been cut at its end
 }
 
 const (
@@ -171,6 +176,56 @@ func (p *probe) reject(r *crule) bool {
 	return r.need != 0 && p.state != probeNoClasses && p.rejectClasses(r)
 }
 
+// pathFor returns the path to match rule r against: the path cut at its
+// first '#' or NUL byte, where Google's library ends it, or for a literal
+// pattern (no '*', no '$') maybe the uncut path. A literal pattern matches
+// the uncut path exactly when it matches the cut one: its bytes are neither
+// '#' nor NUL, so a path that starts with them has no end within them. Only
+// wildcard and anchored rules read the path to its end. (It must be called
+// where p lives, not through a pointer handed to another function, so that
+// the path does not escape.)
+func (p *probe) pathFor(r *crule) string {
+	if r.flags&(ruleWild|ruleAnchored) != 0 && !p.cut {
+		p.cutEnd()
+	}
+	return p.path
+}
+
+// clean returns the path cut at its end.
+func (p *probe) clean() string {
+	if !p.cut {
+		p.cutEnd()
+	}
+	return p.path
+}
+
+// cutEnd cuts the path at its first '#' or NUL byte. (Not inlined, so that
+// pathFor is; the self-assignments do not make the path escape.)
+//
+//go:noinline
+func (p *probe) cutEnd() {
+	if i := strings.IndexByte(p.path, '#'); i >= 0 {
+		p.path = p.path[:i]
+	}
+	if i := strings.IndexByte(p.path, 0); i >= 0 {
+		p.path = p.path[:i]
+	}
+	p.cut = true
+}
+
+// cutPath cuts path at its first '#' or NUL byte.
+func cutPath(path string) string {
+	if i := strings.IndexByte(path, '#'); i >= 0 {
+		path = path[:i]
+	}
+	if i := strings.IndexByte(path, 0); i >= 0 {
+		path = path[:i]
+	}
+	return path
+}
+
+// The byte classes may be those of the uncut path: a superset, so a rule
+// is never wrongly rejected.
 func (p *probe) rejectClasses(r *crule) bool {
 	if p.state == probeClassesLater {
 		p.bits, p.state = byteClasses(p.path), probeClassesKnown
@@ -235,7 +290,7 @@ var wordMask = [256]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 
 // match reports whether rule r matches path.
 func (s *ruleSet) match(r *crule, path string) bool {
 	p := newProbe(path, false)
-	return !p.reject(r) && s.matchRest(r, path)
+	return !p.reject(r) && s.matchRest(r, p.pathFor(r))
 }
 
 // matchRest is match once the probe has not rejected r: the path's first
@@ -263,7 +318,8 @@ func (s *ruleSet) matchRest(r *crule, path string) bool {
 }
 
 // eval returns the rule of set s that decides for path in longest-match
-// order, or nil when none matches. It does not allocate.
+// order, or nil when none matches. It does not allocate. path may run on
+// past a '#' or NUL byte, which end it (see probe).
 func (s *ruleSet) eval(path string) *crule {
 	if s.big {
 		return s.evalIndexed(path)
@@ -272,7 +328,7 @@ func (s *ruleSet) eval(path string) *crule {
 	rs := s.rules[:s.nmatch]
 	if s.buckets == nil {
 		for i := range rs {
-			if r := &rs[i]; !p.reject(r) && s.matchRest(r, path) {
+			if r := &rs[i]; !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
 				return r
 			}
 		}
@@ -284,7 +340,7 @@ func (s *ruleSet) eval(path string) *crule {
 		list = s.buckets[s.buckets[b]:s.buckets[128+b]]
 	}
 	for _, i := range list {
-		if r := &rs[i]; !p.reject(r) && s.matchRest(r, path) {
+		if r := &rs[i]; !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
 			return r
 		}
 	}

@@ -18,10 +18,11 @@ import (
 // The rules that apply to a crawler are compiled on the first question
 // about it (see [Robots.Compile]).
 func (r *Robots) Allowed(userAgent, url string) bool {
-	path, slash := splitPath(url)
+	path, slash := splitPathRaw(url)
 	if !slash {
 		return r.google.allowed(userAgent, path)
 	}
+	path = cutPath(path)
 	// The path starts with '?' or ';' ("http://h?q"): match "/" + path,
 	// built on the stack when it fits.
 	var buf [1024]byte
@@ -33,11 +34,11 @@ func (r *Robots) Allowed(userAgent, url string) bool {
 	return r.google.allowed(userAgent, unsafe.String(&buf[0], n+1))
 }
 
+// allowed answers for path, which may run on past its end: a '#' or NUL
+// byte (Google's library holds the path as a C string) ends it, and the
+// rule sets look for those only when a rule needs the path's end.
 func (c *compiled) allowed(ua, path string) bool {
 	c.prepare()
-	if i := strings.IndexByte(path, 0); i >= 0 {
-		path = path[:i] // Google's library holds the path as a C string.
-	}
 	set := c.global
 	if t := c.findToken(ua); t >= 0 {
 		set = c.fast[t].set

@@ -119,6 +119,8 @@ func (s *ruleSet) key(r *crule) string { return s.base(r)[r.off : r.off+r.lit] }
 func (s *ruleSet) evalIndexed(path string) *crule {
 	ix := s.idx
 	var best *crule
+	// The literal patterns are found in the uncut path (see probe).
+	p := newProbe(path, s.manyWild)
 	if lits := ix.lits; len(lits) > 0 {
 		// k: the last literal pattern <= path. Patterns whose first eight
 		// bytes sort below the path's are below it; above, above; only
@@ -153,6 +155,7 @@ func (s *ruleSet) evalIndexed(path string) *crule {
 		}
 	}
 	if ex := ix.exact; len(ex) > 0 {
+		path := p.clean()
 		lo, hi := 0, len(ex)
 		for lo < hi {
 			m := int(uint(lo+hi) >> 1)
@@ -170,7 +173,6 @@ func (s *ruleSet) evalIndexed(path string) *crule {
 	}
 	// Wildcard rules that can still win, in precedence order: the path's
 	// bucket merged with the generic ones.
-	p := newProbe(path, s.manyWild)
 	var b byte
 	if len(path) > 1 {
 		b = path[1]
@@ -188,7 +190,7 @@ func (s *ruleSet) evalIndexed(path string) *crule {
 		if best != nil && !better(r, best) {
 			break
 		}
-		if !p.reject(r) && s.matchRest(r, path) {
+		if !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
 			best = r
 			break
 		}

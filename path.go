@@ -37,6 +37,16 @@ func PathParamsQuery(url string) string {
 // slash is true the result lacks its leading '/' (it starts with '?' or ';')
 // and the caller must prepend one.
 func splitPath(url string) (p string, slash bool) {
+	p, slash = splitPathRaw(url)
+	if h := strings.IndexByte(p, '#'); h >= 0 {
+		p = p[:h]
+	}
+	return p, slash
+}
+
+// splitPathRaw is splitPath without cutting the fragment: the result runs
+// to the end of url.
+func splitPathRaw(url string) (p string, slash bool) {
 	start, protoEnd := 0, -1
 	switch {
 	case len(url) >= 8 && url[:8] == "https://":
@@ -56,24 +66,45 @@ func splitPath(url string) (p string, slash bool) {
 		} else {
 			protoEnd += start + 3
 		}
+		if strings.IndexByte(url[start:protoEnd], '#') >= 0 {
+			return "/", false // the fragment starts before the authority
+		}
 	}
-	ps := indexPathStart(url, protoEnd)
-	if ps < 0 {
+	// A '#' before the path starts the fragment: there is no path.
+	ps := indexPathOrFragment(url, protoEnd)
+	if ps < 0 || url[ps] == '#' {
 		return "/", false
 	}
-	end := len(url)
-	if h := strings.IndexByte(url[start:], '#'); h >= 0 {
-		h += start
-		if h < ps {
-			return "/", false
-		}
-		end = h
-	}
-	return url[ps:end], url[ps] != '/'
+	return url[ps:], url[ps] != '/'
 }
 
-// pathStart marks the bytes that start a URL's path, params or query.
-var pathStart = [256]bool{'/': true, '?': true, ';': true}
+// pathStart marks the bytes that start a URL's path, params or query; and
+// with pathOrFragment, its fragment.
+var (
+	pathStart      = [256]bool{'/': true, '?': true, ';': true}
+	pathOrFragment = [256]bool{'/': true, '?': true, ';': true, '#': true}
+)
+
+// indexPathOrFragment is indexPathStart that stops at a '#' too.
+func indexPathOrFragment(s string, from int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := from
+	for ; i+8 <= len(s); i += 8 {
+		b := s[i : i+8]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		x, y, z, f := w^('/'*ones), w^('?'*ones), w^(';'*ones), w^('#'*ones)
+		if m := ((x-ones)&^x | (y-ones)&^y | (z-ones)&^z | (f-ones)&^f) & highs; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s); i++ {
+		if pathOrFragment[s[i]] {
+			return i
+		}
+	}
+	return -1
+}
 
 // indexPathStart returns the index of the first '/', '?' or ';' in s at or
 // after from, or -1. It looks at eight bytes at a time: x has a zero byte
