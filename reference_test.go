@@ -11,6 +11,7 @@ package robotstxt
 // of kind path_params_query verify on their own.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -503,6 +504,37 @@ func TestReferenceMatch(t *testing.T) {
 	for _, tt := range tests {
 		if got := refMatch(tt.path, tt.pat); got != tt.want {
 			t.Errorf("refMatch(%q, %q) = %v, want %v", tt.path, tt.pat, got, tt.want)
+		}
+	}
+}
+
+// TestFragmentAndNULEndThePath checks that Allowed, which looks for the
+// path's end ('#' or NUL) only when a wildcard or anchored rule needs it,
+// answers as the reference does, in small sets and in indexed large ones.
+func TestFragmentAndNULEndThePath(t *testing.T) {
+	rules := "Disallow: /a*b\nDisallow: /c$\nDisallow: /d*$\nAllow: /e\nDisallow: /e*f$\nDisallow: /g\n"
+	var big strings.Builder
+	big.WriteString("User-agent: *\n")
+	big.WriteString(rules)
+	for i := range 200 {
+		fmt.Fprintf(&big, "Disallow: /p%d/*.x$\nAllow: /q%d\n", i, i)
+	}
+	bodies := []string{"User-agent: *\n" + rules, big.String()}
+	urls := []string{
+		"/a#b", "/a\x00b", "/ab#", "/ax\x00yb", "/c", "/c#", "/c#x", "/c\x00x", "/cx#",
+		"/d#", "/d\x00", "/e#f", "/ef#", "/e\x00f", "/g#", "/#g", "/\x00g", "/p3/a.x#y",
+		"/p3/a#.x", "/q3#", "http://h/c#x", "http://h#/c", "http://h/p7/z.x\x00", "/",
+	}
+	for bi, body := range bodies {
+		r := Parse([]byte(body))
+		for _, u := range urls {
+			want, line := slowGoogle([]byte(body), []string{"FooBot"}, u)
+			if got := r.Allowed("FooBot", u); got != want {
+				t.Errorf("body %d: Allowed(%q) = %v, want %v (line %d)", bi, u, got, want, line)
+			}
+			if d := r.Decide(Query{URL: u, Agents: []string{"FooBot"}}); d.Allowed != want || d.Line() != line {
+				t.Errorf("body %d: Decide(%q) = %v line %d, want %v line %d", bi, u, d.Allowed, d.Line(), want, line)
+			}
 		}
 	}
 }
