@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"flag"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
 )
@@ -43,6 +45,130 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		return nil, fmt.Errorf("%s: looks like a binary file, not a robots.txt file", name)
 	}
 	return body, nil
+}
+
+// robotsFile is a robots.txt file loaded for a command.
+type robotsFile struct {
+	Name   string // the name to show: the path as given, or "standard input"
+	Path   string // the path as given ("-" for standard input)
+	Body   []byte // the bytes read: at most maxInputBytes
+	Robots *robotstxt.Robots
+}
+
+// loadRobots loads the robots.txt file of a command: a path, or "-" for
+// standard input. Every command loads its files through it, so that other
+// sources (a live URL through the cache) are added in one place. Its errors
+// are one line that names the file.
+func loadRobots(name string, stdin io.Reader) (*robotsFile, error) {
+	if name == "" {
+		return nil, errors.New("empty file name")
+	}
+	body, err := readInput(name, stdin)
+	if err != nil {
+		return nil, err
+	}
+	shown := name
+	if name == "-" {
+		shown = "standard input"
+	}
+	return &robotsFile{Name: shown, Path: name, Body: body, Robots: robotstxt.Parse(body)}, nil
+}
+
+// parseFlags parses flags that may come before, between or after the
+// positional arguments ("check URL -c Bingbot"), and returns the positional
+// arguments. Everything after "--" is positional.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// readURLList reads URLs one a line: blank lines and lines starting with '#'
+// are skipped. At most maxURLs are read.
+func readURLList(r io.Reader, name string) ([]string, error) {
+	body, err := io.ReadAll(io.LimitReader(r, maxURLListBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(body) > maxURLListBytes {
+		return nil, fmt.Errorf("%s: longer than %d bytes", name, maxURLListBytes)
+	}
+	var urls []string
+	for _, l := range strings.Split(string(body), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		urls = append(urls, l)
+		if len(urls) > maxURLs {
+			return nil, fmt.Errorf("%s: more than %d URLs", name, maxURLs)
+		}
+	}
+	return urls, nil
+}
+
+// Bounds on URL lists.
+const (
+	maxURLListBytes = 64 << 20
+	maxURLs         = 1_000_000
+)
+
+// checkURL reports whether u is something a robots.txt question can be
+// about: an absolute URL or a path starting with '/'.
+func checkURL(u string) error {
+	if strings.HasPrefix(u, "/") || strings.Contains(u, "://") {
+		return nil
+	}
+	return fmt.Errorf("URL %q: give an absolute URL (https://example.com/path) or a path starting with /", u)
+}
+
+// lookupCrawlers resolves -c names.
+func lookupCrawlers(names []string) ([]robotstxt.Crawler, error) {
+	var out []robotstxt.Crawler
+	seen := map[string]bool{}
+	for _, n := range names {
+		c, ok := robotstxt.LookupCrawler(n)
+		if !ok {
+			return nil, fmt.Errorf("unknown crawler %q (robotstxt check --crawlers lists the known ones)", n)
+		}
+		if key := strings.ToLower(c.Name); !seen[key] {
+			seen[key] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// parseDialectFlag reads -d; "" means each crawler's own dialect.
+func parseDialectFlag(s string) (robotstxt.Dialect, error) {
+	if s == "" {
+		return robotstxt.DefaultDialect, nil
+	}
+	d, err := robotstxt.ParseDialect(s)
+	if err != nil {
+		return 0, fmt.Errorf("unknown dialect %q (google, rfc9309, bing, yandex, original)", s)
+	}
+	return d, nil
+}
+
+// paint wraps s in an ANSI colour when color is set.
+func paint(color bool, s, code string) string {
+	if !color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
 // errIsDir is returned by openFile for a directory.
