@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"strings"
