@@ -18,6 +18,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"check", "say whether crawlers may fetch URLs, which line decided and why", runCheck},
 		{"compare", "show how crawlers and their dialects read one file, URL by URL", runCompare},
 		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines and cross-checks)", runEval},
 		{"version", "print the version", func(_ []string, _ io.Reader, stdout, _ io.Writer) int {
