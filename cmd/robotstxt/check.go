@@ -250,7 +250,7 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 			dec := r.Decide(q)
 			res := checkResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
 				Allowed: dec.Allowed, Path: dec.Path, Line: dec.Line(), Reason: dec.Reason,
-				Group: checkGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
+				Group:   checkGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
 				Matches: []checkRuleJSON{}}
 			if res.Group.Lines == nil {
 				res.Group.Lines = []int{}

@@ -18,7 +18,9 @@ const maxInputBytes = robotstxt.DefaultMaxBytes + 1
 
 // readInput reads a robots.txt file named on the command line, or standard
 // input for "-". Its errors are one line that names the file.
-func readInput(name string, stdin io.Reader) ([]byte, error) {
+// restBytes and restLines count what follows the first maxInputBytes (line
+// ends), up to maxRestBytes.
+func readInput(name string, stdin io.Reader) (body []byte, restBytes int64, restLines int, err error) {
 	var r io.Reader
 	if name == "-" {
 		r = stdin
@@ -27,25 +29,45 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		f, err := openFile(name)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("%s: no such file", name)
+				return nil, 0, 0, fmt.Errorf("%s: no such file", name)
 			}
 			if errors.Is(err, errIsDir) {
-				return nil, fmt.Errorf("%s: is a directory, not a robots.txt file", name)
+				return nil, 0, 0, fmt.Errorf("%s: is a directory, not a robots.txt file", name)
 			}
-			return nil, err
+			return nil, 0, 0, err
 		}
 		defer f.Close()
 		r = f
 	}
-	body, err := io.ReadAll(io.LimitReader(r, maxInputBytes))
+	body, err = io.ReadAll(io.LimitReader(r, maxInputBytes))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, 0, 0, fmt.Errorf("%s: %v", name, err)
 	}
 	if isBinary(body) {
-		return nil, fmt.Errorf("%s: looks like a binary file, not a robots.txt file", name)
+		return nil, 0, 0, fmt.Errorf("%s: looks like a binary file, not a robots.txt file", name)
 	}
-	return body, nil
+	if len(body) == maxInputBytes {
+		// Count what crawlers would not read, so that lint can say what
+		// is cut; bounded, so that an endless input cannot hang us.
+		buf := make([]byte, 64<<10)
+		lr := io.LimitReader(r, maxRestBytes)
+		for {
+			n, err := lr.Read(buf)
+			restBytes += int64(n)
+			restLines += bytes.Count(buf[:n], []byte{'\n'})
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, 0, 0, fmt.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+	return body, restBytes, restLines, nil
 }
+
+// maxRestBytes bounds how much of an over-long file is counted past what is read.
+const maxRestBytes = 1 << 30
 
 // robotsFile is a robots.txt file loaded for a command.
 type robotsFile struct {
@@ -53,6 +75,11 @@ type robotsFile struct {
 	Path   string // the path as given ("-" for standard input)
 	Body   []byte // the bytes read: at most maxInputBytes
 	Robots *robotstxt.Robots
+	// Size is the file's size in bytes (counted up to about 1 GiB) when it
+	// is over robotstxt.DefaultMaxBytes; CutLines counts the line ends in
+	// what crawlers do not read.
+	Size     int64
+	CutLines int
 }
 
 // loadRobots loads the robots.txt file of a command: a path, or "-" for
@@ -63,7 +90,7 @@ func loadRobots(name string, stdin io.Reader) (*robotsFile, error) {
 	if name == "" {
 		return nil, errors.New("empty file name")
 	}
-	body, err := readInput(name, stdin)
+	body, restBytes, restLines, err := readInput(name, stdin)
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +98,8 @@ func loadRobots(name string, stdin io.Reader) (*robotsFile, error) {
 	if name == "-" {
 		shown = "standard input"
 	}
-	return &robotsFile{Name: shown, Path: name, Body: body, Robots: robotstxt.Parse(body)}, nil
+	return &robotsFile{Name: shown, Path: name, Body: body, Robots: robotstxt.Parse(body),
+		Size: int64(len(body)) + restBytes, CutLines: restLines}, nil
 }
 
 // parseFlags parses flags that may come before, between or after the
