@@ -220,25 +220,26 @@ func openFile(name string) (*os.File, error) {
 }
 
 // isBinary reports whether body looks like a binary file: NUL bytes in its
-// first 8 KiB and more than 1/32 of them control bytes, unless it starts with a UTF-16 byte order mark (a UTF-16
+// first 8 KiB and no robots.txt field before the first of them, unless it starts with a UTF-16 byte order mark (a UTF-16
 // robots.txt is text that crawlers cannot read; the linter says so).
 func isBinary(body []byte) bool {
 	if bytes.HasPrefix(body, []byte{0xFF, 0xFE}) || bytes.HasPrefix(body, []byte{0xFE, 0xFF}) {
 		return false
 	}
 	head := body[:min(len(body), 8192)]
-	if bytes.IndexByte(head, 0) < 0 {
+	nul := bytes.IndexByte(head, 0)
+	if nul < 0 {
 		return false
 	}
-	// A stray NUL in a text file is something lint reports; a binary
-	// file has many control bytes.
-	ctl := 0
-	for _, c := range head {
-		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' || c == 0x7F {
-			ctl++
+	// A robots.txt damaged by NUL bytes is text that lint reports: it has
+	// robots.txt fields before its first NUL; a binary file has not.
+	before := bytes.ToLower(head[:nul])
+	for _, key := range []string{"user-agent", "disallow", "sitemap"} {
+		if bytes.Contains(before, []byte(key)) {
+			return false
 		}
 	}
-	return ctl*32 > len(head)
+	return true
 }
 
 // useColor reports whether w is a terminal and NO_COLOR is not set.
