@@ -220,7 +220,7 @@ func (l *linter) perLine() {
 			continue
 		}
 		if ln.Typo || ln.PrefixKey {
-			how := "a misspelling"
+			how := "it is a common misspelling"
 			if ln.PrefixKey && !ln.Typo {
 				how = "it starts with a field name (Google matches keys by prefix)"
 			}
@@ -464,7 +464,7 @@ func (l *linter) shadowed(groups []robotstxt.Group) {
 				}
 				why := "allow wins a tie of equal length"
 				if len(w.Pattern) > len(ru.Pattern) {
-					why = fmt.Sprintf("its pattern is longer (%d bytes against %d)", len(w.Pattern), len(ru.Pattern))
+					why = fmt.Sprintf("its pattern is longer: %d bytes against %d", len(w.Pattern), len(ru.Pattern))
 				}
 				msg := fmt.Sprintf("this rule never decides: line %d %q matches the same URLs and wins (%s)", w.Line, l.ruleText(w.Line), why)
 				if ru.Line < w.Line {
@@ -505,6 +505,22 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 	}
 	star = star[:min(len(star), maxStarProbes)]
 	seen := map[string]bool{}
+	for gi := range groups {
+		if len(groups[gi].Rules) > 0 {
+			continue
+		}
+		for _, a := range groups[gi].Agents {
+			seen[strings.ToLower(a.Token)] = true // empty-group speaks for them
+		}
+	}
+	for gi := range groups {
+		if len(groups[gi].Rules) == 0 {
+			continue
+		}
+		for _, a := range groups[gi].Agents {
+			delete(seen, strings.ToLower(a.Token))
+		}
+	}
 	for gi := range groups {
 		for _, a := range groups[gi].Agents {
 			tok := strings.ToLower(a.Token)
