@@ -88,26 +88,23 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "JSON output")
 	var crawlerNames stringList
 	fs.Var(&crawlerNames, "c", "crawler (repeatable)")
-	if err := fs.Parse(args); err != nil {
+	urls, err := parseFlags(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
 		return 2
 	}
 	name := "example.robots.txt (bundled)"
-	body := exampleRobots
+	r := robotstxt.Parse(exampleRobots)
 	if *file != "" {
-		b, err := readInput(*file, stdin)
+		f, err := loadRobots(*file, stdin)
 		if err != nil {
 			fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
 			return 2
 		}
-		name, body = *file, b
-		if *file == "-" {
-			name = "standard input"
-		}
+		name, r = f.Name, f.Robots
 	}
-	r := robotstxt.Parse(body)
 
 	crawlers, err := pickCrawlers(r, crawlerNames)
 	if err != nil {
@@ -118,7 +115,12 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if r.Truncated() {
 		cmp.Notes = append(cmp.Notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them", robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes))
 	}
-	urls := fs.Args()
+	for _, u := range urls {
+		if err := checkURL(u); err != nil {
+			fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+			return 2
+		}
+	}
 	if len(urls) == 0 {
 		urls = deriveURLs(r, 12)
 		cmp.Notes = append(cmp.Notes, "URLs derived from the file's rules")
@@ -158,14 +160,7 @@ func pickCrawlers(r *robotstxt.Robots, names []string) ([]robotstxt.Crawler, err
 		}
 	}
 	if len(names) > 0 {
-		for _, n := range names {
-			c, ok := robotstxt.LookupCrawler(n)
-			if !ok {
-				return nil, fmt.Errorf("unknown crawler %q (the table's crawlers: see the README)", n)
-			}
-			add(c)
-		}
-		return out, nil
+		return lookupCrawlers(names)
 	}
 	for _, n := range defaultCrawlers {
 		c, _ := robotstxt.LookupCrawler(n)

@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
 )
@@ -16,7 +18,9 @@ const maxInputBytes = robotstxt.DefaultMaxBytes + 1
 
 // readInput reads a robots.txt file named on the command line, or standard
 // input for "-". Its errors are one line that names the file.
-func readInput(name string, stdin io.Reader) ([]byte, error) {
+// restBytes and restLines count what follows the first maxInputBytes (line
+// ends), up to maxRestBytes.
+func readInput(name string, stdin io.Reader) (body []byte, restBytes int64, restLines int, err error) {
 	var r io.Reader
 	if name == "-" {
 		r = stdin
@@ -25,24 +29,174 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 		f, err := openFile(name)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("%s: no such file", name)
+				return nil, 0, 0, fmt.Errorf("%s: no such file", name)
 			}
 			if errors.Is(err, errIsDir) {
-				return nil, fmt.Errorf("%s: is a directory, not a robots.txt file", name)
+				return nil, 0, 0, fmt.Errorf("%s: is a directory, not a robots.txt file", name)
 			}
-			return nil, err
+			return nil, 0, 0, err
 		}
 		defer f.Close()
 		r = f
 	}
-	body, err := io.ReadAll(io.LimitReader(r, maxInputBytes))
+	body, err = io.ReadAll(io.LimitReader(r, maxInputBytes))
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("%s: %v", name, err)
+	}
+	if isBinary(body) {
+		return nil, 0, 0, fmt.Errorf("%s: looks like a binary file, not a robots.txt file", name)
+	}
+	if len(body) == maxInputBytes {
+		// Count what crawlers would not read, so that lint can say what
+		// is cut; bounded, so that an endless input cannot hang us.
+		buf := make([]byte, 64<<10)
+		lr := io.LimitReader(r, maxRestBytes)
+		for {
+			n, err := lr.Read(buf)
+			restBytes += int64(n)
+			restLines += bytes.Count(buf[:n], []byte{'\n'})
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return nil, 0, 0, fmt.Errorf("%s: %v", name, err)
+			}
+		}
+	}
+	return body, restBytes, restLines, nil
+}
+
+// maxRestBytes bounds how much of an over-long file is counted past what is read.
+const maxRestBytes = 1 << 30
+
+// robotsFile is a robots.txt file loaded for a command.
+type robotsFile struct {
+	Name   string // the name to show: the path as given, or "standard input"
+	Path   string // the path as given ("-" for standard input)
+	Body   []byte // the bytes read: at most maxInputBytes
+	Robots *robotstxt.Robots
+	// Size is the file's size in bytes (counted up to about 1 GiB) when it
+	// is over robotstxt.DefaultMaxBytes; CutLines counts the line ends in
+	// what crawlers do not read.
+	Size     int64
+	CutLines int
+}
+
+// loadRobots loads the robots.txt file of a command: a path, or "-" for
+// standard input. Every command loads its files through it, so that other
+// sources (a live URL through the cache) are added in one place. Its errors
+// are one line that names the file.
+func loadRobots(name string, stdin io.Reader) (*robotsFile, error) {
+	if name == "" {
+		return nil, errors.New("empty file name")
+	}
+	body, restBytes, restLines, err := readInput(name, stdin)
+	if err != nil {
+		return nil, err
+	}
+	shown := name
+	if name == "-" {
+		shown = "standard input"
+	}
+	return &robotsFile{Name: shown, Path: name, Body: body, Robots: robotstxt.Parse(body),
+		Size: int64(len(body)) + restBytes, CutLines: restLines}, nil
+}
+
+// parseFlags parses flags that may come before, between or after the
+// positional arguments ("check URL -c Bingbot"), and returns the positional
+// arguments. Everything after "--" is positional.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// readURLList reads URLs one a line: blank lines and lines starting with '#'
+// are skipped. At most maxURLs are read.
+func readURLList(r io.Reader, name string) ([]string, error) {
+	body, err := io.ReadAll(io.LimitReader(r, maxURLListBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	if isBinary(body) {
-		return nil, fmt.Errorf("%s: looks like a binary file, not a robots.txt file", name)
+	if len(body) > maxURLListBytes {
+		return nil, fmt.Errorf("%s: longer than %d bytes", name, maxURLListBytes)
 	}
-	return body, nil
+	var urls []string
+	for _, l := range strings.Split(string(body), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		urls = append(urls, l)
+		if len(urls) > maxURLs {
+			return nil, fmt.Errorf("%s: more than %d URLs", name, maxURLs)
+		}
+	}
+	return urls, nil
+}
+
+// Bounds on URL lists.
+const (
+	maxURLListBytes = 64 << 20
+	maxURLs         = 1_000_000
+)
+
+// checkURL reports whether u is something a robots.txt question can be
+// about: an absolute URL or a path starting with '/'.
+func checkURL(u string) error {
+	if strings.HasPrefix(u, "/") || strings.Contains(u, "://") {
+		return nil
+	}
+	return fmt.Errorf("URL %q: give an absolute URL (https://example.com/path) or a path starting with /", u)
+}
+
+// lookupCrawlers resolves -c names.
+func lookupCrawlers(names []string) ([]robotstxt.Crawler, error) {
+	var out []robotstxt.Crawler
+	seen := map[string]bool{}
+	for _, n := range names {
+		c, ok := robotstxt.LookupCrawler(n)
+		if !ok {
+			return nil, fmt.Errorf("unknown crawler %q (robotstxt check --crawlers lists the known ones)", n)
+		}
+		if key := strings.ToLower(c.Name); !seen[key] {
+			seen[key] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// parseDialectFlag reads -d; "" means each crawler's own dialect.
+func parseDialectFlag(s string) (robotstxt.Dialect, error) {
+	if s == "" {
+		return robotstxt.DefaultDialect, nil
+	}
+	d, err := robotstxt.ParseDialect(s)
+	if err != nil {
+		return 0, fmt.Errorf("unknown dialect %q (google, rfc9309, bing, yandex, original)", s)
+	}
+	return d, nil
+}
+
+// paint wraps s in an ANSI colour when color is set.
+func paint(color bool, s, code string) string {
+	if !color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
 // errIsDir is returned by openFile for a directory.
@@ -66,14 +220,26 @@ func openFile(name string) (*os.File, error) {
 }
 
 // isBinary reports whether body looks like a binary file: NUL bytes in its
-// first 8 KiB, unless it starts with a UTF-16 byte order mark (a UTF-16
+// first 8 KiB and no robots.txt field before the first of them, unless it starts with a UTF-16 byte order mark (a UTF-16
 // robots.txt is text that crawlers cannot read; the linter says so).
 func isBinary(body []byte) bool {
 	if bytes.HasPrefix(body, []byte{0xFF, 0xFE}) || bytes.HasPrefix(body, []byte{0xFE, 0xFF}) {
 		return false
 	}
 	head := body[:min(len(body), 8192)]
-	return bytes.IndexByte(head, 0) >= 0
+	nul := bytes.IndexByte(head, 0)
+	if nul < 0 {
+		return false
+	}
+	// A robots.txt damaged by NUL bytes is text that lint reports: it has
+	// robots.txt fields before its first NUL; a binary file has not.
+	before := bytes.ToLower(head[:nul])
+	for _, key := range []string{"user-agent", "disallow", "sitemap"} {
+		if bytes.Contains(before, []byte(key)) {
+			return false
+		}
+	}
+	return true
 }
 
 // useColor reports whether w is a terminal and NO_COLOR is not set.

@@ -18,8 +18,11 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"check", "say whether crawlers may fetch URLs, which line decided and why", runCheck},
 		{"compare", "show how crawlers and their dialects read one file, URL by URL", runCompare},
+		{"diff", "list the (crawler, URL) verdicts that change between two versions of a file", runDiff},
 		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines and cross-checks)", runEval},
+		{"lint", "report mistakes and readings that differ between crawlers (text, JSON, SARIF)", runLint},
 		{"version", "print the version", func(_ []string, _ io.Reader, stdout, _ io.Writer) int {
 			fmt.Fprintln(stdout, "robotstxt", version)
 			return 0

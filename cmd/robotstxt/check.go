@@ -1,0 +1,376 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/seed53c283f5/robotstxt"
+)
+
+const checkHelp = `Usage: robotstxt check -f FILE [-c CRAWLER]... [-a TOKEN]... [--agents A,B]...
+                       [-d DIALECT] [-v] [--json] URL...
+
+Says, for each URL and each crawler, whether the crawler may fetch the URL,
+which line decided, which group applied and why. With -v it also lists the
+other rules that matched and why they lost.
+
+  -f FILE       the robots.txt file ("-" for standard input); required
+  -c CRAWLER    a crawler from the table (repeatable): its fallback tokens,
+                whether it ignores the * group, and its engine's dialect apply
+  -a TOKEN      a product token asked about as given (repeatable), with
+                Google's semantics, in the google dialect unless -d says
+  --agents A,B  one crawler that obeys several tokens at once (Google's
+                semantics: every group naming any of them applies; repeatable)
+  -d DIALECT    google, rfc9309, bing, yandex or original: wins over each
+                crawler's own dialect
+  -v            also list the rules that matched and lost, with the reason
+  --json        JSON output (see README: "check --json")
+  --crawlers    list the known crawlers and exit
+  URL           absolute URLs or paths starting with /; "-" reads URLs from
+                standard input, one a line (not with -f -). Typed URLs are
+                normalised as crawlers normalise them (non-ASCII bytes and
+                spaces percent-encoded), and the output says so.
+Without -c, -a or --agents the question is asked for Googlebot.
+
+Exit status: 0 when every answer is "allowed", 1 when any URL is blocked,
+2 on bad usage or input.
+
+Examples:
+  robotstxt check -f robots.txt https://example.com/private/a
+  robotstxt check -f robots.txt -c Googlebot -c Bingbot -c Baiduspider -v /private/press/
+  robotstxt check -f robots.txt -a MyBot -d rfc9309 /search?q=x
+  robotstxt check -f robots.txt --agents googlebot-news,googlebot /news/a
+  sed 's/^/https:\/\/example.com/' paths.txt | robotstxt check -f robots.txt -c Bingbot -
+`
+
+// checkSubject is who a check asks about: a known crawler or tokens.
+type checkSubject struct {
+	label   string
+	crawler *robotstxt.Crawler
+	agents  []string
+}
+
+// checkReport is the result of check, also its JSON form.
+type checkReport struct {
+	File    string        `json:"file"`
+	Notes   []string      `json:"notes,omitempty"`
+	Results []checkResult `json:"results"`
+	Allowed int           `json:"allowed"`
+	Blocked int           `json:"blocked"`
+}
+
+type checkResult struct {
+	URL            string          `json:"url"`
+	Input          string          `json:"input,omitempty"` // the URL as typed, when normalising changed it
+	Who            string          `json:"who"`
+	Crawler        string          `json:"crawler,omitempty"`
+	Agents         []string        `json:"agents,omitempty"`
+	Dialect        string          `json:"dialect"`
+	Allowed        bool            `json:"allowed"`
+	Path           string          `json:"path"`
+	Line           int             `json:"line"`
+	Rule           string          `json:"rule"`
+	Reason         string          `json:"reason"`
+	Group          checkGroup      `json:"group"`
+	CrawlDelay     *float64        `json:"crawl_delay,omitempty"`
+	CrawlDelayLine int             `json:"crawl_delay_line,omitempty"`
+	Matches        []checkRuleJSON `json:"matches"`
+}
+
+type checkGroup struct {
+	Kind   string `json:"kind"` // specific, global or none
+	Token  string `json:"token,omitempty"`
+	Lines  []int  `json:"lines"`
+	Reason string `json:"reason"`
+}
+
+type checkRuleJSON struct {
+	Line     int    `json:"line"`
+	Allow    bool   `json:"allow"`
+	Pattern  string `json:"pattern"`
+	Text     string `json:"text"`
+	Implicit bool   `json:"implicit,omitempty"`
+	Lost     string `json:"lost,omitempty"`
+}
+
+func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, checkHelp) }
+	file := fs.String("f", "", "robots.txt file")
+	dialect := fs.String("d", "", "dialect")
+	verbose := fs.Bool("v", false, "show the rules that lost")
+	jsonOut := fs.Bool("json", false, "JSON output")
+	listCrawlers := fs.Bool("crawlers", false, "list the known crawlers")
+	var crawlerNames, tokens, agentLists stringList
+	fs.Var(&crawlerNames, "c", "crawler (repeatable)")
+	fs.Var(&tokens, "a", "product token (repeatable)")
+	fs.Var(&agentLists, "agents", "comma-separated tokens of one crawler (repeatable)")
+	urls, err := parseFlags(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "robotstxt check: "+format+"\n", a...)
+		return 2
+	}
+	if *listCrawlers {
+		writeCrawlerTable(stdout)
+		return 0
+	}
+	if *file == "" {
+		return fail("-f FILE is required (the robots.txt to check; - for standard input)")
+	}
+	d, err := parseDialectFlag(*dialect)
+	if err != nil {
+		return fail("%v", err)
+	}
+	subjects, err := checkSubjects(crawlerNames, tokens, agentLists)
+	if err != nil {
+		return fail("%v", err)
+	}
+	fromStdin := 0
+	for _, u := range urls {
+		if u == "-" {
+			fromStdin++
+		}
+	}
+	if fromStdin > 0 && *file == "-" {
+		return fail("-f - and URL - both read standard input: give one of them a file")
+	}
+	if fromStdin > 1 {
+		return fail("URL - given twice")
+	}
+	f, err := loadRobots(*file, stdin)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var all []string
+	for _, u := range urls {
+		if u != "-" {
+			all = append(all, u)
+			continue
+		}
+		list, err := readURLList(stdin, "standard input")
+		if err != nil {
+			return fail("%v", err)
+		}
+		all = append(all, list...)
+	}
+	if len(all) == 0 {
+		return fail("no URL to check (give URLs, or - to read them from standard input)")
+	}
+	for _, u := range all {
+		if err := checkURL(u); err != nil {
+			return fail("%v", err)
+		}
+	}
+	rep := check(f, subjects, d, all)
+	if *jsonOut {
+		if err := writeJSON(stdout, rep); err != nil {
+			fmt.Fprintf(stderr, "robotstxt check: %v\n", err)
+			return 2
+		}
+	} else {
+		writeCheck(stdout, rep, *verbose, useColor(stdout))
+	}
+	if rep.Blocked > 0 {
+		return 1
+	}
+	return 0
+}
+
+// checkSubjects turns -c, -a and --agents into the subjects asked about, in
+// that order; none means Googlebot.
+func checkSubjects(crawlerNames, tokens, agentLists []string) ([]checkSubject, error) {
+	var out []checkSubject
+	crawlers, err := lookupCrawlers(crawlerNames)
+	if err != nil {
+		return nil, err
+	}
+	for i := range crawlers {
+		out = append(out, checkSubject{label: crawlers[i].Name, crawler: &crawlers[i]})
+	}
+	valid := func(t string) error {
+		if !robotstxt.ValidToken(t) {
+			return fmt.Errorf("%q is not a product token: tokens are letters, '-' and '_' only (Googlebot, not Googlebot/2.1)", t)
+		}
+		return nil
+	}
+	for _, t := range tokens {
+		if err := valid(t); err != nil {
+			return nil, err
+		}
+		out = append(out, checkSubject{label: t, agents: []string{t}})
+	}
+	for _, l := range agentLists {
+		var toks []string
+		for _, t := range strings.Split(l, ",") {
+			t = strings.TrimSpace(t)
+			if t == "" {
+				continue
+			}
+			if err := valid(t); err != nil {
+				return nil, err
+			}
+			toks = append(toks, t)
+		}
+		if len(toks) == 0 {
+			return nil, fmt.Errorf("--agents %q names no token", l)
+		}
+		out = append(out, checkSubject{label: strings.Join(toks, "+"), agents: toks})
+	}
+	if len(out) == 0 {
+		c, _ := robotstxt.LookupCrawler("Googlebot")
+		out = append(out, checkSubject{label: c.Name, crawler: &c})
+	}
+	return out, nil
+}
+
+func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []string) *checkReport {
+	rep := &checkReport{File: f.Name, Results: []checkResult{}}
+	r := f.Robots
+	if r.Truncated() {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them", robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes))
+	}
+	for _, u := range urls {
+		n := robotstxt.NormalizeURL(u)
+		for _, s := range subjects {
+			q := robotstxt.Query{URL: n, Crawler: s.crawler, Agents: s.agents, Dialect: d, Explain: true}
+			if s.crawler == nil && d == robotstxt.DefaultDialect {
+				q.Dialect = robotstxt.Google
+			}
+			dec := r.Decide(q)
+			res := checkResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
+				Allowed: dec.Allowed, Path: dec.Path, Line: dec.Line(), Reason: dec.Reason,
+				Group:   checkGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
+				Matches: []checkRuleJSON{}}
+			if res.Group.Lines == nil {
+				res.Group.Lines = []int{}
+			}
+			if n != u {
+				res.Input = u
+			}
+			if s.crawler != nil {
+				res.Crawler = s.crawler.Name
+			}
+			if dec.Rule != nil {
+				res.Rule = dec.Rule.Text
+			}
+			if dec.HasCrawlDelay && dec.Dialect.HonoursCrawlDelay() {
+				cd := dec.CrawlDelay
+				res.CrawlDelay, res.CrawlDelayLine = &cd, dec.CrawlDelayLine
+			}
+			for _, m := range dec.Matches {
+				res.Matches = append(res.Matches, checkRuleJSON{Line: m.Line, Allow: m.Allow, Pattern: m.Pattern, Text: m.Text, Implicit: m.Implicit, Lost: m.Lost})
+			}
+			if dec.Allowed {
+				rep.Allowed++
+			} else {
+				rep.Blocked++
+			}
+			rep.Results = append(rep.Results, res)
+		}
+	}
+	return rep
+}
+
+func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "robots.txt: %s\n", rep.File)
+	for _, n := range rep.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	whoW, dW := 0, 0
+	for _, res := range rep.Results {
+		whoW = max(whoW, len(res.Who))
+		dW = max(dW, len(res.Dialect))
+	}
+	last := ""
+	for _, res := range rep.Results {
+		if res.URL != last || last == "" {
+			last = res.URL
+			b.WriteString("\n" + res.URL)
+			if res.Input != "" {
+				fmt.Fprintf(&b, "  (normalised from %s)", res.Input)
+			}
+			b.WriteString("\n")
+		}
+		verdict := paint(color, "allowed", "32")
+		if !res.Allowed {
+			verdict = paint(color, "BLOCKED", "31;1")
+		}
+		fmt.Fprintf(&b, "  %s  %-*s  %-*s  ", verdict, whoW, res.Who, dW, res.Dialect)
+		switch {
+		case res.Line > 0:
+			fmt.Fprintf(&b, "line %d: %s\n", res.Line, strings.TrimSpace(res.Rule))
+		case res.Group.Kind == "none":
+			b.WriteString("no group applies\n")
+		case strings.HasPrefix(res.Reason, "/robots.txt"):
+			b.WriteString(res.Reason + "\n")
+		default:
+			b.WriteString("no rule matches\n")
+		}
+		ind := strings.Repeat(" ", 2+7+2)
+		fmt.Fprintf(&b, "%sgroup: %s\n", ind, res.Group.Reason)
+		if verbose {
+			if res.Line > 0 {
+				fmt.Fprintf(&b, "%swhy: %s\n", ind, res.Reason)
+			}
+			if res.Path != robotstxt.PathParamsQuery(res.URL) {
+				fmt.Fprintf(&b, "%smatched against: %s\n", ind, res.Path)
+			}
+			for _, m := range res.Matches {
+				if m.Lost == "" {
+					continue
+				}
+				text := strings.TrimSpace(m.Text)
+				if m.Implicit {
+					text += fmt.Sprintf(" (implicit %s)", m.Pattern)
+				}
+				fmt.Fprintf(&b, "%salso matched line %d %q, lost: %s\n", ind, m.Line, text, m.Lost)
+			}
+		}
+		if res.CrawlDelay != nil {
+			fmt.Fprintf(&b, "%scrawl-delay: %gs (line %d)\n", ind, *res.CrawlDelay, res.CrawlDelayLine)
+		}
+	}
+	fmt.Fprintf(&b, "\n%d allowed, %d blocked\n", rep.Allowed, rep.Blocked)
+	io.WriteString(w, b.String())
+}
+
+// writeCrawlerTable lists the known crawlers.
+func writeCrawlerTable(w io.Writer) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-24s %-22s %-9s %-10s %s\n", "crawler", "token", "dialect", "operator", "notes")
+	for _, c := range robotstxt.Crawlers() {
+		var notes []string
+		if len(c.Fallbacks) > 0 {
+			notes = append(notes, "falls back to "+strings.Join(c.Fallbacks, ", "))
+		}
+		if c.IgnoresGlobal {
+			notes = append(notes, "ignores the * group")
+		}
+		if c.Control {
+			notes = append(notes, "control token, fetches nothing")
+		}
+		notes = append(notes, c.Purpose)
+		fmt.Fprintf(&b, "%-24s %-22s %-9s %-10s %s\n", c.Name, c.Token, c.Dialect, c.Operator, strings.Join(notes, "; "))
+	}
+	io.WriteString(w, b.String())
+}
+
+// writeJSON writes v as indented JSON without HTML escaping.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

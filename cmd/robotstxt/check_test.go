@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestCheckGolden(t *testing.T) {
+	args := []string{"check", "-f", "example.robots.txt", "-c", "Googlebot", "-c", "Baiduspider", "-c", "Mediapartners-Google",
+		"-a", "FooBot", "--agents", "googlebot-news,googlebot", "-v",
+		"/private/press/x", "https://www.example.com/cart/ツ", "/robots.txt"}
+	code, out, stderr := runCmd(t, "", args...)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (a URL is blocked): %s", code, stderr)
+	}
+	golden(t, "check_example.txt", out)
+	for _, want := range []string{
+		`BLOCKED  Baiduspider`,
+		`also matched line 24 "Allow: /private/press", lost: line 23 matched first (the first match wins in the original dialect)`,
+		`(normalised from https://www.example.com/cart/ツ)`,
+		`it ignores the * group`,
+		`group: no group names FooBot: the * group applies (line 4)`,
+		`user-agent line 11 names googlebot-news, googlebot`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+
+	code, out, _ = runCmd(t, "", append([]string{"check", "--json"}, args[1:]...)...)
+	if code != 1 {
+		t.Fatalf("--json: exit %d", code)
+	}
+	golden(t, "check_example.json", out)
+	var rep checkReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 15 || rep.Allowed+rep.Blocked != 15 {
+		t.Fatalf("%d results, %d allowed, %d blocked", len(rep.Results), rep.Allowed, rep.Blocked)
+	}
+	baidu := rep.Results[1]
+	if baidu.Crawler != "Baiduspider" || baidu.Allowed || baidu.Line != 23 || baidu.Dialect != "original" ||
+		len(baidu.Matches) != 2 || baidu.Matches[1].Line != 24 || baidu.Matches[1].Lost == "" {
+		t.Errorf("Baiduspider result = %+v", baidu)
+	}
+	if r := rep.Results[5]; r.Input != "https://www.example.com/cart/ツ" || r.URL != "https://www.example.com/cart/%E3%83%84" {
+		t.Errorf("normalised URL: %+v", r)
+	}
+}
+
+func TestCheckExitStatus(t *testing.T) {
+	body := "User-agent: *\nDisallow: /private\nCrawl-delay: 2\n"
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-f", "-", "/public"}, 0, "1 allowed, 0 blocked"},
+		{[]string{"-f", "-", "/public", "/private/x"}, 1, "1 allowed, 1 blocked"},
+		{[]string{"-f", "-", "-c", "Bingbot", "/x"}, 0, "crawl-delay: 2s (line 3)"},
+		{[]string{"-f", "-", "-d", "original", "-a", "FooBot", "/private"}, 1, "original"},
+		{[]string{"-f", "-", "/a", "-c", "Bingbot"}, 0, "Bingbot"}, // a flag after a URL
+	}
+	for _, tt := range tests {
+		code, out, stderr := runCmd(t, body, append([]string{"check"}, tt.args...)...)
+		if code != tt.code || !strings.Contains(out, tt.want) {
+			t.Errorf("check %v: exit %d, want %d and %q:\n%s%s", tt.args, code, tt.code, tt.want, out, stderr)
+		}
+	}
+}
+
+func TestCheckURLsFromStdin(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(file, []byte("User-agent: *\nDisallow: /b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runCmd(t, "# paths\n/a\n\n/b\n", "check", "-f", file, "--json", "-")
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep checkReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 2 || !rep.Results[0].Allowed || rep.Results[1].Allowed || rep.Results[1].Line != 2 {
+		t.Errorf("results = %+v", rep.Results)
+	}
+}
+
+func TestCheckErrors(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "favicon.ico")
+	os.WriteFile(bin, []byte("\x00\x00\x01\x00binary"), 0o644)
+	good := filepath.Join(dir, "robots.txt")
+	os.WriteFile(good, []byte("User-agent: *\nDisallow: /\n"), 0o644)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"/x"}, "-f FILE is required"},
+		{[]string{"-f", filepath.Join(dir, "missing.txt"), "/x"}, "missing.txt: no such file"},
+		{[]string{"-f", dir, "/x"}, "is a directory"},
+		{[]string{"-f", bin, "/x"}, "looks like a binary file"},
+		{[]string{"-f", good, "-c", "NoSuchBot", "/x"}, `unknown crawler "NoSuchBot"`},
+		{[]string{"-f", good, "-d", "klingon", "/x"}, `unknown dialect "klingon"`},
+		{[]string{"-f", good, "-a", "Googlebot/2.1", "/x"}, `"Googlebot/2.1" is not a product token`},
+		{[]string{"-f", good, "--agents", ",", "/x"}, `names no token`},
+		{[]string{"-f", good}, "no URL to check"},
+		{[]string{"-f", good, "example.com/x"}, "give an absolute URL"},
+		{[]string{"-f", "-", "-"}, "both read standard input"},
+	}
+	for _, tt := range tests {
+		code, out, stderr := runCmd(t, "", append([]string{"check"}, tt.args...)...)
+		if code != 2 || out != "" || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("check %v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", tt.args, code, out, stderr, tt.want)
+		}
+	}
+}
+
+func TestCheckHelpAndCrawlers(t *testing.T) {
+	code, _, stderr := runCmd(t, "", "check", "--help")
+	if code != 0 || !strings.Contains(stderr, "Examples:") {
+		t.Errorf("--help: exit %d\n%s", code, stderr)
+	}
+	code, out, _ := runCmd(t, "", "check", "--crawlers")
+	if code != 0 || !strings.Contains(out, "AdsBot-Google") || !strings.Contains(out, "ignores the * group") {
+		t.Errorf("--crawlers: exit %d\n%s", code, out)
+	}
+}

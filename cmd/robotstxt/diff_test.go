@@ -1,0 +1,120 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDiffGolden(t *testing.T) {
+	code, out, stderr := runCmd(t, "", "diff", "example.robots.txt", "testdata/diff_new.txt")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1: %s", code, stderr)
+	}
+	golden(t, "diff_example.txt", out)
+	for _, want := range []string{"\n/search\n  * (google)\n    - BLOCKED  line 5: Disallow: /search\n", "+ allowed  line 15: Allow: /private/docs/"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	code, out, _ = runCmd(t, "", "diff", "--json", "example.robots.txt", "testdata/diff_new.txt")
+	if code != 1 {
+		t.Fatalf("--json: exit %d", code)
+	}
+	golden(t, "diff_example.json", out)
+	var rep diffReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Derived || len(rep.Changes) == 0 || rep.Crawlers[0] != "*" {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, c := range rep.Changes {
+		if c.Old.Allowed == c.New.Allowed {
+			t.Errorf("a change that changes nothing: %+v", c)
+		}
+	}
+}
+
+// TestDiffFindsEveryChangedRule changes one rule at a time and checks that
+// the derived URLs catch each change.
+func TestDiffFindsEveryChangedRule(t *testing.T) {
+	base := "User-agent: *\nDisallow: /a/b\nAllow: /a/b/c$\nDisallow: /*.pdf$\nDisallow: /x*y\n"
+	changes := []string{
+		strings.Replace(base, "/a/b\n", "/a/bc\n", 1),
+		strings.Replace(base, "/a/b\n", "/a/\n", 1),
+		strings.Replace(base, "/a/b/c$", "/a/b/c", 1),
+		strings.Replace(base, "/*.pdf$", "/*.pdf", 1),
+		strings.Replace(base, "/x*y", "/x*yz", 1),
+		strings.Replace(base, "Allow: /a/b/c$", "Disallow: /a/b/c$", 1),
+		base + "Disallow: /new\n",
+	}
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.txt")
+	os.WriteFile(old, []byte(base), 0o644)
+	for i, body := range changes {
+		nf := filepath.Join(dir, "new.txt")
+		os.WriteFile(nf, []byte(body), 0o644)
+		code, out, stderr := runCmd(t, "", "diff", "-c", "*", old, nf)
+		if code != 1 {
+			t.Errorf("change %d not found: exit %d\n%s%s", i, code, out, stderr)
+		}
+	}
+	if code, out, _ := runCmd(t, "", "diff", old, old); code != 0 || !strings.Contains(out, "No verdict changes.") {
+		t.Errorf("same file: exit %d\n%s", code, out)
+	}
+}
+
+func TestDiffURLs(t *testing.T) {
+	dir := t.TempDir()
+	a := filepath.Join(dir, "a.txt")
+	b := filepath.Join(dir, "b.txt")
+	os.WriteFile(a, []byte("User-agent: *\nDisallow: /x\n"), 0o644)
+	os.WriteFile(b, []byte("User-agent: *\nDisallow: /y\n"), 0o644)
+	code, out, stderr := runCmd(t, "# URLs\nhttps://example.com/x\n/z\n", "diff", "--json", "--urls", "-", "-c", "Googlebot", a, b)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep diffReport
+	json.Unmarshal([]byte(out), &rep)
+	if rep.Derived || rep.URLs != 2 || len(rep.Changes) != 1 || rep.Changes[0].URL != "https://example.com/x" ||
+		rep.Changes[0].Old.Line != 2 || rep.Changes[0].New.Line != 0 {
+		t.Errorf("report %+v", rep)
+	}
+	// The old file from standard input.
+	code, _, _ = runCmd(t, "User-agent: *\nDisallow: /x\n", "diff", "-", a)
+	if code != 0 {
+		t.Errorf("stdin: exit %d", code)
+	}
+}
+
+func TestDiffErrors(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "robots.txt")
+	os.WriteFile(good, []byte("User-agent: *\nDisallow: /\n"), 0o644)
+	bin := filepath.Join(dir, "favicon.ico")
+	os.WriteFile(bin, []byte("\x00\x00\x01\x00binary"), 0o644)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{good}, "want two files"},
+		{[]string{good, filepath.Join(dir, "missing.txt")}, "missing.txt: no such file"},
+		{[]string{dir, good}, "is a directory"},
+		{[]string{good, bin}, "looks like a binary file"},
+		{[]string{"-c", "NoSuchBot", good, good}, `unknown crawler "NoSuchBot"`},
+		{[]string{"-d", "klingon", good, good}, `unknown dialect "klingon"`},
+		{[]string{"-", "-"}, "only one of"},
+		{[]string{"--urls", filepath.Join(dir, "nourls.txt"), good, good}, "nourls.txt: no such file"},
+	} {
+		code, out, stderr := runCmd(t, "", append([]string{"diff"}, tt.args...)...)
+		if code != 2 || out != "" || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("diff %v: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.want)
+		}
+	}
+	if code, _, stderr := runCmd(t, "", "diff", "--help"); code != 0 || !strings.Contains(stderr, "Examples:") {
+		t.Errorf("--help: exit %d", code)
+	}
+}

@@ -1,0 +1,271 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+)
+
+const lintHelp = `Usage: robotstxt lint [--json | --sarif] [--disable CODE,...] FILE...
+
+Reports, compiler-style, what in robots.txt files crawlers read differently
+from what was meant: typos and unknown fields, fields some crawlers ignore,
+rules that can never match or never win, groups that drop the * rules, blank
+lines inside groups, a site closed by Disallow: /, encoding problems, the
+500 KiB cut, Yandex's limits, and rules the dialects read differently.
+
+  FILE              robots.txt files; "-" reads standard input
+  --json            JSON output (see README: "lint --json")
+  --sarif           SARIF 2.1.0 output, for code-scanning tools
+  --disable CODES   comma-separated codes not to report
+  --codes           list every code: severity, dialects, what to do
+
+Each finding is FILE:LINE:COLUMN: SEVERITY[CODE]: MESSAGE (dialects: ...),
+columns counted in bytes from 1. Severities: error, warning, info.
+Exit status: 0 when no finding is an error, 1 when one is, 2 when a file
+cannot be read or on bad usage.
+
+Examples:
+  robotstxt lint robots.txt
+  robotstxt lint --disable unsupported-field,wildcards-in-original robots.txt
+  robotstxt lint --sarif robots.txt > robots.sarif
+  curl -s https://example.com/robots.txt | robotstxt lint -
+`
+
+// lintReport is the JSON form of lint's output.
+type lintReport struct {
+	Files    []string  `json:"files"`
+	Findings []finding `json:"findings"`
+	Errors   int       `json:"errors"`
+	Warnings int       `json:"warnings"`
+	Infos    int       `json:"infos"`
+}
+
+func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, lintHelp) }
+	jsonOut := fs.Bool("json", false, "JSON output")
+	sarifOut := fs.Bool("sarif", false, "SARIF 2.1.0 output")
+	listCodes := fs.Bool("codes", false, "list the codes")
+	disable := fs.String("disable", "", "codes not to report")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *listCodes {
+		writeCodes(stdout)
+		return 0
+	}
+	if *jsonOut && *sarifOut {
+		fmt.Fprintln(stderr, "robotstxt lint: --json and --sarif are exclusive")
+		return 2
+	}
+	if len(files) == 0 {
+		fmt.Fprintln(stderr, "robotstxt lint: no file to lint (give files, or - for standard input)")
+		return 2
+	}
+	off := map[string]bool{}
+	for _, c := range strings.Split(*disable, ",") {
+		if c = strings.TrimSpace(c); c == "" {
+			continue
+		}
+		if _, ok := lintCodeIndex[c]; !ok {
+			fmt.Fprintf(stderr, "robotstxt lint: --disable: unknown code %q (robotstxt lint --codes lists them)\n", c)
+			return 2
+		}
+		off[c] = true
+	}
+	stdinUsed := false
+	status := 0
+	rep := lintReport{Files: []string{}, Findings: []finding{}}
+	for _, name := range files {
+		if name == "-" {
+			if stdinUsed {
+				fmt.Fprintln(stderr, "robotstxt lint: - given twice")
+				return 2
+			}
+			stdinUsed = true
+		}
+		f, err := loadRobots(name, stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "robotstxt lint: %v\n", err)
+			status = 2
+			continue
+		}
+		if name != "-" {
+			f.Name = filepath.ToSlash(name)
+		}
+		rep.Files = append(rep.Files, f.Name)
+		for _, fd := range lint(f) {
+			if off[fd.Code] {
+				continue
+			}
+			switch fd.Severity {
+			case sevError:
+				rep.Errors++
+			case sevWarning:
+				rep.Warnings++
+			default:
+				rep.Infos++
+			}
+			rep.Findings = append(rep.Findings, fd)
+		}
+	}
+	switch {
+	case *jsonOut:
+		err = writeJSON(stdout, rep)
+	case *sarifOut:
+		err = writeJSON(stdout, sarif(&rep))
+	default:
+		writeFindings(stdout, &rep, useColor(stdout))
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "robotstxt lint: %v\n", err)
+		return 2
+	}
+	if status == 0 && rep.Errors > 0 {
+		status = 1
+	}
+	return status
+}
+
+func writeFindings(w io.Writer, rep *lintReport, color bool) {
+	var b strings.Builder
+	for _, f := range rep.Findings {
+		code := "36"
+		switch f.Severity {
+		case sevError:
+			code = "31;1"
+		case sevWarning:
+			code = "33"
+		}
+		fmt.Fprintf(&b, "%s:%d:%d: %s: %s", f.File, f.Line, f.Column, paint(color, f.Severity+"["+f.Code+"]", code), f.Message)
+		if len(f.Dialects) > 0 {
+			fmt.Fprintf(&b, " (dialects: %s)", strings.Join(f.Dialects, ", "))
+		}
+		b.WriteString("\n")
+	}
+	if len(rep.Files) > 0 {
+		files := "file"
+		if len(rep.Files) > 1 {
+			files = "files"
+		}
+		fmt.Fprintf(&b, "%d %s: %d %s, %d %s, %d info\n", len(rep.Files), files,
+			rep.Errors, plural(rep.Errors, "error"), rep.Warnings, plural(rep.Warnings, "warning"), rep.Infos)
+	}
+	io.WriteString(w, b.String())
+}
+
+func plural(n int, s string) string {
+	if n == 1 {
+		return s
+	}
+	return s + "s"
+}
+
+// The SARIF 2.1.0 log, as much of it as code-scanning tools read.
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string       `json:"id"`
+	ShortDescription     sarifText    `json:"shortDescription"`
+	Help                 sarifText    `json:"help"`
+	DefaultConfiguration sarifConfig  `json:"defaultConfiguration"`
+	Properties           sarifRuleTag `json:"properties"`
+}
+
+type sarifRuleTag struct {
+	Dialects []string `json:"dialects"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifResult struct {
+	RuleID    string          `json:"ruleId"`
+	RuleIndex int             `json:"ruleIndex"`
+	Level     string          `json:"level"`
+	Message   sarifText       `json:"message"`
+	Locations []sarifLocation `json:"locations"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical `json:"physicalLocation"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+}
+
+// sarifLevel maps a severity to a SARIF level ("info" is "note").
+func sarifLevel(sev string) string {
+	if sev == sevInfo {
+		return "note"
+	}
+	return sev
+}
+
+func sarif(rep *lintReport) *sarifLog {
+	d := sarifDriver{Name: "robotstxt lint", Version: version, InformationURI: "https://github.com/seed53c283f5/robotstxt"}
+	for _, c := range lintCodes {
+		d.Rules = append(d.Rules, sarifRule{ID: c.Code, ShortDescription: sarifText{c.Summary},
+			Help: sarifText{"Fix: " + c.Fix + "."}, DefaultConfiguration: sarifConfig{sarifLevel(c.Severity)},
+			Properties: sarifRuleTag{Dialects: c.Dialects}})
+	}
+	run := sarifRun{Tool: sarifTool{d}, Results: []sarifResult{}}
+	for _, f := range rep.Findings {
+		uri := f.File
+		if uri == "standard input" {
+			uri = "stdin"
+		}
+		msg := f.Message
+		if len(f.Dialects) > 0 {
+			msg += " (dialects: " + strings.Join(f.Dialects, ", ") + ")"
+		}
+		run.Results = append(run.Results, sarifResult{RuleID: f.Code, RuleIndex: lintCodeIndex[f.Code], Level: sarifLevel(f.Severity),
+			Message: sarifText{msg}, Locations: []sarifLocation{{sarifPhysical{sarifArtifact{uri}, sarifRegion{f.Line, f.Column}}}}})
+	}
+	return &sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}
+}

@@ -1,0 +1,780 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/seed53c283f5/robotstxt"
+)
+
+// finding is one lint diagnostic, also its JSON form.
+type finding struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`   // 1-based
+	Column   int      `json:"column"` // 1-based, in bytes
+	Code     string   `json:"code"`
+	Severity string   `json:"severity"`
+	Message  string   `json:"message"`
+	Dialects []string `json:"dialects"`
+}
+
+// probeToken is a product token no file names: asking about it gives the
+// answer of the '*' group.
+const probeToken = "robotstxt-lint-probe"
+
+// Bounds that keep lint fast on huge files.
+const (
+	maxStarProbes   = 512 // '*' rules tried per specific token (star-rules-dropped)
+	maxOrderChecks  = 256 // candidate rules verified per file (dialects-disagree)
+	yandexMaxRules  = 2048
+	yandexMaxRuleLn = 1024
+)
+
+type linter struct {
+	f     *robotsFile
+	r     *robotstxt.Robots
+	lines []robotstxt.Line
+	out   []finding
+}
+
+// lint runs every check on one file.
+func lint(f *robotsFile) []finding {
+	l := &linter{f: f, r: f.Robots, lines: f.Robots.Lines()}
+	if l.encoding() {
+		l.sort()
+		return l.out
+	}
+	l.perLine()
+	groups := l.r.Groups()
+	l.shadowed(groups)
+	l.starDropped(groups)
+	l.disallowAll()
+	l.emptyGroups(groups)
+	l.blankLines(groups)
+	l.firstMatchOrder(groups)
+	l.sort()
+	return l.out
+}
+
+func (l *linter) add(line, col int, code, msg string, dialects []string) {
+	c := codeOf(code)
+	if dialects == nil {
+		dialects = c.Dialects
+	}
+	l.out = append(l.out, finding{File: l.f.Name, Line: max(line, 1), Column: max(col, 1), Code: code, Severity: c.Severity, Message: msg, Dialects: dialects})
+}
+
+func (l *linter) sort() {
+	slices.SortStableFunc(l.out, func(a, b finding) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column - b.Column
+		}
+		return lintCodeIndex[a.Code] - lintCodeIndex[b.Code]
+	})
+}
+
+// encoding checks the bytes of the file; it reports true when the file is
+// unreadable as a whole (UTF-16) and nothing else is worth checking.
+func (l *linter) encoding() bool {
+	body := l.f.Body
+	if bytes.HasPrefix(body, []byte{0xFF, 0xFE}) || bytes.HasPrefix(body, []byte{0xFE, 0xFF}) {
+		l.add(1, 1, "utf16", "the file is UTF-16 (it starts with a UTF-16 byte order mark): crawlers read it as bytes and find no rule at all; save it as UTF-8", nil)
+		return true
+	}
+	if l.r.Truncated() {
+		last := len(l.lines)
+		msg := fmt.Sprintf("the file is %s bytes: crawlers read only the first 512,000 (up to line %d)", commas(l.f.Size), last)
+		if l.f.CutLines > 0 {
+			msg += fmt.Sprintf(" and ignore the %s lines after it", commas(int64(l.f.CutLines)))
+		}
+		msg += "; Yandex ignores a robots.txt over 500 KB entirely and crawls everything; shorten the file"
+		l.add(last, 1, "file-truncated", msg, nil)
+		n := robotstxt.DefaultMaxBytes
+		if len(body) > n && !isLineEnd(body[n-1]) && !isLineEnd(body[n]) {
+			ln := l.lines[last-1]
+			l.add(last, len(ln.Text)+1, "partial-last-line", fmt.Sprintf("the 512,000-byte cut falls inside this line: crawlers read %q as it stands, which may match more URLs than the full line", clip(ln.Text, 60)), nil)
+		}
+	}
+	if bytes.HasPrefix(body, []byte("\xEF\xBB\xBF")) {
+		l.add(1, 1, "bom", "the file starts with a UTF-8 byte order mark: Google, Bing, Yandex and RFC 9309 skip it, some older parsers read the first line as an unknown field; save without it", nil)
+	}
+	const mojibake = "\xC3\xAF\xC2\xBB\xC2\xBF"
+	if len(l.lines) > 0 {
+		first := l.lines[0]
+		if strings.HasPrefix(strings.TrimLeft(first.Text, " \t"), mojibake) && first.Field == robotstxt.FieldUnknown {
+			l.add(1, 1, "mojibake-bom", fmt.Sprintf("the file starts with ï»¿ (a byte order mark encoded twice): every crawler reads the key %q as unknown and skips this line; remove those characters", clip(first.Key, 40)), nil)
+		}
+	}
+	if !utf8.Valid(body) {
+		first, col, count := 0, 0, 0
+		for _, ln := range l.lines {
+			if !utf8.ValidString(ln.Text) {
+				count++
+				if first == 0 {
+					first = ln.Number
+					col = invalidUTF8At(ln.Text) + 1
+				}
+			}
+		}
+		if first > 0 {
+			msg := "this line holds bytes that are not UTF-8"
+			if count > 1 {
+				msg = fmt.Sprintf("%d lines hold bytes that are not UTF-8 (this is the first)", count)
+			}
+			l.add(first, col, "non-utf8", msg+": crawlers percent-encode them as they are, so a rule matches only URLs with the same bytes; save the file as UTF-8", nil)
+		}
+	}
+	first, count := 0, 0
+	for _, ln := range l.lines {
+		if looksLikeMarkup(ln.Text) {
+			count++
+			if first == 0 {
+				first = ln.Number
+			}
+		}
+	}
+	if first > 0 {
+		what := "HTML"
+		if strings.Contains(l.lines[first-1].Text, "<?php") || bytes.Contains(body, []byte("<?php")) {
+			what = "PHP or HTML"
+		}
+		l.add(first, 1, "html-content", fmt.Sprintf("%d lines look like %s, not robots.txt (the first is %q): the server sends a page or a script's output; crawlers skip those lines and read only the valid ones; serve plain robots.txt text", count, what, clip(strings.TrimSpace(l.lines[first-1].Text), 40)), nil)
+	}
+	return false
+}
+
+func isLineEnd(c byte) bool { return c == '\n' || c == '\r' }
+
+// invalidUTF8At returns the offset of the first byte of s that is not valid UTF-8.
+func invalidUTF8At(s string) int {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size <= 1 {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// looksLikeMarkup reports whether a line is HTML or PHP: it starts with a
+// tag, or is a PHP error message.
+func looksLikeMarkup(text string) bool {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "<") && len(t) > 1 {
+		c := t[1]
+		return c == '!' || c == '/' || c == '?' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	}
+	for _, p := range []string{"Warning: ", "Fatal error: ", "Parse error: ", "Notice: ", "Deprecated: "} {
+		if strings.HasPrefix(t, p) && strings.Contains(t, ".php") {
+			return true
+		}
+	}
+	return false
+}
+
+// keyColumn and valueColumn give the 1-based byte columns of a line's key
+// and value, computed from the line's text.
+func keyColumn(ln *robotstxt.Line) int {
+	i := 0
+	for i < len(ln.Text) && (ln.Text[i] == ' ' || ln.Text[i] == '\t') {
+		i++
+	}
+	return i + 1
+}
+
+func valueColumn(ln *robotstxt.Line) int {
+	start := keyColumn(ln) - 1 + len(ln.Key)
+	if ln.Value == "" || start > len(ln.Text) {
+		return keyColumn(ln)
+	}
+	if i := strings.Index(ln.Text[start:], ln.Value); i >= 0 {
+		return start + i + 1
+	}
+	return keyColumn(ln)
+}
+
+// perLine runs the checks that look at one line at a time.
+func (l *linter) perLine() {
+	seenAgent := false
+	rules := 0
+	for i := range l.lines {
+		ln := &l.lines[i]
+		if ln.TooLong {
+			l.add(ln.Number, 16664, "line-too-long", fmt.Sprintf("this line is %s bytes: Google's parser reads only its first 16,663 bytes; split or shorten it", commas(int64(len(ln.Text)))), nil)
+		}
+		if ln.NUL {
+			l.add(ln.Number, strings.IndexByte(ln.Text, 0)+1, "nul-byte", "this line holds a NUL byte: Google's parser reads it only up to there; remove it", nil)
+		}
+		if !ln.HasDirective {
+			if !ln.Empty && !ln.Comment && !looksLikeMarkup(ln.Text) && !(ln.Number == 1 && strings.Contains(ln.Text, "\xC3\xAF\xC2\xBB\xC2\xBF")) {
+				l.add(ln.Number, keyColumn(ln), "unreadable-line", fmt.Sprintf("%q is neither a field (key: value) nor a comment: crawlers skip it; write key: value, or start the line with #", clip(strings.TrimSpace(ln.Text), 40)), nil)
+			}
+			continue
+		}
+		if ln.Typo || ln.PrefixKey {
+			how := "it is a common misspelling"
+			if ln.PrefixKey && !ln.Typo {
+				how = "it starts with a field name (Google matches keys by prefix)"
+			}
+			l.add(ln.Number, keyColumn(ln), "accepted-typo", fmt.Sprintf("Google reads %q as %s because %s, but RFC 9309 and the original draft ignore the line: write %q", ln.Key, ln.Field, how, canonicalKey(ln.Field)), nil)
+		}
+		if ln.MissingColon {
+			l.add(ln.Number, keyColumn(ln)+len(ln.Key), "missing-colon", fmt.Sprintf("no colon after %q: Google accepts the white space, RFC 9309 and the original draft ignore the line: write %s: %s", ln.Key, canonicalKey(ln.Field), ln.Value), nil)
+		}
+		switch ln.Field {
+		case robotstxt.FieldUnknown:
+			if looksLikeMarkup(ln.Text) {
+				break // html-content says it once
+			}
+			msg := fmt.Sprintf("no crawler reads the field %q: the line is skipped", clip(ln.Key, 40))
+			if s := suggestField(ln.Key); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			l.add(ln.Number, keyColumn(ln), "unknown-field", msg, nil)
+		case robotstxt.FieldUserAgent:
+			seenAgent = true
+			if ln.Value == "" {
+				l.add(ln.Number, keyColumn(ln), "empty-user-agent", "this user-agent line has no value and names no crawler: write a product token, or * for every crawler", nil)
+			}
+		case robotstxt.FieldAllow, robotstxt.FieldDisallow:
+			rules++
+			if rules == yandexMaxRules+1 {
+				l.add(ln.Number, keyColumn(ln), "yandex-too-many-rules", fmt.Sprintf("this is allow/disallow rule number %d: Yandex reads at most %s; merge rules with wildcards", rules, commas(yandexMaxRules)), nil)
+			}
+			if len(ln.Value) > yandexMaxRuleLn {
+				l.add(ln.Number, valueColumn(ln), "yandex-rule-too-long", fmt.Sprintf("this pattern is %s characters: Yandex ignores rules over %s; shorten it", commas(int64(len(ln.Value))), commas(yandexMaxRuleLn)), nil)
+			}
+			if !seenAgent {
+				l.add(ln.Number, keyColumn(ln), "rule-before-user-agent", fmt.Sprintf("%q comes before any user-agent line: it belongs to no group and every crawler ignores it; put a User-agent line above it", clip(strings.TrimSpace(ln.Text), 60)), nil)
+			} else if v := ln.Value; v != "" && v[0] != '/' && v[0] != '*' {
+				fix := "/" + v
+				if strings.HasPrefix(v, ".") || strings.HasSuffix(v, "$") {
+					fix = "/*" + v
+				}
+				if u, err := url.Parse(v); err == nil && u.Host != "" {
+					fix = u.EscapedPath()
+					if fix == "" {
+						fix = "/"
+					}
+					if u.RawQuery != "" {
+						fix += "?" + u.RawQuery
+					}
+				}
+				l.add(ln.Number, valueColumn(ln), "pattern-cannot-match", fmt.Sprintf("the pattern %q starts with neither / nor *: no URL can match it; did you mean %q?", clip(v, 60), clip(fix, 62)), nil)
+			}
+		case robotstxt.FieldCrawlDelay:
+			l.add(ln.Number, keyColumn(ln), "unsupported-field", "Google and the original draft (Baidu) ignore crawl-delay; Bing reads it, and Yandex reads it but has not obeyed it since 2018", []string{"google", "rfc9309", "original", "yandex"})
+			if _, ok := robotstxt.ParseCrawlDelay(ln.Value); !ok {
+				l.add(ln.Number, valueColumn(ln), "bad-crawl-delay", fmt.Sprintf("crawl-delay %q is not a number of seconds: crawlers ignore it; write e.g. Crawl-delay: 5", clip(ln.Value, 40)), nil)
+			}
+		case robotstxt.FieldHost:
+			l.add(ln.Number, keyColumn(ln), "unsupported-field", "only Yandex read host (the main mirror), and it replaced it with 301 redirects in 2018; other crawlers ignore it", []string{"google", "rfc9309", "bing", "original"})
+		case robotstxt.FieldCleanParam:
+			l.add(ln.Number, keyColumn(ln), "unsupported-field", "only Yandex reads clean-param; Google, Bing and Baidu ignore it (use rel=canonical for them)", []string{"google", "rfc9309", "bing", "original"})
+		case robotstxt.FieldRequestRate, robotstxt.FieldVisitTime:
+			l.add(ln.Number, keyColumn(ln), "unsupported-field", fmt.Sprintf("%s is not read by Google, Bing, Yandex or Baidu", ln.Field), allDialects)
+		case robotstxt.FieldNoindex, robotstxt.FieldNofollow, robotstxt.FieldNoarchive:
+			l.add(ln.Number, keyColumn(ln), "unsupported-field", fmt.Sprintf("no crawler reads %s in robots.txt (Google stopped in 2019): use a robots meta tag or the X-Robots-Tag header; to block crawling, use Disallow", ln.Field), allDialects)
+		case robotstxt.FieldSitemap:
+			if msg := checkSitemapURL(ln.Value); msg != "" {
+				l.add(ln.Number, valueColumn(ln), "bad-sitemap-url", msg, nil)
+			}
+		}
+	}
+}
+
+// checkSitemapURL says what is wrong with a sitemap value, "" when nothing.
+func checkSitemapURL(v string) string {
+	u, err := url.Parse(v)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("the sitemap URL %q is malformed (%v): crawlers ignore it", clip(v, 60), errText(err))
+	case u.Scheme == "" || u.Host == "":
+		return fmt.Sprintf("the sitemap URL %q is not absolute: crawlers ignore it; write the full URL, e.g. https://example.com/sitemap.xml", clip(v, 60))
+	case u.Scheme != "http" && u.Scheme != "https":
+		return fmt.Sprintf("the sitemap URL %q is not http or https: crawlers ignore it", clip(v, 60))
+	}
+	return ""
+}
+
+func errText(err error) string {
+	if ue, ok := err.(*url.Error); ok {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+func canonicalKey(f robotstxt.Field) string {
+	switch f {
+	case robotstxt.FieldUserAgent:
+		return "User-agent"
+	case robotstxt.FieldAllow:
+		return "Allow"
+	case robotstxt.FieldDisallow:
+		return "Disallow"
+	case robotstxt.FieldSitemap:
+		return "Sitemap"
+	case robotstxt.FieldCrawlDelay:
+		return "Crawl-delay"
+	case robotstxt.FieldCleanParam:
+		return "Clean-param"
+	case robotstxt.FieldHost:
+		return "Host"
+	}
+	s := f.String()
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// suggestField returns the known field closest to key (at most two edits
+// away), or "".
+func suggestField(key string) string {
+	k := strings.ToLower(key)
+	if len(k) > 20 {
+		return ""
+	}
+	best, bestD := "", 3
+	for _, f := range []string{"user-agent", "allow", "disallow", "sitemap", "crawl-delay", "clean-param", "host"} {
+		if d := editDistance(k, f); d < bestD {
+			best, bestD = canonicalKey(fieldByName(f)), d
+		}
+	}
+	return best
+}
+
+func fieldByName(s string) robotstxt.Field {
+	for f := robotstxt.FieldUserAgent; f <= robotstxt.FieldUnknown; f++ {
+		if f.String() == s {
+			return f
+		}
+	}
+	return robotstxt.FieldUnknown
+}
+
+// editDistance is the Levenshtein distance of two short strings.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// canonicalPattern rewrites a normalised pattern into a form that two
+// patterns share exactly when they match the same URLs in the longest-match
+// dialects, for the common cases: runs of '*' are one '*', a trailing '*'
+// (or "*$") adds nothing.
+func canonicalPattern(p string) string {
+	if strings.Contains(p, "**") {
+		var b strings.Builder
+		for i := 0; i < len(p); i++ {
+			if p[i] == '*' && i > 0 && p[i-1] == '*' {
+				continue
+			}
+			b.WriteByte(p[i])
+		}
+		p = b.String()
+	}
+	p = strings.TrimSuffix(p, "*$")
+	return strings.TrimRight(p, "*")
+}
+
+// ruleText returns a rule's line as written, trimmed.
+func (l *linter) ruleText(n int) string {
+	if n >= 1 && n <= len(l.lines) {
+		return clip(strings.TrimSpace(l.lines[n-1].Text), 80)
+	}
+	return ""
+}
+
+// shadowed finds, within each group, rules that match exactly the URLs of
+// another rule that beats them: duplicates, an allow and a disallow of the
+// same pattern, "/x" beside "/x*". Rules are grouped by canonical pattern
+// in a map, so a group of thousands of rules costs one pass.
+func (l *linter) shadowed(groups []robotstxt.Group) {
+	for gi := range groups {
+		g := &groups[gi]
+		classes := map[string][]int{}
+		for i, ru := range g.Rules {
+			if !ru.CanMatch || ru.Pattern == "" {
+				continue
+			}
+			k := canonicalPattern(ru.Pattern)
+			if k == "" {
+				k = "*" // "/"-less "*": matches everything
+			}
+			classes[k] = append(classes[k], i)
+		}
+		for _, idx := range classes {
+			if len(idx) < 2 {
+				continue
+			}
+			// The winner: longest pattern, then allow, then first line.
+			best := idx[0]
+			for _, i := range idx[1:] {
+				a, b := &g.Rules[i], &g.Rules[best]
+				if len(a.Pattern) > len(b.Pattern) || len(a.Pattern) == len(b.Pattern) && a.Allow && !b.Allow {
+					best = i
+				}
+			}
+			w := &g.Rules[best]
+			for _, i := range idx {
+				if i == best {
+					continue
+				}
+				ru := &g.Rules[i]
+				ln := &l.lines[ru.Line-1]
+				col := keyColumn(ln)
+				if ru.Allow == w.Allow {
+					dialects := longestMatch
+					same := "matches the same URLs as"
+					if ru.Pattern == w.Pattern {
+						same = "has the same pattern as"
+						if ru.Value == w.Value {
+							same = "repeats"
+						}
+						if w.Line < ru.Line {
+							dialects = allDialects // the first of two equal rules wins in every dialect
+						}
+					}
+					l.add(ru.Line, col, "duplicate-rule", fmt.Sprintf("this rule %s line %d %q, which decides instead: it never changes a verdict; remove it", same, w.Line, l.ruleText(w.Line)), dialects)
+					continue
+				}
+				why := "allow wins a tie of equal length"
+				if len(w.Pattern) > len(ru.Pattern) {
+					why = fmt.Sprintf("its pattern is longer: %d bytes against %d", len(w.Pattern), len(ru.Pattern))
+				}
+				msg := fmt.Sprintf("this rule never decides: line %d %q matches the same URLs and wins (%s)", w.Line, l.ruleText(w.Line), why)
+				if ru.Line < w.Line {
+					msg += "; under the original draft's first match (Baidu) this line wins instead"
+				}
+				l.add(ru.Line, col, "shadowed-rule", msg+"; remove one of the two", nil)
+			}
+		}
+	}
+}
+
+// probePath returns a URL path that pattern p (normalised, able to match)
+// matches: each '*' matches nothing, a final '$' is dropped.
+func probePath(p string) string {
+	p = strings.TrimSuffix(p, "$")
+	p = strings.ReplaceAll(p, "*", "")
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return p
+}
+
+// starDropped reports, for each crawler named by a group, '*' rules that
+// block URLs its own group allows.
+func (l *linter) starDropped(groups []robotstxt.Group) {
+	var star []robotstxt.Rule
+	for gi := range groups {
+		g := &groups[gi]
+		for _, a := range g.Agents {
+			if a.Global {
+				star = append(star, g.Rules...)
+				break
+			}
+		}
+	}
+	if len(star) == 0 {
+		return
+	}
+	star = star[:min(len(star), maxStarProbes)]
+	seen := map[string]bool{}
+	for gi := range groups {
+		if len(groups[gi].Rules) > 0 {
+			continue
+		}
+		for _, a := range groups[gi].Agents {
+			seen[strings.ToLower(a.Token)] = true // empty-group speaks for them
+		}
+	}
+	for gi := range groups {
+		if len(groups[gi].Rules) == 0 {
+			continue
+		}
+		for _, a := range groups[gi].Agents {
+			delete(seen, strings.ToLower(a.Token))
+		}
+	}
+	for gi := range groups {
+		for _, a := range groups[gi].Agents {
+			tok := strings.ToLower(a.Token)
+			if a.Global || tok == "" || seen[tok] {
+				continue
+			}
+			seen[tok] = true
+			var lines []int
+			example := ""
+			for _, ru := range star {
+				if ru.Allow || !ru.CanMatch || ru.Pattern == "" {
+					continue
+				}
+				p := probePath(ru.Pattern)
+				if !l.r.Allowed(probeToken, p) && l.r.Allowed(a.Token, p) {
+					if example == "" {
+						example = p
+					}
+					lines = append(lines, ru.Line)
+				}
+			}
+			if len(lines) == 0 {
+				continue
+			}
+			dec := l.r.Decide(robotstxt.Query{URL: example, Agents: []string{probeToken}, Dialect: robotstxt.Google})
+			msg := fmt.Sprintf("%s obeys only the groups that name it, never the * group: %s, blocked for other crawlers by line %d %q, is allowed for %s",
+				a.Token, clip(example, 60), dec.Line(), l.ruleText(dec.Line()), a.Token)
+			if len(lines) > 1 {
+				msg += fmt.Sprintf(" (%d such * rules: lines %s)", len(lines), joinLines(lines, 8))
+			}
+			msg += "; repeat in its group the * rules it should follow"
+			ln := &l.lines[a.Line-1]
+			l.add(a.Line, keyColumn(ln), "star-rules-dropped", msg, nil)
+		}
+	}
+}
+
+func joinLines(ns []int, max int) string {
+	var parts []string
+	for i, n := range ns {
+		if i == max {
+			parts = append(parts, "...")
+			break
+		}
+		parts = append(parts, fmt.Sprint(n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// disallowAll reports a '*' group that closes the whole site.
+func (l *linter) disallowAll() {
+	if l.r.Allowed(probeToken, "/") || l.r.Allowed(probeToken, "/robotstxt-lint-page.html") {
+		return
+	}
+	dec := l.r.Decide(robotstxt.Query{URL: "/", Agents: []string{probeToken}, Dialect: robotstxt.Google})
+	if dec.Rule == nil || dec.Group.Kind != robotstxt.GroupGlobal {
+		return
+	}
+	msg := fmt.Sprintf("%q in the * group blocks the whole site for every crawler without a group of its own: is this a staging file left in production? Remove the line if the site should be crawled", l.ruleText(dec.Line()))
+	ln := &l.lines[dec.Line()-1]
+	l.add(dec.Line(), keyColumn(ln), "disallow-all", msg, nil)
+}
+
+// emptyGroups reports crawlers whose only groups have no rule while the '*'
+// group has some: they may fetch everything, which is rarely meant.
+func (l *linter) emptyGroups(groups []robotstxt.Group) {
+	starRules := false
+	withRules := map[string]bool{}
+	for gi := range groups {
+		g := &groups[gi]
+		for _, a := range g.Agents {
+			if a.Global && len(g.Rules) > 0 {
+				starRules = true
+			}
+			if len(g.Rules) > 0 {
+				withRules[strings.ToLower(a.Token)] = true
+			}
+		}
+	}
+	if !starRules {
+		return
+	}
+	for gi := range groups {
+		g := &groups[gi]
+		if len(g.Rules) > 0 {
+			continue
+		}
+		var names []string
+		for _, a := range g.Agents {
+			if !a.Global && a.Token != "" && !withRules[strings.ToLower(a.Token)] {
+				names = append(names, a.Value)
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		who := strings.Join(names, ", ")
+		msg := fmt.Sprintf("the group of %s has no allow or disallow rule: %s may fetch everything and ignores the * group's rules", who, who)
+		if g.DelayLine > 0 {
+			msg += " (a crawl-delay alone does not bring them back)"
+		}
+		msg += "; add the rules it should follow (or Disallow: with no value to say it may fetch everything)"
+		ln := &l.lines[g.StartLine-1]
+		l.add(g.StartLine, keyColumn(ln), "empty-group", msg, nil)
+	}
+}
+
+// blankLines reports a blank line inside a group, followed in the same group
+// by a user-agent or rule line.
+func (l *linter) blankLines(groups []robotstxt.Group) {
+	for gi := range groups {
+		g := &groups[gi]
+		blank := 0
+		for n := g.StartLine; n <= g.EndLine && n <= len(l.lines); n++ {
+			ln := &l.lines[n-1]
+			if ln.Empty && !ln.HasComment {
+				if blank == 0 {
+					blank = n
+				}
+				continue
+			}
+			if blank == 0 {
+				continue
+			}
+			switch ln.Field {
+			case robotstxt.FieldUserAgent, robotstxt.FieldAllow, robotstxt.FieldDisallow:
+				l.add(blank, 1, "blank-line-in-group", fmt.Sprintf("blank line inside the group of line %d: Google reads on, but the original draft (Baidu) ends the record here, so line %d %q and what follows belong to no crawler it obeys; Yandex's validator warns too; remove the blank line", g.StartLine, n, l.ruleText(n)), nil)
+				n = g.EndLine
+			}
+		}
+	}
+}
+
+// trieNode is a node of a byte trie of literal patterns.
+type trieNode struct {
+	next  map[byte]int32
+	allow int // first line of an allow with this exact pattern, 0 if none
+	deny  int // first line of a disallow with this exact pattern
+}
+
+// firstMatchOrder finds rules that decide under longest match but lose to
+// an earlier, shorter rule of the other kind under the original draft's
+// first match. The candidates come from a trie of each group's literal
+// patterns (linear in their total length); each is confirmed by asking both
+// dialects about a URL the rule matches.
+func (l *linter) firstMatchOrder(groups []robotstxt.Group) {
+	checks := 0
+	wild, firstWild := 0, 0
+	for gi := range groups {
+		g := &groups[gi]
+		who := probeToken
+		for _, a := range g.Agents {
+			if !a.Global && robotstxt.ValidToken(a.Token) {
+				who = a.Token
+				break
+			}
+		}
+		trie := []trieNode{{}}
+		for _, ru := range g.Rules {
+			if !ru.CanMatch || ru.Pattern == "" {
+				continue
+			}
+			if strings.ContainsAny(ru.Pattern, "*$") {
+				wild++
+				if firstWild == 0 {
+					firstWild = ru.Line
+				}
+				continue
+			}
+			// Walk the pattern: any earlier rule of the other kind whose
+			// pattern is a prefix of this one matches first in the draft.
+			node, earlier := 0, 0
+			p := ru.Pattern
+			for i := 0; ; i++ {
+				n := &trie[node]
+				e := n.deny
+				if !ru.Allow {
+					e = n.allow
+				}
+				if e > 0 && (earlier == 0 || e < earlier) {
+					earlier = e
+				}
+				if i == len(p) {
+					break
+				}
+				nx, ok := n.next[p[i]]
+				if !ok {
+					if n.next == nil {
+						trie[node].next = map[byte]int32{}
+					}
+					trie = append(trie, trieNode{})
+					nx = int32(len(trie) - 1)
+					trie[node].next[p[i]] = nx
+				}
+				node = int(nx)
+			}
+			if ru.Allow && trie[node].allow == 0 {
+				trie[node].allow = ru.Line
+			} else if !ru.Allow && trie[node].deny == 0 {
+				trie[node].deny = ru.Line
+			}
+			if earlier == 0 || checks >= maxOrderChecks {
+				continue
+			}
+			checks++
+			probe := probePath(ru.Pattern)
+			gd := l.r.Decide(robotstxt.Query{URL: probe, Agents: []string{who}, Dialect: robotstxt.Google})
+			od := l.r.Decide(robotstxt.Query{URL: probe, Agents: []string{who}, Dialect: robotstxt.Original})
+			if gd.Allowed == od.Allowed || gd.Line() != ru.Line || od.Line() == 0 {
+				continue
+			}
+			ln := &l.lines[ru.Line-1]
+			l.add(ru.Line, keyColumn(ln), "dialects-disagree", fmt.Sprintf("for %s, this rule decides under longest match (Google, Bing, Yandex, RFC 9309: %s), but the original draft (Baidu) takes the first match, line %d %q (%s); move this line above line %d so that every dialect agrees",
+				clip(probe, 60), verdictOf(gd.Allowed), od.Line(), l.ruleText(od.Line()), verdictOf(od.Allowed), od.Line()), nil)
+		}
+	}
+	if wild > 0 {
+		ln := &l.lines[firstWild-1]
+		msg := "this rule uses * or $"
+		if wild > 1 {
+			msg = fmt.Sprintf("%d rules use * or $ (this is the first)", wild)
+		}
+		l.add(firstWild, valueColumn(ln), "wildcards-in-original", msg+": Google, Bing, Yandex and RFC 9309 read them as wildcards, but the original draft, which Baidu is said to follow, reads them as literal characters", nil)
+	}
+}
+
+func verdictOf(allowed bool) string {
+	if allowed {
+		return "allowed"
+	}
+	return "blocked"
+}
+
+// clip shortens s to at most n bytes for a message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - 3
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// commas formats n with thousands separators.
+func commas(n int64) string {
+	s := fmt.Sprint(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}

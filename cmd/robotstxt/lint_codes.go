@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Severities of lint findings.
+const (
+	sevError   = "error"   // crawlers read something other than what was meant; lint exits 1
+	sevWarning = "warning" // probably a mistake, or read differently by some crawlers
+	sevInfo    = "info"    // worth knowing; often intended
+)
+
+// Dialect sets of lint codes.
+var (
+	allDialects     = []string{"google", "rfc9309", "bing", "yandex", "original"}
+	longestMatch    = []string{"google", "rfc9309", "bing", "yandex"}
+	googleReading   = []string{"google", "bing", "yandex"}
+	strictReading   = []string{"rfc9309", "original"}
+	originalDialect = []string{"original"}
+	yandexDialect   = []string{"yandex"}
+	noDialect       = []string{}
+)
+
+// lintCode is one kind of lint finding. Codes are stable: tools and
+// configurations refer to them.
+type lintCode struct {
+	Code     string
+	Severity string
+	Dialects []string // the dialects it affects; none: only other parsers
+	Summary  string   // what it finds
+	Fix      string   // what to do
+}
+
+// lintCodes is the table of every code, in the order of the README.
+var lintCodes = []lintCode{
+	{"utf16", sevError, allDialects, "the file is UTF-16: crawlers read bytes and find no rule in it", "save the file as UTF-8"},
+	{"file-truncated", sevError, []string{"google", "rfc9309", "bing", "yandex"}, "the file is over 500 KiB: crawlers read only the first 512,000 bytes, and Yandex ignores the whole file", "shorten the file: merge rules with wildcards, drop obsolete ones"},
+	{"partial-last-line", sevWarning, []string{"google", "rfc9309", "bing", "yandex"}, "the 500 KiB cut falls inside a line: crawlers read the start of that line as it stands", "shorten the file so that the cut falls after its last rule"},
+	{"html-content", sevWarning, allDialects, "HTML or PHP output instead of robots.txt text: crawlers skip those lines", "serve robots.txt as plain text, without markup or error messages"},
+	{"non-utf8", sevWarning, allDialects, "bytes that are not UTF-8: crawlers percent-encode them as they are, so they match only URLs with the same bytes", "save the file as UTF-8, or percent-encode non-ASCII paths"},
+	{"bom", sevInfo, noDialect, "a UTF-8 byte order mark: the five dialects skip it, some older parsers read the first line as an unknown field", "save the file without the byte order mark"},
+	{"mojibake-bom", sevWarning, allDialects, "a byte order mark encoded twice (ï»¿) glued to the first key: every crawler reads that line as an unknown field", "remove the ï»¿ characters at the start of the file"},
+	{"nul-byte", sevWarning, googleReading, "a NUL byte: Google's parser reads the line only up to it", "remove the NUL byte"},
+	{"line-too-long", sevWarning, googleReading, "a line over 16,663 bytes: Google's parser reads only the first 16,663", "split the line, or shorten the pattern"},
+	{"unreadable-line", sevWarning, allDialects, "a line that is neither a field nor a comment: crawlers skip it", "write key: value, or start the line with #"},
+	{"unknown-field", sevWarning, allDialects, "a field no crawler reads: crawlers skip the line", "fix the field's name or remove the line"},
+	{"accepted-typo", sevWarning, strictReading, "a misspelt or prefixed key that Google accepts but RFC 9309 and the original draft ignore", "spell the key exactly: User-agent, Allow, Disallow, Sitemap"},
+	{"missing-colon", sevWarning, strictReading, "white space instead of the colon: Google accepts it, RFC 9309 and the original draft ignore the line", "write key: value with a colon"},
+	{"unsupported-field", sevWarning, allDialects, "a field some crawlers ignore (crawl-delay, host, clean-param, request-rate, visit-time) or none reads (noindex, nofollow, noarchive)", "keep it only for the crawlers that read it; use meta robots tags or X-Robots-Tag for noindex"},
+	{"bad-crawl-delay", sevWarning, []string{"bing", "yandex"}, "a crawl-delay value that is not a number of seconds: crawlers ignore it", "write seconds as a number: Crawl-delay: 5 or 0.5"},
+	{"bad-sitemap-url", sevWarning, []string{"google", "bing", "yandex"}, "a sitemap value that is not an absolute http(s) URL: crawlers ignore it", "write the full URL: Sitemap: https://example.com/sitemap.xml"},
+	{"rule-before-user-agent", sevWarning, allDialects, "an allow or disallow before any user-agent line: it belongs to no group and every crawler ignores it", "put a User-agent line above it"},
+	{"empty-user-agent", sevWarning, allDialects, "a user-agent line with no value: it names no crawler", "name a product token, or * for every crawler"},
+	{"pattern-cannot-match", sevWarning, allDialects, "a pattern that starts with neither / nor *: no URL matches it", "start the pattern with / (or /* for a suffix such as /*.gif$)"},
+	{"shadowed-rule", sevWarning, longestMatch, "a rule that never decides: another rule of its group matches the same URLs and wins (longer, or allow wins a tie)", "remove one of the two rules, or change the pattern of the one that should win"},
+	{"duplicate-rule", sevWarning, longestMatch, "a rule that repeats another of its group (same kind, same URLs): it never decides", "remove the duplicate"},
+	{"star-rules-dropped", sevInfo, allDialects, "a crawler named by its own group ignores every rule of the * group, and some URLs the * group blocks are allowed for it", "repeat in the crawler's group the * rules it should follow"},
+	{"disallow-all", sevWarning, allDialects, "Disallow: / for every crawler without a group of its own: the whole site is closed (a staging file left in production?)", "remove the line if the site should be crawled"},
+	{"empty-group", sevWarning, allDialects, "a crawler's group has no allow or disallow rule: the crawler may fetch everything and ignores the * group's rules", "add the rules it should follow, or remove the group"},
+	{"blank-line-in-group", sevWarning, originalDialect, "a blank line inside a group: Google reads on, the original draft (Baidu) ends the record there and the rules after it belong to no crawler; Yandex's validator warns", "remove blank lines inside groups; separate groups with one blank line"},
+	{"dialects-disagree", sevWarning, []string{"original"}, "a rule that decides under longest match (Google, Bing, Yandex, RFC 9309) but loses to an earlier rule under the original draft's first match (Baidu)", "put the longer, more specific rule above the shorter one: every dialect then agrees"},
+	{"wildcards-in-original", sevInfo, originalDialect, "rules with * or $: the original draft (which Baidu is said to follow) has no wildcards and reads them as literal characters", "nothing, if Baidu is not a concern; otherwise add literal rules for it"},
+	{"yandex-too-many-rules", sevWarning, yandexDialect, "more than 2,048 allow and disallow rules: Yandex reads at most 2,048", "merge rules with wildcards"},
+	{"yandex-rule-too-long", sevWarning, yandexDialect, "a rule over 1,024 characters: Yandex ignores it", "shorten the pattern"},
+}
+
+// lintCodeIndex maps a code to its place in lintCodes.
+var lintCodeIndex = func() map[string]int {
+	m := make(map[string]int, len(lintCodes))
+	for i, c := range lintCodes {
+		m[c.Code] = i
+	}
+	return m
+}()
+
+// codeOf returns the table entry of a code; it panics on a code missing from
+// the table, which the tests would catch.
+func codeOf(code string) *lintCode {
+	i, ok := lintCodeIndex[code]
+	if !ok {
+		panic("lint: no code " + code)
+	}
+	return &lintCodes[i]
+}
+
+// writeCodes prints the code table.
+func writeCodes(w io.Writer) {
+	var b strings.Builder
+	for _, c := range lintCodes {
+		d := strings.Join(c.Dialects, ", ")
+		if d == "" {
+			d = "(other parsers)"
+		}
+		fmt.Fprintf(&b, "%-22s %-7s %s\n    %s.\n    Fix: %s.\n", c.Code, c.Severity, d, c.Summary, c.Fix)
+	}
+	io.WriteString(w, b.String())
+}

@@ -1,0 +1,256 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/seed53c283f5/robotstxt"
+	"strconv"
+)
+
+func TestLintGolden(t *testing.T) {
+	file := "testdata/lint_sample.txt"
+	code, out, stderr := runCmd(t, "", "lint", file)
+	if code != 0 {
+		t.Fatalf("exit %d (no error-level finding): %s", code, stderr)
+	}
+	golden(t, "lint_sample.out.txt", out)
+	if !strings.Contains(out, "lint_sample.txt:8:10: warning[pattern-cannot-match]: the pattern \".gif$\"") {
+		t.Errorf("Disallow .gif$ not reported at its value")
+	}
+
+	code, out, _ = runCmd(t, "", "lint", "--json", file)
+	if code != 0 {
+		t.Fatalf("--json: exit %d", code)
+	}
+	golden(t, "lint_sample.json", out)
+	var rep lintReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		c := codeOf(f.Code)
+		if f.File != file || f.Line < 1 || f.Column < 1 || f.Severity != c.Severity || f.Message == "" || f.Dialects == nil {
+			t.Errorf("finding %+v", f)
+		}
+	}
+	want := []string{"rule-before-user-agent", "disallow-all", "shadowed-rule", "accepted-typo", "missing-colon",
+		"pattern-cannot-match", "unsupported-field", "bad-crawl-delay", "unknown-field", "bad-sitemap-url",
+		"star-rules-dropped", "blank-line-in-group", "dialects-disagree", "empty-group", "wildcards-in-original"}
+	for _, c := range want {
+		if !slices.ContainsFunc(rep.Findings, func(f finding) bool { return f.Code == c }) {
+			t.Errorf("no %s finding", c)
+		}
+	}
+
+	code, out, _ = runCmd(t, "", "lint", "--sarif", file)
+	if code != 0 {
+		t.Fatalf("--sarif: exit %d", code)
+	}
+	golden(t, "lint_sample.sarif", out)
+}
+
+// TestLintSARIF checks what code-scanning tools require of SARIF 2.1.0.
+func TestLintSARIF(t *testing.T) {
+	code, out, _ := runCmd(t, "User-agent: *\nDisallow: x\n", "lint", "--sarif", "-")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var log map[string]any
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	if log["version"] != "2.1.0" || !strings.Contains(log["$schema"].(string), "sarif") {
+		t.Fatalf("version %v, $schema %v", log["version"], log["$schema"])
+	}
+	runs := log["runs"].([]any)
+	if len(runs) != 1 {
+		t.Fatalf("%d runs", len(runs))
+	}
+	run := runs[0].(map[string]any)
+	driver := run["tool"].(map[string]any)["driver"].(map[string]any)
+	if driver["name"] == "" || driver["version"] != version || driver["informationUri"] == "" {
+		t.Errorf("driver %v", driver)
+	}
+	rules := driver["rules"].([]any)
+	if len(rules) != len(lintCodes) {
+		t.Fatalf("%d rules, want %d", len(rules), len(lintCodes))
+	}
+	for i, r := range rules {
+		r := r.(map[string]any)
+		level := r["defaultConfiguration"].(map[string]any)["level"]
+		if r["id"] != lintCodes[i].Code || r["shortDescription"].(map[string]any)["text"] == "" ||
+			r["help"].(map[string]any)["text"] == "" || (level != "error" && level != "warning" && level != "note") {
+			t.Errorf("rule %d: %v", i, r)
+		}
+	}
+	results := run["results"].([]any)
+	if len(results) != 1 {
+		t.Fatalf("%d results, want 1", len(results))
+	}
+	for _, r := range results {
+		r := r.(map[string]any)
+		idx := int(r["ruleIndex"].(float64))
+		if r["ruleId"] != "pattern-cannot-match" || rules[idx].(map[string]any)["id"] != r["ruleId"] || r["level"] != "warning" ||
+			r["message"].(map[string]any)["text"] == "" {
+			t.Errorf("result %v", r)
+		}
+		loc := r["locations"].([]any)[0].(map[string]any)["physicalLocation"].(map[string]any)
+		region := loc["region"].(map[string]any)
+		if loc["artifactLocation"].(map[string]any)["uri"] != "stdin" || region["startLine"] != 2.0 || region["startColumn"] != 11.0 {
+			t.Errorf("location %v", loc)
+		}
+	}
+}
+
+// TestLintCorpus checks real files for the codes they must produce.
+func TestLintCorpus(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "corpus", "real")
+	tests := []struct {
+		file  string
+		codes []string
+	}{
+		{"bbed08e745628211.txt", []string{"accepted-typo"}},
+		{"b0a4c47a2bc1900a.txt", []string{"bad-crawl-delay", "empty-group", "unsupported-field"}},
+		{"05f533771f1dbca0.txt", []string{"bad-sitemap-url"}},
+		{"0003ac6bd6a72447.txt", []string{"blank-line-in-group"}},
+		{"02f02f6931a999e6.txt", []string{"bom"}},
+		{"00766c09380b905a.txt", []string{"dialects-disagree"}},
+		{"02325f3cf1938473.txt", []string{"disallow-all"}},
+		{"04347c6d97534f75.txt", []string{"duplicate-rule"}},
+		{"38dc85aba90a5cbd.txt", []string{"empty-group"}},
+		{"75e40c2c0a08408b.txt", []string{"empty-user-agent"}},
+		{"1592b19683dc5047.txt", []string{"file-truncated", "partial-last-line", "yandex-too-many-rules"}},
+		{"15ce223d6369d0ec.txt", []string{"html-content"}},
+		{"0596c3d5be9b6fbd.txt", []string{"missing-colon"}},
+		{"3c6bc42cca48c086.txt", []string{"mojibake-bom", "unknown-field"}},
+		{"4dc9a0baf6109b07.txt", []string{"non-utf8"}},
+		{"29f9b71cadc11c8f.txt", []string{"duplicate-rule", "nul-byte", "unsupported-field", "wildcards-in-original"}},
+		{"05de537fbeac000c.txt", []string{"pattern-cannot-match"}},
+		{"0e3c39cc263353bb.txt", []string{"rule-before-user-agent"}},
+		{"10b8c04c2ffeb112.txt", []string{"dialects-disagree", "shadowed-rule"}},
+		{"003114bd5129bbd0.txt", []string{"star-rules-dropped"}},
+		{"44eade71e9775be6.txt", []string{"unknown-field"}},
+		{"7b48debf160d1203.txt", []string{"unreadable-line"}},
+		{"006ebc1954683922.txt", []string{"unsupported-field"}},
+		{"45e68e960341bfe6.txt", []string{"utf16"}},
+		{"000fac4b1aad089e.txt", []string{"wildcards-in-original"}},
+		{"8741f15fbd811e18.txt", []string{"yandex-too-many-rules"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			f, err := loadRobots(filepath.Join(dir, tt.file), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, fd := range lint(f) {
+				if !slices.Contains(got, fd.Code) {
+					got = append(got, fd.Code)
+				}
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, tt.codes) {
+				t.Errorf("codes %v, want %v", got, tt.codes)
+			}
+		})
+	}
+}
+
+func TestLintChecks(t *testing.T) {
+	long := strings.Repeat("a", 1100)
+	var many strings.Builder
+	many.WriteString("User-agent: *\n")
+	for i := range 2100 {
+		many.WriteString("Disallow: /p" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + "/" + strings.Repeat("y", i/26) + "\n")
+	}
+	tests := []struct {
+		name, body string
+		want       string // code:line
+		not        []string
+	}{
+		{"equal allow and disallow", "User-agent: *\nAllow: /a\nDisallow: /a\n", "shadowed-rule:3", nil},
+		{"a longer disallow is not shadowed", "User-agent: *\nAllow: /a\nDisallow: /a/b\n", "", []string{"shadowed-rule", "duplicate-rule"}},
+		{"anchored is not equal", "User-agent: *\nAllow: /a$\nDisallow: /a\n", "", []string{"shadowed-rule", "duplicate-rule"}},
+		{"duplicate", "User-agent: *\nDisallow: /a\nDisallow: /a\n", "duplicate-rule:3", nil},
+		{"different groups are not duplicates", "User-agent: a\nDisallow: /a\n\nUser-agent: b\nDisallow: /a\n", "", []string{"duplicate-rule"}},
+		{"rule too long for Yandex", "User-agent: *\nDisallow: /" + long + "\n", "yandex-rule-too-long:2", nil},
+		{"too many rules for Yandex", many.String(), "yandex-too-many-rules:2050", []string{"shadowed-rule", "duplicate-rule"}},
+		{"star group allowing everything", "User-agent: *\nDisallow:\n\nUser-agent: a\nDisallow: /x\n", "", []string{"star-rules-dropped", "disallow-all"}},
+		{"a specific group that repeats the star rules", "User-agent: *\nDisallow: /x\n\nUser-agent: a\nDisallow: /x\n", "", []string{"star-rules-dropped"}},
+		{"disallow-all with an allow of the home page", "User-agent: *\nDisallow: /\nAllow: /$\n", "", []string{"disallow-all"}},
+		{"absolute URL as a pattern", "User-agent: *\nDisallow: https://example.com/a?b\n", "pattern-cannot-match:2", nil},
+		{"sitemap", "Sitemap: https://example.com/s.xml\nUser-agent: *\nDisallow: /a\n", "", []string{"bad-sitemap-url"}},
+		{"blank line between groups", "User-agent: a\nDisallow: /a\n\nUser-agent: b\nDisallow: /b\n", "", []string{"blank-line-in-group"}},
+		{"utf16", "\xFF\xFEU\x00s\x00", "utf16:1", nil},
+		{"clean file", "User-agent: *\nAllow: /private/press/\nDisallow: /private/\n\nSitemap: https://example.com/sitemap.xml\n", "", []string{"dialects-disagree"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := &robotsFile{Name: "r.txt", Body: []byte(tt.body)}
+			f.Robots = robotsParse(f.Body)
+			got := lint(f)
+			var codes []string
+			for _, fd := range got {
+				codes = append(codes, fd.Code+":"+itoa(fd.Line))
+			}
+			if tt.want != "" && !slices.Contains(codes, tt.want) {
+				t.Errorf("findings %v, want %s", codes, tt.want)
+			}
+			for _, n := range tt.not {
+				for _, c := range codes {
+					if strings.HasPrefix(c, n+":") {
+						t.Errorf("unwanted finding %s (all: %v)", c, codes)
+					}
+				}
+			}
+			if tt.name == "clean file" && len(got) != 0 {
+				t.Errorf("a clean file has findings: %v", codes)
+			}
+		})
+	}
+}
+
+func TestLintUsage(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "robots.txt")
+	os.WriteFile(bad, []byte("\xFF\xFEU\x00"), 0o644)
+	bin := filepath.Join(dir, "favicon.ico")
+	os.WriteFile(bin, []byte("\x00\x00\x01\x00binary"), 0o644)
+	if code, out, _ := runCmd(t, "", "lint", bad); code != 1 || !strings.Contains(out, "error[utf16]") {
+		t.Errorf("an error-level finding: exit %d, want 1\n%s", code, out)
+	}
+	if code, out, _ := runCmd(t, "", "lint", "--disable", "utf16", bad); code != 0 || strings.Contains(out, "utf16") {
+		t.Errorf("--disable: exit %d\n%s", code, out)
+	}
+	if code, out, _ := runCmd(t, "", "lint", "--codes"); code != 0 || !strings.Contains(out, "shadowed-rule") {
+		t.Errorf("--codes: exit %d", code)
+	}
+	if code, _, stderr := runCmd(t, "", "lint", "-h"); code != 0 || !strings.Contains(stderr, "Examples:") {
+		t.Errorf("-h: exit %d", code)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{filepath.Join(dir, "missing.txt")}, "missing.txt: no such file"},
+		{[]string{dir}, "is a directory"},
+		{[]string{bin}, "looks like a binary file"},
+		{[]string{}, "no file to lint"},
+		{[]string{"--disable", "nope", bad}, `unknown code "nope"`},
+		{[]string{"--json", "--sarif", bad}, "exclusive"},
+	} {
+		code, _, stderr := runCmd(t, "", append([]string{"lint"}, tt.args...)...)
+		if code != 2 || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("lint %v: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.want)
+		}
+	}
+}
+
+func robotsParse(b []byte) *robotstxt.Robots { return robotstxt.Parse(b) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
