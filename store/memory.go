@@ -62,6 +62,9 @@ func (m *Memory) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
+	if err := CheckKey(key); err != nil {
+		return nil, false, err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -83,6 +86,9 @@ func (m *Memory) Get(ctx context.Context, key string) ([]byte, bool, error) {
 // Put implements Store.
 func (m *Memory) Put(ctx context.Context, key string, value []byte, ttl time.Duration) error {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	it := &memItem{key: key, value: append([]byte(nil), value...)}
@@ -108,6 +114,9 @@ func (m *Memory) Put(ctx context.Context, key string, value []byte, ttl time.Dur
 // Delete implements Store.
 func (m *Memory) Delete(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	m.mu.Lock()
