@@ -37,6 +37,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/seed53c283f5/robotstxt/store"
 )
@@ -142,13 +143,13 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 	db, err := bolt.Open(path, o.Mode, &bolt.Options{Timeout: wait, NoSync: o.NoSync})
 	switch {
-	case errors.Is(err, bolt.ErrTimeout):
+	case errors.Is(err, berrors.ErrTimeout):
 		waited := wait
 		if o.LockTimeout < 0 {
 			waited = 0
 		}
 		return nil, &LockedError{Path: path, Waited: waited, Err: err}
-	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, bolt.ErrChecksum):
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
 		return nil, fmt.Errorf("boltstore: %s is not a bbolt file this program can read (%w): remove it, or choose another cache file", path, err)
 	case err != nil:
 		return nil, fmt.Errorf("boltstore: opening %s: %w", path, err)
@@ -210,7 +211,7 @@ func (s *Store) check(ctx context.Context, key string) error {
 
 // fail turns a bbolt error into the store's.
 func (s *Store) fail(op, key string, err error) error {
-	if errors.Is(err, bolt.ErrDatabaseNotOpen) || s.closed.Load() {
+	if errors.Is(err, berrors.ErrDatabaseNotOpen) || s.closed.Load() {
 		return store.ErrClosed
 	}
 	return fmt.Errorf("boltstore: %s %q in %s: %w", op, key, s.path, err)

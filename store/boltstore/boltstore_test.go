@@ -11,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/store/storetest"
@@ -213,7 +214,7 @@ func checkLocked(t *testing.T, err error, path string, waited time.Duration) {
 	if !errors.Is(err, ErrLocked) {
 		t.Fatalf("Open of a locked file: error %v, want ErrLocked", err)
 	}
-	if !errors.Is(err, bolt.ErrTimeout) {
+	if !errors.Is(err, berrors.ErrTimeout) {
 		t.Errorf("the error does not wrap bbolt's: %v", err)
 	}
 	var le *LockedError
