@@ -23,6 +23,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -444,6 +445,7 @@ func testTTL(t *testing.T, h *harness) {
 	mustPut(t, s, "https://cleared.example", []byte("c2"), 0) // overwriting drops the ttl
 	mustPut(t, s, "https://set.example", []byte("s1"), 0)
 	mustPut(t, s, "https://set.example", []byte("s2"), time.Minute) // and sets a new one
+	mustPut(t, s, "https://longest.example", []byte("l"), math.MaxInt64)
 
 	c.Advance(59*time.Minute + 59*time.Second)
 	present(t, s, "https://hour.example", []byte("h"))
@@ -457,6 +459,7 @@ func testTTL(t *testing.T, h *harness) {
 
 	c.Advance(10_000 * time.Hour)
 	present(t, s, "https://forever.example", []byte("f"))
+	present(t, s, "https://longest.example", []byte("l"))
 	present(t, s, "https://negative.example", []byte("n"))
 	present(t, s, "https://cleared.example", []byte("c2"))
 
@@ -483,6 +486,7 @@ func testTTLRealTime(t *testing.T, h *harness) {
 	mustPut(t, s, "https://cleared.example", []byte("c1"), 3*time.Millisecond)
 	mustPut(t, s, "https://cleared.example", []byte("c2"), 0) // overwriting drops the ttl
 	mustPut(t, s, "https://tiny.example", []byte("t"), time.Nanosecond)
+	mustPut(t, s, "https://longest.example", []byte("l"), math.MaxInt64)
 
 	h.eventually(t, "an entry stored for 3ms is gone", func() bool {
 		return isMissing(t, s, "https://short.example")
@@ -494,6 +498,7 @@ func testTTLRealTime(t *testing.T, h *harness) {
 	present(t, s, "https://forever.example", []byte("f"))
 	present(t, s, "https://negative.example", []byte("n"))
 	present(t, s, "https://cleared.example", []byte("c2"))
+	present(t, s, "https://longest.example", []byte("l"))
 
 	mustPut(t, s, "https://short.example", []byte("s2"), time.Hour)
 	present(t, s, "https://short.example", []byte("s2"))
