@@ -1,3 +1,14 @@
 module github.com/seed53c283f5/robotstxt
 
-go 1.26
+go 1.26.0
+
+require (
+	github.com/redis/go-redis/v9 v9.23.0
+	go.etcd.io/bbolt v1.5.0
+)
+
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	go.uber.org/atomic v1.12.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+)

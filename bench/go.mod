@@ -1,6 +1,6 @@
 module github.com/seed53c283f5/robotstxt/bench
 
-go 1.26
+go 1.26.0
 
 replace github.com/seed53c283f5/robotstxt => ../
 

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"container/list"
 	"context"
 	"sync"
@@ -62,6 +63,9 @@ func (m *Memory) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
+	if err := CheckKey(key); err != nil {
+		return nil, false, err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -85,6 +89,9 @@ func (m *Memory) Put(ctx context.Context, key string, value []byte, ttl time.Dur
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if err := CheckKey(key); err != nil {
+		return err
+	}
 	it := &memItem{key: key, value: append([]byte(nil), value...)}
 	if ttl > 0 {
 		it.expires = m.now().Add(ttl)
@@ -94,20 +101,63 @@ func (m *Memory) Put(ctx context.Context, key string, value []byte, ttl time.Dur
 	if m.closed {
 		return ErrClosed
 	}
-	if e, ok := m.items[key]; ok {
+	m.insert(it)
+	return nil
+}
+
+// insert stores it, replacing any item under its key, and evicts the least
+// recently used items beyond the bounds. m.mu is held.
+func (m *Memory) insert(it *memItem) {
+	if e, ok := m.items[it.key]; ok {
 		m.remove(e)
 	}
-	m.items[key] = m.order.PushFront(it)
+	m.items[it.key] = m.order.PushFront(it)
 	m.bytes += itemSize(it)
 	for (len(m.items) > m.maxEntries || m.bytes > m.maxBytes) && m.order.Len() > 1 {
 		m.remove(m.order.Back())
 	}
-	return nil
+}
+
+// peek returns a copy of the live value under key.
+func (m *Memory) peek(key string) ([]byte, bool) {
+	v, ok, err := m.Get(context.Background(), key)
+	return v, ok && err == nil
+}
+
+// mirror keeps a copy of v, another store's value for key. When memory holds
+// the same bytes, unexpired, they stay with their ttl and only move to the
+// front; otherwise v is copied in without a time limit.
+func (m *Memory) mirror(key string, v []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
+	if e, ok := m.items[key]; ok {
+		it := e.Value.(*memItem)
+		if bytes.Equal(it.value, v) && (it.expires.IsZero() || m.now().Before(it.expires)) {
+			m.order.MoveToFront(e)
+			return
+		}
+	}
+	m.insert(&memItem{key: key, value: append([]byte(nil), v...)})
+}
+
+// forget removes key, if memory holds it.
+func (m *Memory) forget(key string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e, ok := m.items[key]; ok && !m.closed {
+		m.remove(e)
+	}
 }
 
 // Delete implements Store.
 func (m *Memory) Delete(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := CheckKey(key); err != nil {
 		return err
 	}
 	m.mu.Lock()

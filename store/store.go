@@ -13,10 +13,17 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
 // Store keeps values by key. Implementations are safe for concurrent use.
+//
+// Every method fails with the context's error when ctx is already done, with
+// ErrClosed after Close, and with an error wrapping ErrInvalidKey for a key
+// that is empty or longer than MaxKeyLen bytes. Values may be empty and may
+// hold any bytes: an empty value stored is found (ok is true), unlike a
+// missing one.
 type Store interface {
 	// Get returns the value stored under key. ok is false when there is
 	// none, or when its time to live has passed. The returned slice belongs
@@ -37,11 +44,20 @@ type Store interface {
 // of crawlers can agree that one of them fetches an origin while the others
 // wait for the result. A lease is held by an owner (a name unique to the
 // process) for at most ttl.
+//
+// Leases live beside values, not among them: taking, renewing or releasing
+// the lease on a key never changes the value stored under that key, and
+// Delete does not release a lease. Owners follow the rules of keys (1 to
+// MaxKeyLen bytes).
 type Leaser interface {
-	// Lease tries to take the lease on key for owner. It reports whether
-	// owner now holds it; an owner that already holds the lease renews it.
+	// Lease tries to take the lease on key for owner, for ttl, which must
+	// be positive. It reports whether owner now holds it: true when nobody
+	// held it, when the last holder's ttl has passed, or when owner already
+	// held it (the lease is then renewed for ttl from now); false when
+	// another owner holds it.
 	Lease(ctx context.Context, key, owner string, ttl time.Duration) (bool, error)
-	// Release gives the lease up if owner holds it.
+	// Release gives the lease up if owner holds it; when another owner
+	// holds it, or nobody does, Release changes nothing and returns nil.
 	Release(ctx context.Context, key, owner string) error
 }
 
@@ -66,3 +82,58 @@ type Reporter interface {
 
 // ErrClosed is returned by a store used after Close.
 var ErrClosed = errors.New("store: closed")
+
+// MaxKeyLen is the longest key, in bytes, that every store accepts. Origins
+// are far shorter: a host name has at most 253 bytes.
+const MaxKeyLen = 4096
+
+// ErrInvalidKey is wrapped by the error a store returns for an empty key or
+// owner, or one longer than MaxKeyLen bytes.
+var ErrInvalidKey = errors.New("invalid key")
+
+// CheckKey returns an error wrapping ErrInvalidKey when key is empty or longer
+// than MaxKeyLen bytes, and nil otherwise. Implementations of Store call it
+// first.
+func CheckKey(key string) error {
+	switch {
+	case key == "":
+		return fmt.Errorf("store: %w: empty", ErrInvalidKey)
+	case len(key) > MaxKeyLen:
+		return fmt.Errorf("store: %w: %d bytes, more than %d", ErrInvalidKey, len(key), MaxKeyLen)
+	}
+	return nil
+}
+
+// ErrInvalidTTL is wrapped by the error Lease returns for a ttl that is not
+// positive.
+var ErrInvalidTTL = errors.New("invalid lease ttl")
+
+// CheckLease checks the arguments of Leaser.Lease: key and owner with
+// CheckKey, and ttl, which must be positive (ErrInvalidTTL).
+func CheckLease(key, owner string, ttl time.Duration) error {
+	if err := CheckKey(key); err != nil {
+		return err
+	}
+	if err := checkOwner(owner); err != nil {
+		return err
+	}
+	if ttl <= 0 {
+		return fmt.Errorf("store: %w: %v", ErrInvalidTTL, ttl)
+	}
+	return nil
+}
+
+// CheckRelease checks the arguments of Leaser.Release with CheckKey.
+func CheckRelease(key, owner string) error {
+	if err := CheckKey(key); err != nil {
+		return err
+	}
+	return checkOwner(owner)
+}
+
+func checkOwner(owner string) error {
+	if err := CheckKey(owner); err != nil {
+		return fmt.Errorf("%w (lease owner)", err)
+	}
+	return nil
+}

@@ -1,0 +1,432 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Fallback keeps a cache answering when its primary store cannot be reached
+// (a Redis server down or unreachable): it sends every operation to the
+// primary, and when the primary fails it answers from memory instead, says so
+// through Health, and tries the primary again after an interval. When the
+// primary answers again, it is used again and Health clears.
+//
+// While the primary works, Fallback keeps in memory a copy of what was
+// recently read or written, bounded by FallbackOptions.Memory, so that an
+// outage still finds the origins the process was busy with. The primary stays
+// the authority: a value missing there is dropped from memory too.
+//
+// Writes made while the primary is away go to memory only, and are
+// remembered. When the primary is back, such a key is written back to the
+// primary (with what is left of its ttl) the first time a Get finds the
+// primary without it; a key deleted during the outage is deleted from the
+// primary the first time a Get finds it there. Keys nobody reads again after
+// the outage stay in this process's memory only. A value the primary holds
+// is never overwritten by one written here during the outage: another
+// process may have written a fresher one.
+//
+// Leases go to the primary when it implements Leaser and answers; otherwise
+// Fallback grants them itself, for this process only (a fleet cut off from
+// its shared store cannot agree on anything, and each process then fetches
+// for itself).
+//
+// Fallback starts no goroutine: the primary is tried again by the first
+// operation after the interval, while the others keep answering from memory.
+// Errors that say the caller gave up (its context is done) or asked for
+// something impossible (ErrInvalidKey, ErrInvalidTTL) are returned as they
+// are and do not count as the primary failing; every other error from the
+// primary does.
+type Fallback struct {
+	primary    Store
+	mem        *Memory
+	leases     *leaseTable
+	now        func() time.Time
+	retryAfter time.Duration
+	maxDirty   int
+
+	mu       sync.Mutex
+	closed   bool
+	degraded bool
+	since    time.Time // when the primary was first found failing
+	lastErr  error     // its last failure
+	nextTry  time.Time // when the primary may be tried again
+	dirty    map[string]dirtyKey
+}
+
+// dirtyKey is a key written or deleted in memory while the primary was away.
+type dirtyKey struct {
+	deleted bool
+	expires time.Time // zero: no limit
+}
+
+// FallbackOptions tune a Fallback. The zero value, or nil, takes the
+// defaults.
+type FallbackOptions struct {
+	// Memory bounds the copies kept in memory (default: 10,000 entries,
+	// 64 MiB). Its Now is ignored: the Fallback's Now is used.
+	Memory *MemoryOptions
+	// RetryAfter is how long, after the primary failed, operations answer
+	// from memory without trying it (default 5 s).
+	RetryAfter time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// NewFallback returns a store that uses primary while it answers and memory
+// while it does not. Closing the Fallback closes primary.
+func NewFallback(primary Store, opts *FallbackOptions) *Fallback {
+	var o FallbackOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.RetryAfter <= 0 {
+		o.RetryAfter = 5 * time.Second
+	}
+	mo := MemoryOptions{MaxEntries: 10_000, MaxBytes: 64 << 20}
+	if o.Memory != nil {
+		if o.Memory.MaxEntries > 0 {
+			mo.MaxEntries = o.Memory.MaxEntries
+		}
+		if o.Memory.MaxBytes > 0 {
+			mo.MaxBytes = o.Memory.MaxBytes
+		}
+	}
+	mo.Now = o.Now
+	return &Fallback{
+		primary:    primary,
+		mem:        NewMemory(&mo),
+		leases:     newLeaseTable(),
+		now:        o.Now,
+		retryAfter: o.RetryAfter,
+		maxDirty:   mo.MaxEntries,
+		dirty:      map[string]dirtyKey{},
+	}
+}
+
+// usePrimary reports whether an operation should go to the primary: always
+// while it works; once an interval after it failed, for the one operation
+// that tries it again.
+func (f *Fallback) usePrimary() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.degraded {
+		return true
+	}
+	now := f.now()
+	if now.Before(f.nextTry) {
+		return false
+	}
+	f.nextTry = now.Add(f.retryAfter)
+	return true
+}
+
+// settle records what the primary answered and reports whether that answer
+// stands (true), or the operation is to be answered from memory (false).
+func (f *Fallback) settle(ctx context.Context, err error) bool {
+	if err == nil {
+		f.mu.Lock()
+		f.degraded, f.lastErr, f.since = false, nil, time.Time{}
+		f.mu.Unlock()
+		return true
+	}
+	if ctx.Err() != nil || errors.Is(err, ErrInvalidKey) || errors.Is(err, ErrInvalidTTL) {
+		return true
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := f.now()
+	if !f.degraded {
+		f.degraded, f.since = true, now
+		f.nextTry = now.Add(f.retryAfter)
+	}
+	f.lastErr = err
+	return false
+}
+
+func (f *Fallback) check(ctx context.Context, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := CheckKey(key); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return ErrClosed
+	}
+	return nil
+}
+
+func (f *Fallback) markDirty(key string, d dirtyKey) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.dirty[key]; ok || len(f.dirty) < f.maxDirty {
+		f.dirty[key] = d
+	}
+}
+
+func (f *Fallback) takeDirty(key string) (dirtyKey, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	d, ok := f.dirty[key]
+	if ok {
+		delete(f.dirty, key)
+	}
+	return d, ok
+}
+
+func (f *Fallback) clearDirty(key string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.dirty, key)
+}
+
+// Get implements Store.
+func (f *Fallback) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	if err := f.check(ctx, key); err != nil {
+		return nil, false, err
+	}
+	if f.usePrimary() {
+		v, ok, err := f.primary.Get(ctx, key)
+		if f.settle(ctx, err) {
+			if err != nil {
+				return nil, false, err
+			}
+			return f.reconcile(ctx, key, v, ok)
+		}
+	}
+	return f.mem.Get(ctx, key)
+}
+
+// reconcile brings memory in line with what the primary answered for key,
+// writing back to the primary what was written here while it was away.
+func (f *Fallback) reconcile(ctx context.Context, key string, v []byte, ok bool) ([]byte, bool, error) {
+	d, dirty := f.takeDirty(key)
+	switch {
+	case dirty && d.deleted && ok:
+		// Deleted here while the primary was away.
+		if err := f.primary.Delete(ctx, key); err != nil {
+			f.markDirty(key, d)
+			f.settle(ctx, err)
+		}
+		return nil, false, nil
+	case dirty && !d.deleted && !ok:
+		// Written here while the primary was away, and nobody wrote it
+		// there since: write it back.
+		mv, mok := f.mem.peek(key)
+		if !mok {
+			return nil, false, nil
+		}
+		var ttl time.Duration
+		if !d.expires.IsZero() {
+			ttl = d.expires.Sub(f.now())
+			if ttl <= 0 {
+				return nil, false, nil
+			}
+		}
+		if err := f.primary.Put(ctx, key, mv, ttl); err != nil {
+			f.markDirty(key, d)
+			f.settle(ctx, err)
+		}
+		return mv, true, nil
+	case ok:
+		f.mem.mirror(key, v)
+		return v, true, nil
+	default:
+		f.mem.forget(key)
+		return nil, false, nil
+	}
+}
+
+// Put implements Store.
+func (f *Fallback) Put(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	if err := f.check(ctx, key); err != nil {
+		return err
+	}
+	if f.usePrimary() {
+		err := f.primary.Put(ctx, key, value, ttl)
+		if f.settle(ctx, err) {
+			if err == nil {
+				f.clearDirty(key)
+				_ = f.mem.Put(ctx, key, value, ttl)
+			}
+			return err
+		}
+	}
+	d := dirtyKey{}
+	if ttl > 0 {
+		d.expires = f.now().Add(ttl)
+	}
+	if err := f.mem.Put(ctx, key, value, ttl); err != nil {
+		return err
+	}
+	f.markDirty(key, d)
+	return nil
+}
+
+// Delete implements Store.
+func (f *Fallback) Delete(ctx context.Context, key string) error {
+	if err := f.check(ctx, key); err != nil {
+		return err
+	}
+	if f.usePrimary() {
+		err := f.primary.Delete(ctx, key)
+		if f.settle(ctx, err) {
+			if err == nil {
+				f.clearDirty(key)
+				f.mem.forget(key)
+			}
+			return err
+		}
+	}
+	if err := f.mem.Delete(ctx, key); err != nil {
+		return err
+	}
+	f.markDirty(key, dirtyKey{deleted: true})
+	return nil
+}
+
+// Lease implements Leaser: on the primary when it is a Leaser and answers,
+// for this process alone otherwise.
+func (f *Fallback) Lease(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
+	if err := f.check(ctx, key); err != nil {
+		return false, err
+	}
+	if err := CheckLease(key, owner, ttl); err != nil {
+		return false, err
+	}
+	if pl, ok := f.primary.(Leaser); ok && f.usePrimary() {
+		got, err := pl.Lease(ctx, key, owner, ttl)
+		if f.settle(ctx, err) {
+			return got, err
+		}
+	}
+	return f.leases.lease(f.now(), key, owner, ttl), nil
+}
+
+// Release implements Leaser. It gives up the lease on the primary and any
+// lease taken in this process while the primary was away.
+func (f *Fallback) Release(ctx context.Context, key, owner string) error {
+	if err := f.check(ctx, key); err != nil {
+		return err
+	}
+	if err := CheckRelease(key, owner); err != nil {
+		return err
+	}
+	f.leases.release(key, owner)
+	if pl, ok := f.primary.(Leaser); ok && f.usePrimary() {
+		err := pl.Release(ctx, key, owner)
+		if f.settle(ctx, err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// Ping asks the primary whether it answers, when it can be asked (it has a
+// method Ping(context.Context) error, as the Redis store has), and records
+// the answer as any operation would: a failure makes the Fallback degraded,
+// a success clears that. It returns the primary's error, or nil.
+func (f *Fallback) Ping(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	p, ok := f.primary.(interface{ Ping(context.Context) error })
+	if !ok {
+		return nil
+	}
+	err := p.Ping(ctx)
+	f.settle(ctx, err)
+	return err
+}
+
+// Close closes the primary and drops what memory holds. Operations after
+// Close return ErrClosed.
+func (f *Fallback) Close() error {
+	f.mu.Lock()
+	if f.closed {
+		f.mu.Unlock()
+		return nil
+	}
+	f.closed = true
+	f.dirty = nil
+	f.mu.Unlock()
+	_ = f.mem.Close()
+	return f.primary.Close()
+}
+
+// Health implements Reporter. Name is the primary's; when the primary is
+// failing, Degraded is true and Message says since when, its last error, and
+// that answers come from memory.
+func (f *Fallback) Health() Health {
+	h := Health{Name: fmt.Sprintf("%T", f.primary)}
+	if r, ok := f.primary.(Reporter); ok {
+		h = r.Health()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.degraded {
+		h.Degraded = true
+		h.Message = fmt.Sprintf("%s unreachable since %s: %v; answering from memory",
+			h.Name, clockTime(f.since, f.now()), f.lastErr)
+	}
+	return h
+}
+
+// clockTime writes t as a time of day, with the date when it is not now's.
+func clockTime(t, now time.Time) string {
+	if y, m, d := t.Date(); now.Year() == y && now.Month() == m && now.Day() == d {
+		return t.Format("15:04:05")
+	}
+	return t.Format("2006-01-02 15:04:05")
+}
+
+// leaseTable holds leases for one process.
+type leaseTable struct {
+	mu        sync.Mutex
+	m         map[string]heldLease
+	swept     int // len(m) after the last sweep of expired leases
+	sweepFrom int
+}
+
+type heldLease struct {
+	owner   string
+	expires time.Time
+}
+
+func newLeaseTable() *leaseTable {
+	return &leaseTable{m: map[string]heldLease{}, sweepFrom: 1024}
+}
+
+func (l *leaseTable) lease(now time.Time, key, owner string, ttl time.Duration) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if h, ok := l.m[key]; ok && h.owner != owner && now.Before(h.expires) {
+		return false
+	}
+	l.m[key] = heldLease{owner: owner, expires: now.Add(ttl)}
+	if len(l.m) >= l.sweepFrom && len(l.m) >= 2*l.swept {
+		for k, h := range l.m {
+			if !now.Before(h.expires) {
+				delete(l.m, k)
+			}
+		}
+		l.swept = len(l.m)
+	}
+	return true
+}
+
+func (l *leaseTable) release(key, owner string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if h, ok := l.m[key]; ok && h.owner == owner {
+		delete(l.m, key)
+	}
+}

@@ -1,0 +1,335 @@
+// Package redisstore keeps the robots.txt cache in Redis, so that a fleet of
+// crawler processes shares one cache and one set of leases: one process
+// fetches an origin's robots.txt while the others wait for the result.
+//
+// It uses go-redis (github.com/redis/go-redis/v9), the client the Redis
+// project maintains. Entries live under two key names per origin:
+//
+//	robotstxt:entry:https://example.com   the value, with its ttl (SET ... PX)
+//	robotstxt:lease:https://example.com   the lease holder, with its ttl
+//
+// "robotstxt:" is the default prefix (Options.Prefix, or ?prefix= in the
+// URL), so that several caches can share a server. Time to live is Redis's
+// own (PX, in milliseconds, a ttl under a millisecond rounded up to one), so
+// it is measured on the server's clock: every process of a fleet sees an
+// entry expire at the same moment. A lease is taken with one Lua script
+// (take it if nobody holds it or the caller does, with SET PX), and given up
+// with another (delete it if the caller holds it), so no two owners ever hold
+// one.
+//
+// Calls never hang on a server that has gone away: unless the URL says
+// otherwise, a connection is given a second to open and each reply a second
+// to arrive, with one retry on a fresh connection (a server that restarted
+// has closed the old ones). Wrap the store in a store.Fallback (package
+// storeopen does) to keep answering from memory while the server is down.
+//
+// go-redis writes some connection failures to its own logger, standard error
+// by default; a program that wants it quiet calls redis.SetLogger (for
+// example with logging.VoidLogger from go-redis's logging package). This
+// package does not change that setting, which is the program's.
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/seed53c283f5/robotstxt/store"
+)
+
+// DefaultPrefix starts the names of the keys the store writes.
+const DefaultPrefix = "robotstxt:"
+
+// Options tune Open and New. The zero value, or nil, takes the defaults.
+type Options struct {
+	// Prefix starts every key name the store writes (default
+	// DefaultPrefix). A "prefix" parameter in the URL given to Open takes
+	// precedence.
+	Prefix string
+	// DialTimeout, ReadTimeout and WriteTimeout bound each connection
+	// attempt and each reply or request (default 1 s each). A value given
+	// in the URL (dial_timeout=, read_timeout=, write_timeout=) takes
+	// precedence. New ignores them: the client passed has its own.
+	DialTimeout, ReadTimeout, WriteTimeout time.Duration
+}
+
+// Store is a store.Store, store.Leaser and store.Reporter kept in Redis. It
+// is safe for concurrent use.
+type Store struct {
+	client    redis.UniversalClient
+	ownClient bool
+	prefix    string
+	name      string
+	closed    atomic.Bool
+}
+
+var (
+	_ store.Store    = (*Store)(nil)
+	_ store.Leaser   = (*Store)(nil)
+	_ store.Reporter = (*Store)(nil)
+)
+
+// Open returns a store on the Redis server rawURL names, in the forms
+// go-redis reads: redis://[user:password@]host[:port][/db][?options],
+// rediss:// for TLS, unix:///path/to/socket. One more option is read here:
+// prefix, the start of every key name. Open does not connect; the first
+// operation, or Ping, does. opts may be nil.
+func Open(rawURL string, opts *Options) (*Store, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // url.Error repeats the URL, password included
+		}
+		return nil, fmt.Errorf("redisstore: invalid Redis URL: %v", err)
+	}
+	q := u.Query()
+	if q.Has("prefix") {
+		o.Prefix = q.Get("prefix")
+		q.Del("prefix")
+		u.RawQuery = q.Encode()
+	}
+	ro, err := redis.ParseURL(u.String())
+	if err != nil {
+		return nil, fmt.Errorf("redisstore: invalid Redis URL %s: %v", u.Redacted(), err)
+	}
+	if ro.DialTimeout == 0 {
+		ro.DialTimeout = orDefault(o.DialTimeout)
+	}
+	if ro.ReadTimeout == 0 {
+		ro.ReadTimeout = orDefault(o.ReadTimeout)
+	}
+	if ro.WriteTimeout == 0 {
+		ro.WriteTimeout = orDefault(o.WriteTimeout)
+	}
+	if ro.PoolTimeout == 0 {
+		ro.PoolTimeout = ro.ReadTimeout + time.Second
+	}
+	if ro.MaxRetries == 0 {
+		ro.MaxRetries = 1
+	}
+	if ro.DialerRetries == 0 {
+		ro.DialerRetries = 1
+	}
+	ro.ContextTimeoutEnabled = true // the caller's deadline bounds a call too
+	s := New(redis.NewClient(ro), &o)
+	s.ownClient = true
+	return s, nil
+}
+
+func orDefault(d time.Duration) time.Duration {
+	if d == 0 {
+		return time.Second
+	}
+	return d
+}
+
+// New returns a store on a client the caller made (a redis.Client, a
+// ClusterClient, a Ring). Closing the store does not close the client. Only
+// opts.Prefix is read. The client's own timeouts apply.
+func New(client redis.UniversalClient, opts *Options) *Store {
+	prefix := DefaultPrefix
+	if opts != nil && opts.Prefix != "" {
+		prefix = opts.Prefix
+	}
+	name := "redis"
+	switch c := client.(type) {
+	case *redis.Client:
+		o := c.Options()
+		name = "redis " + o.Addr
+		if o.DB != 0 {
+			name += fmt.Sprintf(" db %d", o.DB)
+		}
+	case *redis.ClusterClient:
+		name = "redis cluster " + strings.Join(c.Options().Addrs, ",")
+	}
+	return &Store{client: client, prefix: prefix, name: name}
+}
+
+// Health implements store.Reporter: Name is "redis" and the server's
+// address ("redis 127.0.0.1:6379"). Degraded is never set: the store does not
+// know it is down until a call fails, with an error; a store.Fallback
+// around it reports that.
+func (s *Store) Health() store.Health { return store.Health{Name: s.name} }
+
+// Prefix returns the start of every key name the store writes.
+func (s *Store) Prefix() string { return s.prefix }
+
+func (s *Store) entryKey(key string) string { return s.prefix + "entry:" + key }
+func (s *Store) leaseKey(key string) string { return s.prefix + "lease:" + key }
+
+func (s *Store) check(ctx context.Context, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := store.CheckKey(key); err != nil {
+		return err
+	}
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	return nil
+}
+
+// Error is the error of a Redis command that failed: the server could not
+// be reached, or answered with an error.
+type Error struct {
+	Op   string // the command: "GET", "SET", "DEL", "lease", "release", "PING"
+	Key  string // the store's key, not the prefixed name; empty for PING
+	Addr string // "redis 127.0.0.1:6379"
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Key == "" {
+		return fmt.Sprintf("redisstore: %s on %s: %v", e.Op, e.Addr, e.Err)
+	}
+	return fmt.Sprintf("redisstore: %s %q on %s: %v", e.Op, e.Key, e.Addr, e.Err)
+}
+
+// Unwrap returns the client's error.
+func (e *Error) Unwrap() error { return e.Err }
+
+func (s *Store) fail(ctx context.Context, op, key string, err error) error {
+	switch {
+	case errors.Is(err, redis.ErrClosed) || s.closed.Load():
+		return store.ErrClosed
+	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		return ctx.Err()
+	}
+	return &Error{Op: op, Key: key, Addr: s.name, Err: err}
+}
+
+// Get implements store.Store.
+func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
+	if err := s.check(ctx, key); err != nil {
+		return nil, false, err
+	}
+	v, err := s.client.Get(ctx, s.entryKey(key)).Bytes()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, s.fail(ctx, "GET", key, err)
+	}
+	if v == nil {
+		v = []byte{}
+	}
+	return v, true, nil
+}
+
+// px is ttl in whole milliseconds, rounded up.
+func px(ttl time.Duration) time.Duration {
+	return (ttl + time.Millisecond - 1) / time.Millisecond * time.Millisecond
+}
+
+// Put implements store.Store.
+func (s *Store) Put(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	if err := s.check(ctx, key); err != nil {
+		return err
+	}
+	var exp time.Duration // 0: no expiry
+	if ttl > 0 {
+		exp = px(min(ttl, 1<<62)) // far beyond any real ttl, short of overflowing
+	}
+	if err := s.client.Set(ctx, s.entryKey(key), value, exp).Err(); err != nil {
+		return s.fail(ctx, "SET", key, err)
+	}
+	return nil
+}
+
+// Delete implements store.Store.
+func (s *Store) Delete(ctx context.Context, key string) error {
+	if err := s.check(ctx, key); err != nil {
+		return err
+	}
+	if err := s.client.Del(ctx, s.entryKey(key)).Err(); err != nil {
+		return s.fail(ctx, "DEL", key, err)
+	}
+	return nil
+}
+
+// leaseScript takes the lease KEYS[1] for owner ARGV[1] for ARGV[2]
+// milliseconds, unless another owner holds it.
+var leaseScript = redis.NewScript(`
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] then
+	return 0
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`)
+
+// releaseScript deletes the lease KEYS[1] if owner ARGV[1] holds it.
+var releaseScript = redis.NewScript(`
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+	redis.call('DEL', KEYS[1])
+end
+return 0
+`)
+
+// Lease implements store.Leaser.
+func (s *Store) Lease(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
+	if err := s.check(ctx, key); err != nil {
+		return false, err
+	}
+	if err := store.CheckLease(key, owner, ttl); err != nil {
+		return false, err
+	}
+	ms := px(min(ttl, 1<<62)).Milliseconds()
+	got, err := leaseScript.Run(ctx, s.client, []string{s.leaseKey(key)}, owner, ms).Int()
+	if err != nil {
+		return false, s.fail(ctx, "lease", key, err)
+	}
+	return got == 1, nil
+}
+
+// Release implements store.Leaser.
+func (s *Store) Release(ctx context.Context, key, owner string) error {
+	if err := s.check(ctx, key); err != nil {
+		return err
+	}
+	if err := store.CheckRelease(key, owner); err != nil {
+		return err
+	}
+	if err := releaseScript.Run(ctx, s.client, []string{s.leaseKey(key)}, owner).Err(); err != nil {
+		return s.fail(ctx, "release", key, err)
+	}
+	return nil
+}
+
+// Ping asks the server whether it answers.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	if err := s.client.Ping(ctx).Err(); err != nil {
+		return s.fail(ctx, "PING", "", err)
+	}
+	return nil
+}
+
+// Close implements store.Store. It closes the client when Open made it.
+// Closing a closed store does nothing.
+func (s *Store) Close() error {
+	if s.closed.Swap(true) || !s.ownClient {
+		return nil
+	}
+	if err := s.client.Close(); err != nil && !errors.Is(err, redis.ErrClosed) {
+		return fmt.Errorf("redisstore: closing the client of %s: %w", s.name, err)
+	}
+	return nil
+}

@@ -1,0 +1,165 @@
+// Package storeopen opens the robots.txt cache's store from one string, as a
+// command-line flag or a configuration file gives it:
+//
+//	memory                         in memory, for this run only
+//	/var/cache/robots.db           a bbolt file (created, with its directories)
+//	""                             the default bbolt file, DefaultFile()
+//	redis://host:6379/0            Redis, shared by a fleet; also rediss:// (TLS)
+//	redis://host:6379/0?prefix=a:  and unix:///run/redis.sock; see redisstore
+//
+// The stores it opens keep working when what they need is missing, and say
+// so through store.Reporter (use Health): a bbolt file another process holds
+// gives a run on memory, with the message "cache file /x/cache.db is in use
+// by another process; using memory for this run"; a Redis server that does
+// not answer, now or later, gives answers from memory until it does (see
+// store.Fallback). A program shows Health().Message when Health().Degraded
+// is true.
+//
+// This package imports bbolt and go-redis; package store, and a program that
+// uses only its memory store, does not.
+package storeopen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/store/boltstore"
+	"github.com/seed53c283f5/robotstxt/store/redisstore"
+)
+
+// Options tune Open. The zero value, or nil, takes the defaults.
+type Options struct {
+	// Now is the clock of the stores opened (default time.Now).
+	Now func() time.Time
+	// LockTimeout is how long Open waits for a bbolt file that another
+	// process holds before running on memory instead (default 1 s).
+	LockTimeout time.Duration
+	// Memory bounds the memory store of "memory" and of a locked file.
+	Memory *store.MemoryOptions
+	// Fallback tunes the memory Redis falls back to, and how soon Redis
+	// is tried again. Its Now is ignored: Options.Now is used.
+	Fallback *store.FallbackOptions
+	// Redis tunes the Redis store: key prefix, timeouts.
+	Redis *redisstore.Options
+	// NoSync skips bbolt's fsync after each write (see boltstore.Options).
+	NoSync bool
+}
+
+// DefaultFile returns the name of the default cache file: robotstxt/cache.db
+// in the user's cache directory (os.UserCacheDir: $XDG_CACHE_HOME or
+// ~/.cache on Linux, ~/Library/Caches on macOS, %LocalAppData% on Windows).
+func DefaultFile() (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("storeopen: no user cache directory for the default cache file: %w", err)
+	}
+	return filepath.Join(dir, "robotstxt", "cache.db"), nil
+}
+
+var urlScheme = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*)://`)
+
+// Open opens the store spec names (see the package documentation). The
+// error is for a spec that names nothing usable: an unknown scheme, a
+// malformed Redis URL, a file that cannot be created or is not a cache
+// file. A file locked by another process, a missing user cache directory, or
+// a Redis server that does not answer are not errors: the store returned
+// answers from memory and says why in its Health.
+func Open(spec string, opts *Options) (store.Store, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if spec == "memory" {
+		return store.NewMemory(memoryOptions(o)), nil
+	}
+	if m := urlScheme.FindStringSubmatch(spec); m != nil {
+		switch strings.ToLower(m[1]) {
+		case "redis", "rediss", "unix":
+			return openRedis(spec, o)
+		}
+		return nil, fmt.Errorf("storeopen: unknown store %q: want \"memory\", a file path, or a redis://, rediss:// or unix:// URL", m[1]+"://...")
+	}
+	path := spec
+	if path == "" {
+		var err error
+		if path, err = DefaultFile(); err != nil {
+			return degradedMemory(o, fmt.Sprintf("%v; using memory for this run", err)), nil
+		}
+	}
+	s, err := boltstore.Open(path, &boltstore.Options{LockTimeout: o.LockTimeout, Now: o.Now, NoSync: o.NoSync})
+	if errors.Is(err, boltstore.ErrLocked) {
+		var le *boltstore.LockedError
+		if errors.As(err, &le) {
+			path = le.Path
+		}
+		return degradedMemory(o, fmt.Sprintf("cache file %s is in use by another process; using memory for this run", path)), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func openRedis(spec string, o Options) (store.Store, error) {
+	rs, err := redisstore.Open(spec, o.Redis)
+	if err != nil {
+		return nil, err
+	}
+	var fo store.FallbackOptions
+	if o.Fallback != nil {
+		fo = *o.Fallback
+	}
+	fo.Now = o.Now
+	f := store.NewFallback(rs, &fo)
+	// Ask now, so that Health is right from the start; a failure is
+	// recorded there, and the store answers from memory meanwhile.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = f.Ping(ctx)
+	return f, nil
+}
+
+func memoryOptions(o Options) *store.MemoryOptions {
+	var mo store.MemoryOptions
+	if o.Memory != nil {
+		mo = *o.Memory
+	}
+	mo.Now = o.Now
+	return &mo
+}
+
+// memory is the memory store Open returns in place of a store it could not
+// open: it says why in Health.
+type memory struct {
+	*store.Memory
+	health store.Health
+}
+
+// Health implements store.Reporter: degraded, with the reason.
+func (m *memory) Health() store.Health { return m.health }
+
+func degradedMemory(o Options, message string) *memory {
+	return &memory{
+		Memory: store.NewMemory(memoryOptions(o)),
+		health: store.Health{Name: "memory", Degraded: true, Message: message},
+	}
+}
+
+// Health returns what s says about itself when it is a store.Reporter, and
+// its Go type as its name otherwise.
+func Health(s store.Store) store.Health {
+	if r, ok := s.(store.Reporter); ok {
+		return r.Health()
+	}
+	return store.Health{Name: fmt.Sprintf("%T", s)}
+}
