@@ -8,4 +8,7 @@ require (
 	golang.org/x/net v0.62.0
 )
 
-require golang.org/x/text v0.43.0 // indirect
+require (
+	golang.org/x/sync v0.24.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)
