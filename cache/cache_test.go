@@ -220,7 +220,7 @@ func TestCallerGivesUp(t *testing.T) {
 	}
 }
 
-func TestConcurrentQuestions(t *testing.T) {
+func TestFaultConcurrentQuestions(t *testing.T) {
 	release := make(chan struct{})
 	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		<-release

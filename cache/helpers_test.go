@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -115,3 +116,5 @@ func reply(code int, body string, headers ...string) http.HandlerFunc {
 		w.Write([]byte(body))
 	}
 }
+
+var errUnexpectedEOF = io.ErrUnexpectedEOF
