@@ -120,10 +120,10 @@ func parseRetryAfter(v string, now time.Time) (time.Duration, bool) {
 // Request is one request of a fetch, as the trace records it.
 type Request struct {
 	URL       string `json:"url"`
-	Status    int    `json:"status"`             // HTTP status or FTP reply code; 0 when none came
-	Bytes     int64  `json:"bytes"`              // body bytes kept (after decompression)
-	Truncated bool   `json:"truncated"`          // the body was longer than the limit and cut
-	Location  string `json:"location,omitempty"` // a redirect's target, resolved
+	Status    int    `json:"status"`    // HTTP status or FTP reply code; 0 when none came
+	Bytes     int64  `json:"bytes"`     // body bytes kept (after decompression)
+	Truncated bool   `json:"truncated"` // the body was longer than the limit and cut
+	Location  string `json:"location"`  // a redirect's target, resolved
 	// The answer's headers that matter to a cache and to a reader.
 	ContentType     string `json:"content_type,omitempty"`
 	ContentEncoding string `json:"content_encoding,omitempty"`

@@ -20,6 +20,7 @@ func commands() []command {
 	return []command{
 		{"compare", "show how crawlers and their dialects read one file, URL by URL", runCompare},
 		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines and cross-checks)", runEval},
+		{"fetch", "fetch a site's robots.txt as crawlers must: requests, policy, cache expiry", runFetch},
 		{"version", "print the version", func(_ []string, _ io.Reader, stdout, _ io.Writer) int {
 			fmt.Fprintln(stdout, "robotstxt", version)
 			return 0
