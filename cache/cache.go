@@ -386,8 +386,8 @@ func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer
 		e = *old
 		e.Failures, e.FailingSince, e.NextRetry, e.FailPolicy, e.FailStatus, e.FailReason = 0, time.Time{}, time.Time{}, 0, 0, ""
 		e.Validators = res.Validators
-		e.ValidatedAt = now
-		e.ExpiresAt = now.Add(c.freshness(res.CacheControl))
+		e.ValidatedAt = res.FetchedAt
+		e.ExpiresAt = res.FetchedAt.Add(c.freshness(res.CacheControl))
 		e.Reason = res.Reason + fmt.Sprintf(" (the copy fetched %s; %s)", old.FetchedAt.UTC().Format(time.RFC3339), old.Reason)
 	case !res.Unreachable && !res.NotModified:
 		switch res.Policy {
@@ -400,8 +400,8 @@ func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer
 		}
 		e = entry{
 			ID: newID(), HasCopy: true, Policy: res.Policy, Status: res.Status, Reason: res.Reason,
-			Truncated: res.Truncated, FetchedAt: res.FetchedAt, ValidatedAt: now,
-			ExpiresAt: now.Add(c.freshness(res.CacheControl)),
+			Truncated: res.Truncated, FetchedAt: res.FetchedAt, ValidatedAt: res.FetchedAt,
+			ExpiresAt: res.FetchedAt.Add(c.freshness(res.CacheControl)),
 		}
 		if res.Policy == fetch.Rules {
 			e.Body, e.Validators = res.Body, res.Validators
@@ -443,7 +443,8 @@ func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer
 	return a
 }
 
-// freshness is how long a copy stays fresh given its Cache-Control.
+// freshness is how long a copy stays fresh given its Cache-Control, counted
+// from the start of the fetch that got it.
 func (c *Cache) freshness(cc fetch.CacheControl) time.Duration {
 	switch {
 	case cc.NoStore || cc.NoCache:
