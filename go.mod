@@ -6,9 +6,7 @@ require (
 	github.com/andybalholm/brotli v1.2.8
 	github.com/jlaffaye/ftp v0.2.4
 	golang.org/x/net v0.62.0
+	golang.org/x/sync v0.24.0
 )
 
-require (
-	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/text v0.43.0 // indirect
-)
+require golang.org/x/text v0.43.0 // indirect

@@ -17,7 +17,7 @@
 //	2xx                          the body's rules (at most 500 KiB of it)
 //	3xx                          followed, up to 5 redirects, to any host; the
 //	                             rules still apply to the original origin
-//	6th redirect, loop, no target as 404: everything allowed
+//	6th redirect, loop, no target  as 404: everything allowed
 //	4xx (401 and 403 too)        no valid robots.txt: everything allowed
 //	429                          as 5xx (RFC 9309: as 4xx)
 //	5xx, DNS failure, timeout,   unreachable: everything disallowed for now,
