@@ -56,7 +56,7 @@ func TestOriginOf(t *testing.T) {
 	if a != b {
 		t.Errorf("%+v != %+v", a, b)
 	}
-	for _, in := range []string{"mailto:a@example.com", "example.com/x", "http:///x", "http://h:99999/", "http://h:0/", "://x", "http://a b/", "file:///etc/passwd"} {
+	for _, in := range []string{"mailto:a@example.com", "example.com/x", "http:///x", "http://h:99999/", "http://h:0/", "://x", "http://a b/", "file:///etc/passwd", "http://[fe80::1%25eth0]/"} {
 		if o, err := OriginOf(in); err == nil {
 			t.Errorf("OriginOf(%q) = %+v, want an error", in, o)
 		} else if !strings.HasPrefix(err.Error(), "fetch: ") {
@@ -544,4 +544,20 @@ func TestPolicyStrings(t *testing.T) {
 	if _, ok := ParsePolicy("maybe"); ok || Policy(0).String() != "policy(0)" {
 		t.Error("bad policy read")
 	}
+}
+
+func FuzzOriginOf(f *testing.F) {
+	for _, s := range []string{"https://example.com/", "http://www.exämple.com:80/x", "ftp://[::1]:21/", "http://EXAMPLE.com:08080", "http://%41.com/", "http://a..b/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		o, err := OriginOf(s)
+		if err != nil {
+			return
+		}
+		again, err := OriginOf(o.RobotsURL())
+		if err != nil || again != o {
+			t.Fatalf("OriginOf(%q) = %+v, but its robots URL %q gives %+v, %v", s, o, o.RobotsURL(), again, err)
+		}
+	})
 }

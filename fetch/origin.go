@@ -80,6 +80,9 @@ func originOfURL(u *url.URL, rawURL string) (Origin, error) {
 // ASCII form; IP addresses are written in their standard form.
 func canonicalHost(host string) (string, error) {
 	if a, err := netip.ParseAddr(host); err == nil {
+		if a.Zone() != "" {
+			return "", fmt.Errorf("an IPv6 address with a zone (%%%s) names no site", a.Zone())
+		}
 		return a.String(), nil
 	}
 	ascii := true
@@ -89,19 +92,19 @@ func canonicalHost(host string) (string, error) {
 			break
 		}
 	}
-	if ascii {
-		for i := 0; i < len(host); i++ {
-			if c := host[i]; c <= ' ' || c == 0x7f || strings.IndexByte("/?#@[]\\%", c) >= 0 {
-				return "", fmt.Errorf("byte %q is not allowed in a host name", c)
-			}
+	if !ascii {
+		a, err := idnaProfile.ToASCII(host)
+		if err != nil {
+			return "", err
 		}
-		return strings.ToLower(host), nil
+		host = a
 	}
-	a, err := idnaProfile.ToASCII(host)
-	if err != nil {
-		return "", err
+	for i := 0; i < len(host); i++ {
+		if c := host[i]; c <= ' ' || c >= 0x7f || strings.IndexByte("/?#@[]\\%:", c) >= 0 {
+			return "", fmt.Errorf("byte %q is not allowed in a host name", c)
+		}
 	}
-	return strings.ToLower(a), nil
+	return strings.ToLower(host), nil
 }
 
 // hostPort is the host and port as a dialer and a URL authority take them,
