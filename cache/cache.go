@@ -1,0 +1,524 @@
+package cache
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/store"
+	"golang.org/x/sync/singleflight"
+)
+
+// The defaults of Options (SPEC §2-§3).
+const (
+	DefaultTTL       = 24 * time.Hour      // how long a copy is fresh without Cache-Control
+	DefaultMinTTL    = time.Minute         // the least time a copy is kept (no-store, no-cache, small max-age)
+	DefaultMaxTTL    = 24 * time.Hour      // the most time a copy is fresh (large max-age)
+	DefaultRetryMin  = time.Minute         // the first retry after a failure, and after a 503 with no Retry-After
+	DefaultRetryMax  = time.Hour           // the backoff doubles up to this
+	DefaultGiveUp    = 30 * 24 * time.Hour // with no copy, unreachable this long means allow all
+	DefaultRetain    = 30 * 24 * time.Hour // how long the store keeps an entry past its expiry
+	DefaultParsedMax = 1024                // parsed files kept in memory
+)
+
+// Options configure a Cache. The zero value (or nil) gives an in-memory store,
+// a fetcher with Google's policy, and the defaults above.
+type Options struct {
+	// Store keeps the entries; nil means store.NewMemory(nil). The cache
+	// does not close it.
+	Store store.Store
+	// Fetcher fetches robots.txt files; nil means a fetch.Fetcher with
+	// Google's policy and the cache's clock. Its Dialect is the cache's:
+	// it decides what answers mean and how Answer.Allowed reads rules.
+	Fetcher *fetch.Fetcher
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// TTL is how long a copy is fresh when the answer has no usable
+	// max-age (default 24 h); MinTTL and MaxTTL clamp max-age (default
+	// 1 minute and 24 hours); no-store and no-cache give MinTTL.
+	TTL, MinTTL, MaxTTL time.Duration
+	// RetryMin and RetryMax bound the backoff after a failed fetch: it
+	// starts at RetryMin (1 minute) and doubles up to RetryMax (1 hour).
+	// A 503 is retried after its Retry-After, or RetryMin.
+	RetryMin, RetryMax time.Duration
+	// GiveUp is how long an origin with no copy must stay unreachable
+	// before everything is allowed (default 30 days, SPEC §2).
+	GiveUp time.Duration
+	// Retain is how long the store keeps an entry past its expiry or next
+	// retry (default 30 days), so a copy outlives a long outage.
+	Retain time.Duration
+	// KeyPrefix is put before the origin in store keys, so that caches
+	// with different fetch policies can share one store.
+	KeyPrefix string
+	// ParsedMax bounds how many parsed files are kept in memory (default
+	// 1024).
+	ParsedMax int
+}
+
+// Source says where an answer came from.
+type Source uint8
+
+// The sources of an answer.
+const (
+	Network    Source = iota + 1 // fetched for this question
+	Cached                       // a fresh copy, or a failure waiting for its retry
+	StaleCache                   // a copy past its freshness, because its refresh failed
+)
+
+// String returns "network", "cache" or "stale-cache".
+func (s Source) String() string {
+	switch s {
+	case Network:
+		return "network"
+	case Cached:
+		return "cache"
+	case StaleCache:
+		return "stale-cache"
+	}
+	return fmt.Sprintf("source(%d)", uint8(s))
+}
+
+// Cache answers robots.txt questions for any number of origins by the rules
+// of SPEC §2-§3: copies are kept 24 hours (Cache-Control: max-age clamped
+// to [1 minute, 24 hours]); a failed refresh keeps serving the last good copy;
+// with no copy an unreachable origin is disallowed, until it has been
+// unreachable for 30 days; failed fetches are retried with a backoff, and
+// their answer is cached until then. However many goroutines ask about an
+// origin, one fetch is made at a time.
+//
+// A Cache starts no goroutine of its own except the one running a fetch
+// (so that a caller that gives up does not cancel it for the others), and
+// entries expire lazily when read. It is safe for concurrent use.
+type Cache struct {
+	store   store.Store
+	fetcher *fetch.Fetcher
+	dialect robotstxt.Dialect
+	now     func() time.Time
+	opts    Options
+	flight  singleflight.Group
+	parsed  *parsedLRU
+	stats   counters
+}
+
+// New returns a cache; nil options mean the defaults.
+func New(opts *Options) *Cache {
+	c := &Cache{}
+	if opts != nil {
+		c.opts = *opts
+	}
+	o := &c.opts
+	c.now = o.Now
+	if c.now == nil {
+		c.now = time.Now
+	}
+	c.store = o.Store
+	if c.store == nil {
+		c.store = store.NewMemory(nil)
+	}
+	c.fetcher = o.Fetcher
+	if c.fetcher == nil {
+		c.fetcher = &fetch.Fetcher{Now: c.now}
+	}
+	c.dialect = c.fetcher.Dialect
+	if c.dialect == robotstxt.DefaultDialect {
+		c.dialect = robotstxt.Google
+	}
+	setDefault(&o.TTL, DefaultTTL)
+	setDefault(&o.MinTTL, DefaultMinTTL)
+	setDefault(&o.MaxTTL, DefaultMaxTTL)
+	setDefault(&o.RetryMin, DefaultRetryMin)
+	setDefault(&o.RetryMax, DefaultRetryMax)
+	setDefault(&o.GiveUp, DefaultGiveUp)
+	setDefault(&o.Retain, DefaultRetain)
+	if o.MaxTTL < o.MinTTL {
+		o.MaxTTL = o.MinTTL
+	}
+	if o.RetryMax < o.RetryMin {
+		o.RetryMax = o.RetryMin
+	}
+	if o.ParsedMax <= 0 {
+		o.ParsedMax = DefaultParsedMax
+	}
+	c.parsed = newParsedLRU(o.ParsedMax)
+	return c
+}
+
+func setDefault(d *time.Duration, def time.Duration) {
+	if *d <= 0 {
+		*d = def
+	}
+}
+
+// Dialect returns the dialect whose fetch policy the cache applies and in
+// which Answer.Allowed reads rules.
+func (c *Cache) Dialect() robotstxt.Dialect { return c.dialect }
+
+// Store returns the cache's store.
+func (c *Cache) Store() store.Store { return c.store }
+
+// Answer is what the cache knows about one origin's robots.txt.
+type Answer struct {
+	Origin  fetch.Origin
+	Dialect robotstxt.Dialect
+	// Policy says whether Robots applies, or everything is allowed or
+	// disallowed.
+	Policy fetch.Policy
+	// Robots is the parsed file when Policy is fetch.Rules. It is shared:
+	// the cache parses a body once and hands the same value to every
+	// question until the copy changes.
+	Robots *robotstxt.Robots
+	Source Source
+	// Reason says why Policy applies, in words, with what the last fetch
+	// got when it failed.
+	Reason string
+	// Status is the HTTP status (or FTP reply) of the answer the policy
+	// comes from: the copy's, or the failed fetch's.
+	Status    int
+	Truncated bool // the copy's body was cut at the size limit
+	// FetchedAt is when the copy was fetched, or, with no copy, when the
+	// last attempt was made.
+	FetchedAt time.Time
+	// ExpiresAt is when the cache will fetch again: the end of the copy's
+	// freshness, or the next retry.
+	ExpiresAt time.Time
+	// FailingSince is the start of the current failure streak; zero when
+	// the last fetch succeeded.
+	FailingSince time.Time
+	// Trace is the last fetch's requests.
+	Trace []fetch.Request
+	// Err is the last fetch's error when it got no answer at all (an
+	// *fetch.Error). It is information: the policy already accounts for it.
+	Err error
+}
+
+// Allowed reports whether the crawler with product token agent may fetch
+// rawURL under this answer, in the answer's dialect. /robots.txt itself is
+// always allowed. rawURL is taken as given (see robotstxt.NormalizeURL).
+func (a *Answer) Allowed(agent, rawURL string) bool {
+	if a.Policy == fetch.Rules && a.Robots != nil && a.Dialect == robotstxt.Google {
+		return a.Robots.Allowed(agent, rawURL) || robotstxt.PathParamsQuery(rawURL) == "/robots.txt"
+	}
+	return a.Decide(robotstxt.Query{URL: rawURL, Agents: []string{agent}}).Allowed
+}
+
+// Decide answers q under this answer: with the file's rules when Policy is
+// Rules, else with the policy, whose reason the Decision carries. q.Dialect
+// defaults to the answer's (or to q.Crawler's own). /robots.txt itself is
+// always allowed.
+func (a *Answer) Decide(q robotstxt.Query) robotstxt.Decision {
+	if q.Dialect == robotstxt.DefaultDialect && (q.Crawler == nil || q.Crawler.Dialect == robotstxt.DefaultDialect) {
+		q.Dialect = a.Dialect
+	}
+	path := robotstxt.PathParamsQuery(q.URL)
+	if path == "/robots.txt" {
+		return robotstxt.Decision{Allowed: true, Dialect: q.Dialect, Path: path, Reason: "/robots.txt itself is always allowed to a crawler that fetches it"}
+	}
+	switch {
+	case a.Policy == fetch.Rules && a.Robots != nil:
+		return a.Robots.Decide(q)
+	case a.Policy == fetch.DisallowAll:
+		return robotstxt.Decision{Allowed: false, Dialect: q.Dialect, Path: path, Reason: a.Reason}
+	default:
+		return robotstxt.Decision{Allowed: true, Dialect: q.Dialect, Path: path, Reason: a.Reason}
+	}
+}
+
+// Allowed reports whether the crawler with product token agent may fetch
+// rawURL, fetching the origin's robots.txt if the cache has no fresh answer.
+// An unreachable origin is not an error: it is disallowed (or, after 30
+// days, allowed). The error is for a URL with no origin or a context done.
+func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error) {
+	a, err := c.Get(ctx, rawURL)
+	if err != nil {
+		return false, err
+	}
+	return a.Allowed(agent, rawURL), nil
+}
+
+// Get returns the answer for the origin of rawURL (any URL of the site).
+func (c *Cache) Get(ctx context.Context, rawURL string) (*Answer, error) {
+	o, err := fetch.OriginOf(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	return c.GetOrigin(ctx, o)
+}
+
+// GetOrigin returns the answer for an origin: from the store when it holds a
+// fresh copy or a failure whose retry is not due, else by fetching. The
+// error is non-nil only when ctx is done first; the caller then gets no
+// answer, but the fetch goes on (bounded by the fetcher's timeout) and its
+// result is cached for the next question.
+func (c *Cache) GetOrigin(ctx context.Context, o fetch.Origin) (*Answer, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	key := c.opts.KeyPrefix + o.String()
+	e := c.load(ctx, key)
+	if a := c.answer(o, e, c.now(), Cached); a != nil {
+		c.stats.hits.Add(1)
+		if a.Source == StaleCache {
+			c.stats.stale.Add(1)
+		}
+		return a, nil
+	}
+	c.stats.misses.Add(1)
+	ch := c.flight.DoChan(key, func() (any, error) {
+		return c.refresh(context.WithoutCancel(ctx), o, key), nil
+	})
+	select {
+	case r := <-ch:
+		a := *r.Val.(*Answer)
+		if a.Source == StaleCache {
+			c.stats.stale.Add(1)
+		}
+		return &a, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// load reads an origin's entry; a missing, unreadable or corrupt value, or a
+// store that fails, is a miss.
+func (c *Cache) load(ctx context.Context, key string) *entry {
+	b, ok, err := c.store.Get(ctx, key)
+	if err != nil {
+		c.stats.storeErrors.Add(1)
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	e, err := decodeEntry(b)
+	if err != nil {
+		c.stats.corrupt.Add(1)
+		return nil
+	}
+	return e
+}
+
+// answer gives the answer an entry holds at time now, or nil when the cache
+// must fetch: no entry, a copy past its freshness, or a retry due. src is
+// the source of an answer that is not stale.
+func (c *Cache) answer(o fetch.Origin, e *entry, now time.Time, src Source) *Answer {
+	if e == nil {
+		return nil
+	}
+	if !e.failing() {
+		if e.HasCopy && now.Before(e.ExpiresAt) {
+			return c.fromCopy(o, e, src, e.ExpiresAt)
+		}
+		return nil
+	}
+	if !now.Before(e.NextRetry) {
+		return nil
+	}
+	return c.fromFailure(o, e, now, src)
+}
+
+// fromCopy answers with the entry's copy.
+func (c *Cache) fromCopy(o fetch.Origin, e *entry, src Source, expires time.Time) *Answer {
+	a := &Answer{
+		Origin: o, Dialect: c.dialect, Policy: e.Policy, Source: src, Reason: e.Reason,
+		Status: e.Status, Truncated: e.Truncated, FetchedAt: e.FetchedAt, ExpiresAt: expires,
+		FailingSince: e.FailingSince, Trace: e.Trace,
+	}
+	if e.Policy == fetch.Rules {
+		a.Robots = c.parsed.get(o.String(), e.ID, e.Body, &c.stats)
+	}
+	return a
+}
+
+// fromFailure answers for an entry in a failure streak: the copy, stale, or
+// with no copy what the failure means (allow all once the origin has been
+// unreachable for GiveUp).
+func (c *Cache) fromFailure(o fetch.Origin, e *entry, now time.Time, src Source) *Answer {
+	if e.HasCopy {
+		a := c.fromCopy(o, e, StaleCache, e.NextRetry)
+		a.Reason = fmt.Sprintf("the copy fetched %s is used: refreshing it failed %d time(s) since %s (%s)",
+			e.FetchedAt.UTC().Format(time.RFC3339), e.Failures, e.FailingSince.UTC().Format(time.RFC3339), e.FailReason)
+		return a
+	}
+	a := &Answer{
+		Origin: o, Dialect: c.dialect, Policy: e.FailPolicy, Source: src, Reason: e.FailReason,
+		Status: e.FailStatus, FetchedAt: e.LastAttempt, ExpiresAt: e.NextRetry, FailingSince: e.FailingSince, Trace: e.Trace,
+	}
+	if e.FailPolicy == fetch.DisallowAll && now.Sub(e.FailingSince) >= c.opts.GiveUp {
+		a.Policy = fetch.AllowAll
+		a.Reason = fmt.Sprintf("unreachable since %s, %s or more with no copy: everything is allowed (last: %s)",
+			e.FailingSince.UTC().Format(time.RFC3339), days(c.opts.GiveUp), e.FailReason)
+	}
+	return a
+}
+
+func days(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		return fmt.Sprintf("%d days", d/(24*time.Hour))
+	}
+	return d.String()
+}
+
+// refresh fetches an origin and records the outcome. It runs once per
+// origin at a time.
+func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer {
+	// Another goroutine, or another process sharing the store, may have
+	// just fetched.
+	old := c.load(ctx, key)
+	if a := c.answer(o, old, c.now(), Cached); a != nil {
+		return a
+	}
+	var v fetch.Validators
+	if old != nil && old.HasCopy && old.Policy == fetch.Rules {
+		v = old.Validators
+	}
+	res, ferr := c.fetcher.Fetch(ctx, o, v)
+	now := c.now()
+	c.stats.fetches.Add(1)
+	var e entry
+	switch {
+	case res.NotModified && old != nil && old.HasCopy:
+		c.stats.notModified.Add(1)
+		e = *old
+		e.Failures, e.FailingSince, e.NextRetry, e.FailPolicy, e.FailStatus, e.FailReason = 0, time.Time{}, time.Time{}, 0, 0, ""
+		e.Validators = res.Validators
+		e.ValidatedAt = res.FetchedAt
+		e.ExpiresAt = res.FetchedAt.Add(c.freshness(res.CacheControl))
+		e.Reason = res.Reason + fmt.Sprintf(" (the copy fetched %s; %s)", old.FetchedAt.UTC().Format(time.RFC3339), old.Reason)
+	case !res.Unreachable && !res.NotModified:
+		switch res.Policy {
+		case fetch.Rules:
+			c.stats.rules.Add(1)
+		case fetch.AllowAll:
+			c.stats.allowAll.Add(1)
+		default:
+			c.stats.disallowAll.Add(1)
+		}
+		e = entry{
+			ID: newID(), HasCopy: true, Policy: res.Policy, Status: res.Status, Reason: res.Reason,
+			Truncated: res.Truncated, FetchedAt: res.FetchedAt, ValidatedAt: res.FetchedAt,
+			ExpiresAt: res.FetchedAt.Add(c.freshness(res.CacheControl)),
+		}
+		if res.Policy == fetch.Rules {
+			e.Body, e.Validators = res.Body, res.Validators
+		}
+	default:
+		// Unreachable (or a 304 the cache did not ask for): keep the copy,
+		// extend the failure streak, schedule the retry.
+		c.stats.unreachable.Add(1)
+		if ferr != nil {
+			c.stats.errors.Add(1)
+		}
+		if old != nil {
+			e = *old
+		}
+		if !e.failing() {
+			e.FailingSince = res.FetchedAt
+		}
+		e.Failures++
+		e.NextRetry = now.Add(c.retryDelay(res, e.Failures))
+		e.FailPolicy, e.FailStatus, e.FailReason = res.Policy, res.Status, res.Reason
+		if e.FailPolicy == 0 || e.FailPolicy == fetch.Rules {
+			e.FailPolicy = fetch.DisallowAll
+		}
+	}
+	e.LastAttempt = res.FetchedAt
+	e.Trace = res.Trace
+	ttl := c.opts.Retain + max(e.ExpiresAt.Sub(now), e.NextRetry.Sub(now), 0)
+	if err := c.store.Put(ctx, key, e.encode(), ttl); err != nil {
+		c.stats.storeErrors.Add(1)
+	}
+	var a *Answer
+	if e.failing() {
+		a = c.fromFailure(o, &e, now, Network)
+	} else {
+		a = c.fromCopy(o, &e, Network, e.ExpiresAt)
+	}
+	a.Trace = res.Trace
+	a.Err = ferr
+	return a
+}
+
+// freshness is how long a copy stays fresh given its Cache-Control, counted
+// from the start of the fetch that got it.
+func (c *Cache) freshness(cc fetch.CacheControl) time.Duration {
+	switch {
+	case cc.NoStore || cc.NoCache:
+		return c.opts.MinTTL
+	case cc.HasMaxAge:
+		return min(max(cc.MaxAge, c.opts.MinTTL), c.opts.MaxTTL)
+	}
+	return c.opts.TTL
+}
+
+// retryDelay is how long to wait before retrying a failed fetch: a 503 (or
+// 429) says when with Retry-After (kept within [1 s, MaxTTL]), a 503 without
+// it is retried after RetryMin, and other failures back off from RetryMin,
+// doubling up to RetryMax.
+func (c *Cache) retryDelay(res *fetch.Result, failures int) time.Duration {
+	if (res.Status == 503 || res.Status == 429) && res.HasRetryAfter {
+		return min(max(res.RetryAfter, time.Second), c.opts.MaxTTL)
+	}
+	if res.Status == 503 {
+		return c.opts.RetryMin
+	}
+	d := c.opts.RetryMin
+	for i := 1; i < failures && d < c.opts.RetryMax; i++ {
+		d *= 2
+	}
+	return min(d, c.opts.RetryMax)
+}
+
+// Forget drops what the cache holds for the origin of rawURL, so the next
+// question fetches it.
+func (c *Cache) Forget(ctx context.Context, rawURL string) error {
+	o, err := fetch.OriginOf(rawURL)
+	if err != nil {
+		return err
+	}
+	return c.store.Delete(ctx, c.opts.KeyPrefix+o.String())
+}
+
+func newID() uint64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// Stats are the cache's counters since New. They only grow.
+type Stats struct {
+	Hits   uint64 // questions answered from the store
+	Misses uint64 // questions that needed a fetch (theirs or another's)
+	Stale  uint64 // answers given from a copy past its freshness
+	// Fetches counts fetches made, and the others their outcomes.
+	Fetches     uint64
+	Rules       uint64 // a body to obey
+	AllowAll    uint64 // no valid robots.txt (4xx, failed redirects, ...)
+	DisallowAll uint64 // an answer that disallows everything (the original draft's 401/403)
+	Unreachable uint64 // 5xx, 429, network failures: retried later
+	NotModified uint64 // 304: the copy is still good
+	Errors      uint64 // of the unreachable ones, those that got no answer at all
+	Parses      uint64 // bodies parsed
+	StoreErrors uint64 // store reads and writes that failed (answered anyway)
+	Corrupt     uint64 // stored values that could not be read (read as misses)
+}
+
+type counters struct {
+	hits, misses, stale, fetches, rules, allowAll, disallowAll, unreachable,
+	notModified, errors, parses, storeErrors, corrupt atomic.Uint64
+}
+
+// Stats returns a snapshot of the counters.
+func (c *Cache) Stats() Stats {
+	s := &c.stats
+	return Stats{
+		Hits: s.hits.Load(), Misses: s.misses.Load(), Stale: s.stale.Load(), Fetches: s.fetches.Load(),
+		Rules: s.rules.Load(), AllowAll: s.allowAll.Load(), DisallowAll: s.disallowAll.Load(),
+		Unreachable: s.unreachable.Load(), NotModified: s.notModified.Load(), Errors: s.errors.Load(),
+		Parses: s.parses.Load(), StoreErrors: s.storeErrors.Load(), Corrupt: s.corrupt.Load(),
+	}
+}

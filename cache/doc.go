@@ -1,0 +1,27 @@
+// Package cache keeps robots.txt answers for any number of origins by the
+// rules of SPEC §2-§3, so that a crawler asks each site once a day, not once a
+// page, and never turns an outage into "allow everything".
+//
+// The rules:
+//
+//   - a copy is fresh for 24 hours, or for its Cache-Control max-age clamped
+//     to [1 minute, 24 hours]; no-store and no-cache keep it 1 minute;
+//   - a refresh is conditional (If-None-Match, If-Modified-Since) and a 304
+//     renews the copy;
+//   - 4xx answers ("no valid robots.txt": allow all) are cached like a body;
+//   - when a refresh fails (5xx, 429, network error) the last good copy is
+//     served (Source StaleCache), past its 24 hours and past 30 days;
+//   - with no copy, an unreachable origin is disallowed, until it has been
+//     unreachable for 30 days, when everything is allowed;
+//   - a 503 is retried after its Retry-After, or 1 minute; other failures
+//     after 1 minute, doubling up to 1 hour; until then the failure is the
+//     answer, from the cache;
+//   - however many goroutines ask about an origin, one fetch is made at a
+//     time, and a body is parsed once per copy.
+//
+// Entries are kept through a store.Store (in memory by default; a bbolt file
+// or Redis to survive restarts or share one cache between processes), encoded
+// by this package with a version byte first. A value the cache cannot read is
+// a miss, never a panic. Time is injected (Options.Now), and entries expire
+// when read: the cache runs nothing in the background.
+package cache

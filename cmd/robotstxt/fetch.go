@@ -1,0 +1,289 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/cache"
+	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/store"
+)
+
+const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--store memory] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
+
+Fetches the robots.txt of URL's origin as a crawler must (RFC 9309, and the
+fetch policy of the dialect), through the cache, and shows what happened:
+every request (status, redirect target, bytes, whether the body was cut at
+500 KiB, cache headers), the policy that applies (the file's rules, allow all
+or disallow all) and why, where the answer came from (network, fresh cache,
+stale cache) and when it expires.
+
+  URL           any URL of the site; "example.com" means https://example.com
+  --json        one JSON object (origin, policy, source, reason, status,
+                trace, fetched_at, expires_at, ...)
+  --body        print the robots.txt body that applies instead of the report
+  --store SPEC  the cache's store: memory (default)
+  -d DIALECT    fetch policy: google (default), rfc9309, bing, yandex, original
+  -A UA         the User-Agent header (default: robotstxt/VERSION (+URL))
+  --timeout D   time allowed for the whole fetch (default 15s)
+
+The exit status is 0 whenever a policy was decided (disallow all included),
+2 on bad usage.
+
+Examples:
+  robotstxt fetch https://www.google.com/
+  robotstxt fetch --json -d yandex yandex.ru
+`
+
+// fetchOptions are the settings of one fetch through the cache.
+type fetchOptions struct {
+	store     string
+	dialect   robotstxt.Dialect
+	userAgent string
+	timeout   time.Duration
+	now       func() time.Time // nil: time.Now
+	fetcher   *fetch.Fetcher   // nil: one built from the fields above
+	cache     *cache.Cache     // nil: a cache on the store above
+}
+
+// fetchInfo is what robotstxt fetch reports, also its JSON form.
+type fetchInfo struct {
+	Origin       string          `json:"origin"`
+	RobotsURL    string          `json:"robots_url"`
+	Dialect      string          `json:"dialect"`
+	Policy       string          `json:"policy"`
+	Source       string          `json:"source"`
+	Reason       string          `json:"reason"`
+	Status       int             `json:"status"`
+	Bytes        int             `json:"bytes"`
+	Truncated    bool            `json:"truncated"`
+	Trace        []fetch.Request `json:"trace"`
+	FetchedAt    string          `json:"fetched_at"`
+	ExpiresAt    string          `json:"expires_at"`
+	FailingSince string          `json:"failing_since,omitempty"`
+	Error        string          `json:"error,omitempty"`
+	Store        string          `json:"store"`
+}
+
+// fetchRobots fetches the robots.txt of rawURL's origin through a cache on
+// the store that storeSpec names, with Google's fetch policy and the default
+// User-Agent and timeout. body is the robots.txt to obey when info.Policy is
+// "rules", else nil (allow all or disallow all: info.Reason says why).
+// Warnings about the store go to stderr. The error is for bad input (a URL
+// with no origin, an unknown store); an unreachable site is not an error.
+func fetchRobots(ctx context.Context, rawURL, storeSpec string, stderr io.Writer) (body []byte, info fetchInfo, err error) {
+	return fetchRobotsWith(ctx, rawURL, fetchOptions{store: storeSpec}, stderr)
+}
+
+func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr io.Writer) ([]byte, fetchInfo, error) {
+	if needsScheme(rawURL) {
+		rawURL = "https://" + rawURL
+	}
+	origin, err := fetch.OriginOf(rawURL)
+	if err != nil {
+		return nil, fetchInfo{}, err
+	}
+	c := o.cache
+	storeName := o.store
+	if storeName == "" {
+		storeName = defaultStoreSpec
+	}
+	if c == nil {
+		st, err := openStore(storeName)
+		if err != nil {
+			return nil, fetchInfo{}, err
+		}
+		defer st.Close()
+		if r, ok := st.(store.Reporter); ok {
+			if h := r.Health(); h.Degraded {
+				fmt.Fprintf(stderr, "robotstxt: store %s: %s\n", h.Name, h.Message)
+			}
+			storeName = r.Health().Name
+		}
+		f := o.fetcher
+		if f == nil {
+			f = &fetch.Fetcher{Dialect: o.dialect, UserAgent: o.userAgent, Timeout: o.timeout, Now: o.now}
+		}
+		c = cache.New(&cache.Options{Store: st, Fetcher: f, Now: o.now})
+	}
+	a, err := c.GetOrigin(ctx, origin)
+	if err != nil {
+		return nil, fetchInfo{}, err
+	}
+	info := fetchInfo{
+		Origin: origin.String(), RobotsURL: origin.RobotsURL(), Dialect: a.Dialect.String(),
+		Policy: a.Policy.String(), Source: a.Source.String(), Reason: a.Reason, Status: a.Status,
+		Truncated: a.Truncated, Trace: a.Trace, FetchedAt: rfc3339(a.FetchedAt), ExpiresAt: rfc3339(a.ExpiresAt),
+		FailingSince: rfc3339(a.FailingSince), Store: storeName,
+	}
+	if info.Trace == nil {
+		info.Trace = []fetch.Request{}
+	}
+	if a.Err != nil {
+		info.Error = a.Err.Error()
+	}
+	var body []byte
+	if a.Policy == fetch.Rules && a.Robots != nil {
+		body = []byte(a.Robots.Body())
+		info.Bytes = len(body)
+	}
+	return body, info, nil
+}
+
+// needsScheme reports whether a URL typed on the command line is a bare
+// host ("example.com", "example.com/a", "localhost:8080", "[::1]:8080"),
+// which means https. "mailto:x" and other schemes are kept, and refused.
+func needsScheme(s string) bool {
+	if strings.Contains(s, "://") {
+		return false
+	}
+	if strings.HasPrefix(s, "[") {
+		return true
+	}
+	head, _, _ := strings.Cut(s, "/")
+	_, after, found := strings.Cut(head, ":")
+	return !found || after != "" && after[0] >= '0' && after[0] <= '9'
+}
+
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// fetchClock is the clock of robotstxt fetch; tests replace it.
+var fetchClock func() time.Time
+
+func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("fetch", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, fetchHelp) }
+	jsonOut := fs.Bool("json", false, "JSON output")
+	bodyOut := fs.Bool("body", false, "print the body")
+	storeSpec := fs.String("store", defaultStoreSpec, "the cache's store")
+	dialectName := fs.String("d", "google", "fetch policy")
+	ua := fs.String("A", "", "User-Agent header")
+	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "time allowed for the fetch")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "robotstxt fetch: give one URL (robotstxt fetch -h for help)")
+		return 2
+	}
+	d, err := robotstxt.ParseDialect(*dialectName)
+	if err != nil {
+		fmt.Fprintf(stderr, "robotstxt fetch: %v\n", err)
+		return 2
+	}
+	if *timeout <= 0 {
+		fmt.Fprintln(stderr, "robotstxt fetch: --timeout must be positive")
+		return 2
+	}
+	body, info, err := fetchRobotsWith(context.Background(), fs.Arg(0), fetchOptions{
+		store: *storeSpec, dialect: d, userAgent: *ua, timeout: *timeout, now: fetchClock,
+	}, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "robotstxt fetch: %v\n", err)
+		return 2
+	}
+	switch {
+	case *bodyOut:
+		stdout.Write(body)
+		if info.Policy != "rules" {
+			fmt.Fprintf(stderr, "robotstxt fetch: no body applies: %s (%s)\n", info.Policy, info.Reason)
+		}
+	case *jsonOut:
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(info)
+	default:
+		writeFetchReport(stdout, info)
+	}
+	return 0
+}
+
+// writeFetchReport prints the trace and the verdict for people.
+func writeFetchReport(w io.Writer, info fetchInfo) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "robots.txt of %s (%s fetch policy)\n\n", info.Origin, info.Dialect)
+	if len(info.Trace) == 0 {
+		b.WriteString("  no request: the answer came from the cache\n")
+	}
+	for _, r := range info.Trace {
+		fmt.Fprintf(&b, "  GET %s\n", r.URL)
+		var parts []string
+		switch {
+		case r.Status != 0:
+			parts = append(parts, statusText(r.URL, r.Status))
+		default:
+			parts = append(parts, "no answer")
+		}
+		if r.Location != "" {
+			parts[0] += " -> " + r.Location
+		}
+		if r.Bytes > 0 || r.Status/100 == 2 {
+			parts = append(parts, fmt.Sprintf("%d bytes", r.Bytes))
+		}
+		if r.Truncated {
+			parts = append(parts, fmt.Sprintf("cut at %d bytes (500 KiB), the rest not downloaded", fetch.DefaultMaxBytes))
+		}
+		if r.ContentEncoding != "" {
+			parts = append(parts, "content-encoding: "+r.ContentEncoding)
+		}
+		fmt.Fprintf(&b, "    %s\n", strings.Join(parts, ", "))
+		var cacheHeaders []string
+		for _, h := range [][2]string{{"cache-control", r.CacheControl}, {"etag", r.ETag}, {"last-modified", r.LastModified}, {"retry-after", r.RetryAfter}} {
+			if h[1] != "" {
+				cacheHeaders = append(cacheHeaders, h[0]+": "+h[1])
+			}
+		}
+		if len(cacheHeaders) > 0 {
+			fmt.Fprintf(&b, "    %s\n", strings.Join(cacheHeaders, "; "))
+		}
+		if r.Err != "" {
+			fmt.Fprintf(&b, "    error: %s\n", r.Err)
+		}
+	}
+	b.WriteString("\n")
+	policy := map[string]string{"rules": "the file's rules", "allow-all": "allow all", "disallow-all": "disallow all"}[info.Policy]
+	fmt.Fprintf(&b, "policy:   %s\n", policy)
+	fmt.Fprintf(&b, "why:      %s\n", info.Reason)
+	source := map[string]string{"network": "network", "cache": "fresh cache", "stale-cache": "stale cache (the refresh failed)"}[info.Source]
+	fmt.Fprintf(&b, "source:   %s (store: %s)\n", source, info.Store)
+	if info.FetchedAt != "" {
+		fmt.Fprintf(&b, "fetched:  %s\n", info.FetchedAt)
+	}
+	expiry := "expires:"
+	if info.Policy != "rules" && info.FailingSince != "" || info.Source == "stale-cache" {
+		expiry = "retry at:"
+	}
+	fmt.Fprintf(&b, "%-9s %s\n", expiry, info.ExpiresAt)
+	if info.FailingSince != "" {
+		fmt.Fprintf(&b, "failing:  since %s\n", info.FailingSince)
+	}
+	io.WriteString(w, b.String())
+}
+
+// statusText is "404 Not Found", or "FTP 550" for an FTP reply.
+func statusText(url string, code int) string {
+	if strings.HasPrefix(url, "ftp:") {
+		return fmt.Sprintf("FTP %d", code)
+	}
+	if t := http.StatusText(code); t != "" {
+		return fmt.Sprintf("%d %s", code, t)
+	}
+	return fmt.Sprint(code)
+}

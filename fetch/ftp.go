@@ -1,0 +1,164 @@
+package fetch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/textproto"
+	"time"
+
+	"github.com/jlaffaye/ftp"
+	"github.com/seed53c283f5/robotstxt"
+)
+
+// ctxConn is a connection whose deadline is its context's: it is closed when
+// the context is done, so that an FTP exchange never outlives the fetch.
+type ctxConn struct {
+	net.Conn
+	stop func() bool
+}
+
+func (c *ctxConn) Close() error {
+	c.stop()
+	return c.Conn.Close()
+}
+
+func (f *Fetcher) ftpDial(ctx context.Context) func(network, addr string) (net.Conn, error) {
+	return func(network, addr string) (net.Conn, error) {
+		var (
+			conn net.Conn
+			err  error
+		)
+		if f.DialContext != nil {
+			conn, err = f.DialContext(ctx, network, addr)
+		} else {
+			var d net.Dialer
+			conn, err = d.DialContext(ctx, network, addr)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if dl, ok := ctx.Deadline(); ok {
+			conn.SetDeadline(dl)
+		}
+		stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+		return &ctxConn{Conn: conn, stop: stop}, nil
+	}
+}
+
+// ftpCode returns the reply code of an FTP protocol error, 0 for others.
+func ftpCode(err error) int {
+	var te *textproto.Error
+	if errors.As(err, &te) {
+		return te.Code
+	}
+	return 0
+}
+
+// fetchFTP logs in anonymously and retrieves /robots.txt. Reply codes map
+// onto HTTP's: 550 (no such file) is a 404, 530 (login refused) is a 401,
+// other permanent (5xx) replies are "no valid robots.txt", and transient
+// (4xx) replies and network errors are "unreachable".
+func (f *Fetcher) fetchFTP(ctx context.Context, res *Result, o Origin) *Error {
+	u := o.RobotsURL()
+	tr := Request{URL: u}
+	fail := func(step string, err error) *Error {
+		tr.Status = ftpCode(err)
+		res.Status = tr.Status
+		res.Trace = append(res.Trace, tr)
+		return &Error{Origin: o, URL: u, Step: step, Err: err}
+	}
+	c, err := ftp.Dial(o.hostPort(true), ftp.DialWithContext(ctx), ftp.DialWithDialFunc(f.ftpDial(ctx)), ftp.DialWithDisabledUTF8(true))
+	if err != nil {
+		step := stepOf(err, StepDial)
+		if code := ftpCode(err); code != 0 {
+			step = StepFTPLogin
+		}
+		return fail(step, err)
+	}
+	defer c.Quit()
+	if err := c.Login("anonymous", "anonymous@"); err != nil {
+		code := ftpCode(err)
+		var te *textproto.Error
+		if !errors.As(err, &te) {
+			var ne net.Error
+			if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, net.ErrClosed) || ctx.Err() != nil {
+				return fail(StepFTPLogin, err)
+			}
+			// The client library gives the text of a refusal of USER,
+			// not its code: a refused anonymous login.
+			code = 530
+		}
+		if code == 530 {
+			tr.Status, res.Status = 530, 530
+			tr.Err = "login refused: " + err.Error()
+			res.Trace = append(res.Trace, tr)
+			if f.dialect() == robotstxt.Original {
+				res.Policy = DisallowAll
+				res.Reason = "FTP 530: anonymous login refused, which the original standard reads as everything disallowed"
+			} else {
+				res.Policy = AllowAll
+				res.Reason = "FTP 530: anonymous login refused (like HTTP 401): no valid robots.txt, everything is allowed"
+			}
+			return nil
+		}
+		if code >= 500 {
+			return f.ftpPermanent(res, tr, code, err)
+		}
+		return fail(StepFTPLogin, err)
+	}
+	r, err := c.Retr("/robots.txt")
+	if err != nil {
+		if code := ftpCode(err); code >= 500 {
+			return f.ftpPermanent(res, tr, code, err)
+		}
+		return fail(stepOf(err, StepFTPRetr), err)
+	}
+	limit := f.maxBytes()
+	body, truncated, _, err := readBody(r, "", limit)
+	if truncated {
+		r.Close() // the server may complain that we stopped reading; the body is what we wanted
+	} else if err == nil {
+		err = r.Close()
+	} else {
+		r.Close()
+	}
+	tr.Bytes, tr.Truncated = int64(len(body)), truncated
+	if err != nil {
+		if code := ftpCode(err); code != 0 && code < 400 {
+			err = nil
+		} else {
+			return fail(StepFTPData, err)
+		}
+	}
+	tr.Status, res.Status = 226, 226
+	res.Trace = append(res.Trace, tr)
+	res.Truncated = truncated
+	if f.dialect() == robotstxt.Yandex && truncated {
+		res.Policy = AllowAll
+		res.Reason = fmt.Sprintf("FTP: the file is over %d bytes, which Yandex reads as no restrictions: everything is allowed", limit)
+		return nil
+	}
+	res.Policy, res.Body = Rules, body
+	res.Reason = fmt.Sprintf("FTP: %d bytes of rules", len(body))
+	if truncated {
+		res.Reason = fmt.Sprintf("FTP: the file is over %d bytes; its first %d are read, the rest ignored and not downloaded", limit, limit)
+	}
+	return nil
+}
+
+// ftpPermanent is the policy of a permanent FTP refusal: 550 (no such file)
+// and the other 5xx replies mean there is no valid robots.txt.
+func (f *Fetcher) ftpPermanent(res *Result, tr Request, code int, err error) *Error {
+	tr.Status, res.Status = code, code
+	tr.Err = err.Error()
+	res.Trace = append(res.Trace, tr)
+	res.Policy = AllowAll
+	if code == 550 {
+		res.Reason = "FTP 550: no /robots.txt (like HTTP 404): everything is allowed"
+	} else {
+		res.Reason = fmt.Sprintf("FTP %d: the server refused (%v): no valid robots.txt, everything is allowed", code, err)
+	}
+	return nil
+}

@@ -1,0 +1,252 @@
+// Package polite makes any http.Client obey robots.txt: its Transport asks
+// the robots.txt cache before every request, refuses what the site's
+// robots.txt disallows before anything is sent, and spaces requests to each
+// origin by the crawl-delay the crawler's dialect honours (Bing, Yandex),
+// within a floor and a cap.
+//
+//	t, err := polite.New(&polite.Options{Crawler: "bingbot", UserAgent: "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"})
+//	client := &http.Client{Transport: t}
+//	resp, err := client.Get("https://example.com/page")
+//	if errors.Is(err, polite.ErrDisallowed) { ... }
+//
+// The crawler's identity is configured once: the User-Agent header sent with
+// every request, and the product token (or known crawler) that robots.txt
+// groups are matched against. The robots.txt fetches themselves go through
+// the wrapped transport directly, unpaced.
+package polite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/cache"
+	"github.com/seed53c283f5/robotstxt/fetch"
+)
+
+// ErrDisallowed is what every *DisallowedError is: errors.Is(err,
+// ErrDisallowed) tells a request refused by robots.txt.
+var ErrDisallowed = errors.New("polite: disallowed by robots.txt")
+
+// DisallowedError is the error of a request that robots.txt disallows. The
+// request was not sent.
+type DisallowedError struct {
+	URL    string
+	Origin string
+	Agent  string       // the crawler or product token asked about
+	Policy fetch.Policy // Rules: a rule decided; DisallowAll: the site's robots.txt could not be had
+	Line   int          // the deciding rule's line, 0 when none
+	Rule   string       // the deciding rule as written
+	Reason string       // why, in words
+}
+
+func (e *DisallowedError) Error() string {
+	s := "polite: " + e.URL + " is disallowed for " + e.Agent + " by " + e.Origin + "/robots.txt"
+	if e.Line > 0 {
+		return s + fmt.Sprintf(" (line %d: %s)", e.Line, e.Rule)
+	}
+	return s + " (" + e.Reason + ")"
+}
+
+// Is reports whether target is ErrDisallowed.
+func (e *DisallowedError) Is(target error) bool { return target == ErrDisallowed }
+
+// Options configure a Transport. Only the identity is required: UserAgent,
+// and Crawler or Token (or neither, to be matched as the token UserAgent
+// names).
+type Options struct {
+	// Base sends the requests, and fetches robots.txt files when Cache is
+	// nil; nil means http.DefaultTransport.
+	Base http.RoundTripper
+	// Cache answers robots.txt questions; nil means a new cache on an
+	// in-memory store, fetching through Base with UserAgent and the
+	// crawler's dialect. A cache's own fetcher decides how it fetches.
+	Cache *cache.Cache
+	// UserAgent is the User-Agent header of every request and robots.txt
+	// fetch; "" means fetch.DefaultUserAgent.
+	UserAgent string
+	// Crawler names a known crawler (robotstxt.LookupCrawler): its
+	// token, fallback tokens, whether it obeys the '*' group and its
+	// dialect apply.
+	Crawler string
+	// Token is the product token robots.txt groups are matched against,
+	// when Crawler is "". "" means the token UserAgent starts with.
+	Token string
+	// Dialect overrides the crawler's dialect (default: the crawler's,
+	// else Google's).
+	Dialect robotstxt.Dialect
+	// MinDelay is the least time between the starts of two requests to
+	// one origin (default 0: only crawl-delay paces).
+	MinDelay time.Duration
+	// MaxDelay caps the crawl-delay a site asks for (default 60 s).
+	MaxDelay time.Duration
+	// Now and Sleep are the clock; nil means time.Now and a sleep that
+	// returns early with the context's error when it is done.
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// DefaultMaxDelay is the default cap on crawl-delay.
+const DefaultMaxDelay = time.Minute
+
+// Transport is an http.RoundTripper that obeys robots.txt. It is safe for
+// concurrent use.
+type Transport struct {
+	base    http.RoundTripper
+	cache   *cache.Cache
+	ua      string
+	agent   string // for messages
+	token   string
+	crawler *robotstxt.Crawler
+	dialect robotstxt.Dialect
+	min     time.Duration
+	max     time.Duration
+	now     func() time.Time
+	sleep   func(ctx context.Context, d time.Duration) error
+
+	mu   sync.Mutex
+	next map[string]time.Time // per origin: when the next request may start
+}
+
+// New returns a Transport; nil options mean the defaults. It fails for an
+// unknown crawler name or an invalid token.
+func New(opts *Options) (*Transport, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	t := &Transport{base: o.Base, ua: o.UserAgent, min: o.MinDelay, max: o.MaxDelay, now: o.Now, sleep: o.Sleep, next: map[string]time.Time{}}
+	if t.base == nil {
+		t.base = http.DefaultTransport
+	}
+	if t.ua == "" {
+		t.ua = fetch.DefaultUserAgent
+	}
+	if t.max <= 0 {
+		t.max = DefaultMaxDelay
+	}
+	if t.now == nil {
+		t.now = time.Now
+	}
+	if t.sleep == nil {
+		t.sleep = sleepContext
+	}
+	t.dialect = o.Dialect
+	switch {
+	case o.Crawler != "":
+		c, ok := robotstxt.LookupCrawler(o.Crawler)
+		if !ok {
+			return nil, fmt.Errorf("polite: unknown crawler %q (see robotstxt.Crawlers)", o.Crawler)
+		}
+		t.crawler, t.agent = &c, c.Name
+		if t.dialect == robotstxt.DefaultDialect {
+			t.dialect = c.Dialect
+		}
+	default:
+		t.token = o.Token
+		if t.token == "" {
+			t.token = robotstxt.ExtractToken(t.ua)
+		}
+		if !robotstxt.ValidToken(t.token) {
+			return nil, fmt.Errorf("polite: %q is not a product token (letters, '-' and '_')", t.token)
+		}
+		t.agent = t.token
+	}
+	if t.dialect == robotstxt.DefaultDialect {
+		t.dialect = robotstxt.Google
+	}
+	t.cache = o.Cache
+	if t.cache == nil {
+		t.cache = cache.New(&cache.Options{
+			Now:     o.Now,
+			Fetcher: &fetch.Fetcher{Transport: t.base, UserAgent: t.ua, Dialect: t.dialect, Now: o.Now},
+		})
+	}
+	return t, nil
+}
+
+// Cache returns the cache the transport asks.
+func (t *Transport) Cache() *cache.Cache { return t.cache }
+
+func sleepContext(ctx context.Context, d time.Duration) error {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// RoundTrip asks robots.txt about the request's URL; a disallowed request
+// fails with a *DisallowedError and is not sent. An allowed one waits for its
+// turn at the origin (crawl-delay, MinDelay), then goes to the base
+// transport with the configured User-Agent.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	fail := func(err error) (*http.Response, error) {
+		if req.Body != nil {
+			req.Body.Close()
+		}
+		return nil, err
+	}
+	ctx := req.Context()
+	a, err := t.cache.Get(ctx, req.URL.String())
+	if err != nil {
+		return fail(fmt.Errorf("polite: robots.txt for %s: %w", req.URL, err))
+	}
+	q := robotstxt.Query{URL: req.URL.String(), Dialect: t.dialect}
+	if t.crawler != nil {
+		q.Crawler = t.crawler
+	} else {
+		q.Agents = []string{t.token}
+	}
+	d := a.Decide(q)
+	if !d.Allowed {
+		e := &DisallowedError{URL: req.URL.String(), Origin: a.Origin.String(), Agent: t.agent, Policy: a.Policy, Reason: d.Reason}
+		if d.Rule != nil {
+			e.Line, e.Rule = d.Rule.Line, d.Rule.Text
+		}
+		return fail(e)
+	}
+	delay := t.min
+	if d.HasCrawlDelay && d.Dialect.HonoursCrawlDelay() {
+		cd := time.Duration(d.CrawlDelay * float64(time.Second))
+		delay = max(delay, min(cd, t.max))
+	}
+	if wait := t.reserve(a.Origin.String(), delay); wait > 0 {
+		if err := t.sleep(ctx, wait); err != nil {
+			return fail(fmt.Errorf("polite: waiting %v for %s: %w", wait, a.Origin, err))
+		}
+	}
+	r := req.Clone(ctx)
+	r.Header.Set("User-Agent", t.ua)
+	return t.base.RoundTrip(r)
+}
+
+// reserve takes the next turn at an origin for a request followed by delay,
+// and returns how long to wait for it.
+func (t *Transport) reserve(origin string, delay time.Duration) time.Duration {
+	now := t.now()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	start := now
+	if next, ok := t.next[origin]; ok && next.After(now) {
+		start = next
+	}
+	if delay > 0 {
+		t.next[origin] = start.Add(delay)
+	}
+	if len(t.next) > 10_000 {
+		for o, next := range t.next {
+			if !next.After(now) {
+				delete(t.next, o)
+			}
+		}
+	}
+	return start.Sub(now)
+}
