@@ -22,8 +22,8 @@ func commands() []command {
 		{"compare", "show how crawlers and their dialects read one file, URL by URL", runCompare},
 		{"diff", "list the (crawler, URL) verdicts that change between two versions of a file", runDiff},
 		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines and cross-checks)", runEval},
-		{"lint", "report mistakes and readings that differ between crawlers (text, JSON, SARIF)", runLint},
 		{"fetch", "fetch a site's robots.txt as crawlers must: requests, policy, cache expiry", runFetch},
+		{"lint", "report mistakes and readings that differ between crawlers (text, JSON, SARIF)", runLint},
 		{"version", "print the version", func(_ []string, _ io.Reader, stdout, _ io.Writer) int {
 			fmt.Fprintln(stdout, "robotstxt", version)
 			return 0
