@@ -7,6 +7,8 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/store/boltstore"
 )
 
 // benchListeners is how many loopback addresses the benchmark's server
@@ -49,6 +52,32 @@ func benchServer(b *testing.B) []string {
 	return addrs
 }
 
+// openBolt opens a bbolt store in a temporary directory, with or without
+// an fsync after each write.
+func openBolt(b *testing.B, noSync bool) store.Store {
+	s, err := boltstore.Open(filepath.Join(b.TempDir(), "cache.db"), &boltstore.Options{NoSync: noSync})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// peakRSSKiB returns the process's peak resident memory (VmHWM) in KiB, or
+// 0 where /proc does not tell it.
+func peakRSSKiB() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			return kb
+		}
+	}
+	return 0
+}
+
 // BenchmarkCacheOrigins fetches distinct origins through the cache: each
 // iteration asks about a new origin ("http://o123.bench.test"), which the
 // injected dialer sends to one of the server's loopback addresses, so every
@@ -61,6 +90,8 @@ func BenchmarkCacheOrigins(b *testing.B) {
 		open func(b *testing.B) store.Store
 	}{
 		{"memory", func(*testing.B) store.Store { return store.NewMemory(nil) }},
+		{"bbolt", func(b *testing.B) store.Store { return openBolt(b, false) }},
+		{"bbolt-nosync", func(b *testing.B) store.Store { return openBolt(b, true) }},
 	}
 	for _, st := range stores {
 		b.Run(st.name, func(b *testing.B) {
@@ -102,6 +133,9 @@ func BenchmarkCacheOrigins(b *testing.B) {
 			runtime.ReadMemStats(&ms)
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "origins/s")
 			b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+			if kb := peakRSSKiB(); kb > 0 {
+				b.ReportMetric(float64(kb)/1024, "peak-RSS-MiB")
+			}
 		})
 	}
 }
