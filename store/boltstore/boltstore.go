@@ -99,6 +99,7 @@ type Store struct {
 	path   string
 	now    func() time.Time
 	closed atomic.Bool
+	group  writeGroup // Put, Delete and expiry deletions share transactions
 }
 
 var (
@@ -290,7 +291,7 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
 // deleteStale deletes key from bucket if it is still expired at now (a
 // writer may have replaced it since it was read).
 func (s *Store) deleteStale(bucket []byte, key string, now time.Time) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucket)
 		r := b.Get([]byte(key))
 		if r == nil {
@@ -309,7 +310,7 @@ func (s *Store) Put(ctx context.Context, key string, value []byte, ttl time.Dura
 		return err
 	}
 	r := record(expiry(s.now(), ttl), value)
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketValues).Put([]byte(key), r)
 	})
 	if err != nil {
@@ -323,7 +324,7 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	if err := s.check(ctx, key); err != nil {
 		return err
 	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketValues).Delete([]byte(key))
 	})
 	if err != nil {
