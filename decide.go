@@ -22,9 +22,16 @@ func (r *Robots) Allowed(userAgent, url string) bool {
 	if !slash {
 		return r.google.allowed(userAgent, path)
 	}
+	return r.allowedSlash(userAgent, path)
+}
+
+// allowedSlash is Allowed for a URL whose path starts with '?' or ';'
+// ("http://h?q"): it matches "/" + path, built on the stack when it fits.
+// (Apart, so that Allowed's own frame stays small.)
+//
+//go:noinline
+func (r *Robots) allowedSlash(userAgent, path string) bool {
 	path = cutPath(path)
-	// The path starts with '?' or ';' ("http://h?q"): match "/" + path,
-	// built on the stack when it fits.
 	var buf [1024]byte
 	if len(path) >= len(buf) {
 		return r.google.allowed(userAgent, "/"+path)
