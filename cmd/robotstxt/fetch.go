@@ -14,7 +14,7 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
-	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/store/storeopen"
 )
 
 const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--store memory] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
@@ -92,27 +92,21 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 		return nil, fetchInfo{}, err
 	}
 	c := o.cache
-	storeName := o.store
-	if storeName == "" {
-		storeName = defaultStoreSpec
-	}
+	storeName := "memory"
 	if c == nil {
-		st, err := openStore(storeName)
+		st, err := openStore(o.store, stderr)
 		if err != nil {
 			return nil, fetchInfo{}, err
 		}
 		defer st.Close()
-		if r, ok := st.(store.Reporter); ok {
-			if h := r.Health(); h.Degraded {
-				fmt.Fprintf(stderr, "robotstxt: store %s: %s\n", h.Name, h.Message)
-			}
-			storeName = r.Health().Name
-		}
+		storeName = storeopen.Health(st).Name
 		f := o.fetcher
 		if f == nil {
 			f = &fetch.Fetcher{Dialect: o.dialect, UserAgent: o.userAgent, Timeout: o.timeout, Now: o.now}
 		}
-		c = cache.New(&cache.Options{Store: st, Fetcher: f, Now: o.now})
+		c = cache.New(&cache.Options{Store: st, Fetcher: f, Now: o.now, KeyPrefix: cacheKeyPrefix(f.Dialect)})
+	} else {
+		storeName = storeopen.Health(c.Store()).Name
 	}
 	a, err := c.GetOrigin(ctx, origin)
 	if err != nil {
@@ -136,6 +130,16 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 		info.Bytes = len(body)
 	}
 	return body, info, nil
+}
+
+// cacheKeyPrefix keeps the answers of each fetch policy apart in a store
+// that outlives the command: Google's (the default) are keyed by origin
+// alone, the others' by the dialect's name and the origin.
+func cacheKeyPrefix(d robotstxt.Dialect) string {
+	if d == robotstxt.DefaultDialect || d == robotstxt.Google {
+		return ""
+	}
+	return d.String() + " "
 }
 
 // needsScheme reports whether a URL typed on the command line is a bare
