@@ -20,11 +20,14 @@ which line decided, which group applied and why. With -v it also lists the
 other rules that matched and why they lost.
 
   -f FILE       the robots.txt file ("-" for standard input)
-` + sourceHelp + `
-                With -u, a site whose robots.txt is missing (4xx) allows
-                everything, and one that is unreachable (5xx, network error)
-                disallows everything: the output says which, and why. The
-                fetch policy is -d's dialect's, else Google's.
+  -u URL        instead of -f: fetch the live robots.txt of URL's origin
+                through the cache, as robotstxt fetch does, with the fetch
+                policy of -d's dialect, else Google's. A missing robots.txt
+                (4xx) allows everything, an unreachable one (5xx, network
+                error) disallows everything: the output says which, and why
+  --store SPEC  the cache's store, with -u: memory (this run only), a bbolt
+                file path, or a redis:// URL (default: robotstxt/cache.db in
+                the user's cache directory)
   -c CRAWLER    a crawler from the table (repeatable): its fallback tokens,
                 whether it ignores the * group, and its engine's dialect apply
   -a TOKEN      a product token asked about as given (repeatable), with

@@ -22,19 +22,22 @@ Shows, for each crawler and URL, whether the crawler may fetch the URL as its
 own engine reads the file, and marks the cells where the dialects (google,
 rfc9309, bing, yandex, original) disagree, with an explanation below the table.
 
-  -f FILE     the robots.txt file ("-" for standard input); without -f, the
-              example file bundled with robotstxt
-` + sourceHelp + `
-                With -u, a site with no rules to obey (robots.txt missing:
-                allow all; unreachable: disallow all, with Google's fetch
-                policy) has nothing to compare: the output says which, and why.
-  -c CRAWLER  a crawler from the table (repeatable); the default set is
-              Googlebot, Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
-              Baiduspider, GPTBot, CCBot and every crawler the file names
-  --json      JSON output (see README: "compare --json")
-  URL         absolute URLs or paths; typed URLs are normalised as crawlers
-              normalise them (non-ASCII percent-encoded). Without URLs, one URL
-              is derived from each rule of the file (up to 12).
+  -f FILE       the robots.txt file ("-" for standard input); without -f
+                or -u, the example file bundled with robotstxt
+  -u URL        instead of -f: fetch the live robots.txt of URL's origin
+                through the cache (Google's fetch policy). A missing (4xx) or
+                unreachable (5xx, network error) one has no rules to compare:
+                the output says what applies instead, and why
+  --store SPEC  the cache's store, with -u: memory (this run only), a bbolt
+                file path, or a redis:// URL (default: robotstxt/cache.db in
+                the user's cache directory)
+  -c CRAWLER    a crawler from the table (repeatable); the default set is
+                Googlebot, Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
+                Baiduspider, GPTBot, CCBot and every crawler the file names
+  --json        JSON output (see README: "compare --json")
+  URL           absolute URLs or paths; typed URLs are normalised as crawlers
+                normalise them (non-ASCII percent-encoded). Without URLs, one
+                URL is derived from each rule of the file (up to 12).
 
 Examples:
   robotstxt compare

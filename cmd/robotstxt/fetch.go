@@ -17,7 +17,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/store/storeopen"
 )
 
-const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--store memory] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
+const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--store SPEC] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
 
 Fetches the robots.txt of URL's origin as a crawler must (RFC 9309, and the
 fetch policy of the dialect), through the cache, and shows what happened:
@@ -30,7 +30,10 @@ stale cache) and when it expires.
   --json        one JSON object (origin, policy, source, reason, status,
                 trace, fetched_at, expires_at, ...)
   --body        print the robots.txt body that applies instead of the report
-  --store SPEC  the cache's store: memory (default)
+  --store SPEC  the cache's store: memory (this run only), a bbolt file path,
+                or a redis:// URL (default: robotstxt/cache.db in the user's
+                cache directory, so that a second run within the copy's
+                lifetime is answered from it: "source: fresh cache")
   -d DIALECT    fetch policy: google (default), rfc9309, bing, yandex, original
   -A UA         the User-Agent header (default: robotstxt/VERSION (+URL))
   --timeout D   time allowed for the whole fetch (default 15s)
@@ -41,6 +44,7 @@ The exit status is 0 whenever a policy was decided (disallow all included),
 Examples:
   robotstxt fetch https://www.google.com/
   robotstxt fetch --json -d yandex yandex.ru
+  robotstxt fetch --store redis://localhost:6379/0 example.com
 `
 
 // fetchOptions are the settings of one fetch through the cache.

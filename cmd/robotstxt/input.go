@@ -133,11 +133,6 @@ type robotsSource struct {
 	storeSet bool
 }
 
-// sourceHelp documents -u in every command that takes it.
-const sourceHelp = `  -u URL        fetch the live robots.txt of URL's origin, through the cache
-                (as robotstxt fetch does), instead of reading a file
-` + storeHelp
-
 // addSourceFlags defines -u and --store on fs.
 func addSourceFlags(fs *flag.FlagSet) *robotsSource {
 	s := &robotsSource{}

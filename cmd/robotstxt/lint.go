@@ -21,11 +21,14 @@ lines inside groups, a site closed by Disallow: /, encoding problems, the
 500 KiB cut, Yandex's limits, and rules the dialects read differently.
 
   FILE              robots.txt files; "-" reads standard input
-` + sourceHelp + `
-                With -u, the file is named by its robots.txt URL; a site with
-                no robots.txt (4xx: allow all) has nothing to lint, and one
-                that is unreachable (5xx, network error: disallow all) cannot
-                be read (exit status 2); the output says which, and why.
+  -u URL            instead of files: fetch the live robots.txt of URL's
+                    origin through the cache (Google's fetch policy) and lint
+                    it, named by its URL. A missing one (4xx: allow all) has
+                    nothing to lint, an unreachable one (5xx, network error:
+                    disallow all) cannot be read; the output says why
+  --store SPEC      the cache's store, with -u: memory (this run only), a
+                    bbolt file path, or a redis:// URL (default:
+                    robotstxt/cache.db in the user's cache directory)
   --json            JSON output (see README: "lint --json")
   --sarif           SARIF 2.1.0 output, for code-scanning tools
   --disable CODES   comma-separated codes not to report

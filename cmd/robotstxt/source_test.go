@@ -409,3 +409,17 @@ func TestVersionIsTheUserAgents(t *testing.T) {
 		t.Errorf("User-Agent %q does not carry the version printed, %s", got, printed)
 	}
 }
+
+func TestNoCacheDirRunsOnMemory(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", "")
+	s := newSite(t, 200, siteRules)
+	code, out, stderr := runCmd(t, "", "fetch", s.URL)
+	if code != 0 || !strings.Contains(out, "source:   network (store: memory)") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	if !strings.HasPrefix(stderr, "robotstxt: ") || !strings.Contains(stderr, "no user cache directory") ||
+		!strings.HasSuffix(stderr, "; using memory for this run\n") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("stderr %q", stderr)
+	}
+}

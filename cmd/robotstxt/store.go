@@ -12,11 +12,6 @@ import (
 // not given: storeopen's default, a bbolt file in the user's cache directory.
 const defaultStoreSpec = ""
 
-// storeHelp documents --store in every command that takes it.
-const storeHelp = `  --store SPEC  the cache's store: "memory" (this run only), a bbolt file
-                path, or a redis:// URL; default: robotstxt/cache.db in the
-                user's cache directory`
-
 // storeOptions tune the stores openStore opens; tests shorten LockTimeout.
 var storeOptions storeopen.Options
 
