@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -560,4 +561,13 @@ func FuzzOriginOf(f *testing.F) {
 			t.Fatalf("OriginOf(%q) = %+v, but its robots URL %q gives %+v, %v", s, o, o.RobotsURL(), again, err)
 		}
 	})
+}
+
+func TestVersionInUserAgent(t *testing.T) {
+	if !regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`).MatchString(Version) {
+		t.Errorf("Version %q is not MAJOR.MINOR.PATCH", Version)
+	}
+	if want := "robotstxt/" + Version + " (+https://github.com/seed53c283f5/robotstxt)"; DefaultUserAgent != want {
+		t.Errorf("DefaultUserAgent %q, want %q", DefaultUserAgent, want)
+	}
 }

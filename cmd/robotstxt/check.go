@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,14 +12,22 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 )
 
-const checkHelp = `Usage: robotstxt check -f FILE [-c CRAWLER]... [-a TOKEN]... [--agents A,B]...
-                       [-d DIALECT] [-v] [--json] URL...
+const checkHelp = `Usage: robotstxt check (-f FILE | -u URL [--store SPEC]) [-c CRAWLER]... [-a TOKEN]...
+                       [--agents A,B]... [-d DIALECT] [-v] [--json] URL...
 
 Says, for each URL and each crawler, whether the crawler may fetch the URL,
 which line decided, which group applied and why. With -v it also lists the
 other rules that matched and why they lost.
 
-  -f FILE       the robots.txt file ("-" for standard input); required
+  -f FILE       the robots.txt file ("-" for standard input)
+  -u URL        instead of -f: fetch the live robots.txt of URL's origin
+                through the cache, as robotstxt fetch does, with the fetch
+                policy of -d's dialect, else Google's. A missing robots.txt
+                (4xx) allows everything, an unreachable one (5xx, network
+                error) disallows everything: the output says which, and why
+  --store SPEC  the cache's store, with -u: memory (this run only), a bbolt
+                file path, or a redis:// URL (default: robotstxt/cache.db in
+                the user's cache directory)
   -c CRAWLER    a crawler from the table (repeatable): its fallback tokens,
                 whether it ignores the * group, and its engine's dialect apply
   -a TOKEN      a product token asked about as given (repeatable), with
@@ -41,6 +50,7 @@ Exit status: 0 when every answer is "allowed", 1 when any URL is blocked,
 
 Examples:
   robotstxt check -f robots.txt https://example.com/private/a
+  robotstxt check -u https://example.com/ -c Bingbot /private/a /search?q=x
   robotstxt check -f robots.txt -c Googlebot -c Bingbot -c Baiduspider -v /private/press/
   robotstxt check -f robots.txt -a MyBot -d rfc9309 /search?q=x
   robotstxt check -f robots.txt --agents googlebot-news,googlebot /news/a
@@ -57,6 +67,7 @@ type checkSubject struct {
 // checkReport is the result of check, also its JSON form.
 type checkReport struct {
 	File    string        `json:"file"`
+	Fetch   *fetchInfo    `json:"fetch,omitempty"` // with -u
 	Notes   []string      `json:"notes,omitempty"`
 	Results []checkResult `json:"results"`
 	Allowed int           `json:"allowed"`
@@ -79,6 +90,9 @@ type checkResult struct {
 	CrawlDelay     *float64        `json:"crawl_delay,omitempty"`
 	CrawlDelayLine int             `json:"crawl_delay_line,omitempty"`
 	Matches        []checkRuleJSON `json:"matches"`
+	// Policy is set when no rules applied: a fetch policy ("allow-all",
+	// "disallow-all") decided.
+	Policy string `json:"policy,omitempty"`
 }
 
 type checkGroup struct {
@@ -106,6 +120,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "show the rules that lost")
 	jsonOut := fs.Bool("json", false, "JSON output")
 	listCrawlers := fs.Bool("crawlers", false, "list the known crawlers")
+	src := addSourceFlags(fs)
 	var crawlerNames, tokens, agentLists stringList
 	fs.Var(&crawlerNames, "c", "crawler (repeatable)")
 	fs.Var(&tokens, "a", "product token (repeatable)")
@@ -125,8 +140,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		writeCrawlerTable(stdout)
 		return 0
 	}
-	if *file == "" {
-		return fail("-f FILE is required (the robots.txt to check; - for standard input)")
+	if err := src.check(fs, *file != "", "-f"); err != nil {
+		return fail("%v", err)
+	}
+	if *file == "" && src.URL == "" {
+		return fail("-f FILE or -u URL is required (the robots.txt to check: a file, - for standard input, or a site's)")
 	}
 	d, err := parseDialectFlag(*dialect)
 	if err != nil {
@@ -148,10 +166,6 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fromStdin > 1 {
 		return fail("URL - given twice")
 	}
-	f, err := loadRobots(*file, stdin)
-	if err != nil {
-		return fail("%v", err)
-	}
 	var all []string
 	for _, u := range urls {
 		if u != "-" {
@@ -171,6 +185,15 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err := checkURL(u); err != nil {
 			return fail("%v", err)
 		}
+	}
+	var f *robotsFile
+	if src.URL != "" {
+		f, err = src.load(context.Background(), d, stderr)
+	} else {
+		f, err = loadRobots(*file, stdin)
+	}
+	if err != nil {
+		return fail("%v", err)
 	}
 	rep := check(f, subjects, d, all)
 	if *jsonOut {
@@ -235,9 +258,9 @@ func checkSubjects(crawlerNames, tokens, agentLists []string) ([]checkSubject, e
 }
 
 func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []string) *checkReport {
-	rep := &checkReport{File: f.Name, Results: []checkResult{}}
+	rep := &checkReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(), Results: []checkResult{}}
 	r := f.Robots
-	if r.Truncated() {
+	if f.truncated() {
 		rep.Notes = append(rep.Notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them", robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes))
 	}
 	for _, u := range urls {
@@ -247,7 +270,13 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 			if s.crawler == nil && d == robotstxt.DefaultDialect {
 				q.Dialect = robotstxt.Google
 			}
-			dec := r.Decide(q)
+			var dec robotstxt.Decision
+			policy := f.policy()
+			if policy == "rules" {
+				dec = r.Decide(q)
+			} else {
+				dec = decidePolicy(q, policy, f.Fetched.Reason)
+			}
 			res := checkResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
 				Allowed: dec.Allowed, Path: dec.Path, Line: dec.Line(), Reason: dec.Reason,
 				Group:   checkGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
@@ -257,6 +286,9 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 			}
 			if n != u {
 				res.Input = u
+			}
+			if policy != "rules" && dec.Path != "/robots.txt" {
+				res.Policy = policy
 			}
 			if s.crawler != nil {
 				res.Crawler = s.crawler.Name
@@ -309,17 +341,23 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 		}
 		fmt.Fprintf(&b, "  %s  %-*s  %-*s  ", verdict, whoW, res.Who, dW, res.Dialect)
 		switch {
+		case res.Policy == "disallow-all":
+			b.WriteString("disallow all: the site's robots.txt gives no rules (see above)\n")
+		case res.Policy == "allow-all":
+			b.WriteString("allow all: the site's robots.txt gives no rules (see above)\n")
 		case res.Line > 0:
 			fmt.Fprintf(&b, "line %d: %s\n", res.Line, strings.TrimSpace(res.Rule))
-		case res.Group.Kind == "none":
-			b.WriteString("no group applies\n")
 		case strings.HasPrefix(res.Reason, "/robots.txt"):
 			b.WriteString(res.Reason + "\n")
+		case res.Group.Kind == "none":
+			b.WriteString("no group applies\n")
 		default:
 			b.WriteString("no rule matches\n")
 		}
 		ind := strings.Repeat(" ", 2+7+2)
-		fmt.Fprintf(&b, "%sgroup: %s\n", ind, res.Group.Reason)
+		if res.Policy == "" {
+			fmt.Fprintf(&b, "%sgroup: %s\n", ind, res.Group.Reason)
+		}
 		if verbose {
 			if res.Line > 0 {
 				fmt.Fprintf(&b, "%swhy: %s\n", ind, res.Reason)
@@ -344,6 +382,29 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 	}
 	fmt.Fprintf(&b, "\n%d allowed, %d blocked\n", rep.Allowed, rep.Blocked)
 	io.WriteString(w, b.String())
+}
+
+// decidePolicy answers q when no rules apply and a fetch policy decides,
+// as package cache does: /robots.txt itself is allowed; every other URL is
+// allowed ("allow-all") or disallowed ("disallow-all"), for the reason the
+// fetch gave.
+func decidePolicy(q robotstxt.Query, policy, reason string) robotstxt.Decision {
+	d := q.Dialect
+	if d == robotstxt.DefaultDialect {
+		d = robotstxt.Google
+		if q.Crawler != nil && q.Crawler.Dialect != robotstxt.DefaultDialect {
+			d = q.Crawler.Dialect
+		}
+	}
+	path := robotstxt.PathParamsQuery(q.URL)
+	dec := robotstxt.Decision{Allowed: policy != "disallow-all", Dialect: d, Path: path, Reason: reason}
+	dec.Group.Kind = robotstxt.GroupNone
+	dec.Group.Reason = "no group: the site's robots.txt gives no rules"
+	if path == "/robots.txt" {
+		dec.Allowed = true
+		dec.Reason = "/robots.txt itself is always allowed to a crawler that fetches it"
+	}
+	return dec
 }
 
 // writeCrawlerTable lists the known crawlers.

@@ -102,7 +102,7 @@ func TestCheckErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"/x"}, "-f FILE is required"},
+		{[]string{"/x"}, "-f FILE or -u URL is required"},
 		{[]string{"-f", filepath.Join(dir, "missing.txt"), "/x"}, "missing.txt: no such file"},
 		{[]string{"-f", dir, "/x"}, "is a directory"},
 		{[]string{"-f", bin, "/x"}, "looks like a binary file"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -15,26 +16,34 @@ import (
 //go:embed example.robots.txt
 var exampleRobots []byte
 
-const compareHelp = `Usage: robotstxt compare [-f FILE] [-c CRAWLER]... [--json] [URL...]
+const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store SPEC]] [-c CRAWLER]... [--json] [URL...]
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
 own engine reads the file, and marks the cells where the dialects (google,
 rfc9309, bing, yandex, original) disagree, with an explanation below the table.
 
-  -f FILE     the robots.txt file ("-" for standard input); without -f, the
-              example file bundled with robotstxt
-  -c CRAWLER  a crawler from the table (repeatable); the default set is
-              Googlebot, Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
-              Baiduspider, GPTBot, CCBot and every crawler the file names
-  --json      JSON output (see README: "compare --json")
-  URL         absolute URLs or paths; typed URLs are normalised as crawlers
-              normalise them (non-ASCII percent-encoded). Without URLs, one URL
-              is derived from each rule of the file (up to 12).
+  -f FILE       the robots.txt file ("-" for standard input); without -f
+                or -u, the example file bundled with robotstxt
+  -u URL        instead of -f: fetch the live robots.txt of URL's origin
+                through the cache (Google's fetch policy). A missing (4xx) or
+                unreachable (5xx, network error) one has no rules to compare:
+                the output says what applies instead, and why
+  --store SPEC  the cache's store, with -u: memory (this run only), a bbolt
+                file path, or a redis:// URL (default: robotstxt/cache.db in
+                the user's cache directory)
+  -c CRAWLER    a crawler from the table (repeatable); the default set is
+                Googlebot, Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
+                Baiduspider, GPTBot, CCBot and every crawler the file names
+  --json        JSON output (see README: "compare --json")
+  URL           absolute URLs or paths; typed URLs are normalised as crawlers
+                normalise them (non-ASCII percent-encoded). Without URLs, one
+                URL is derived from each rule of the file (up to 12).
 
 Examples:
   robotstxt compare
   robotstxt compare -f robots.txt https://example.com/private/a https://example.com/b.pdf
   robotstxt compare -f robots.txt -c Googlebot -c Baiduspider /search?q=x
+  robotstxt compare -u https://example.com/ /private/a
 `
 
 var defaultCrawlers = []string{"Googlebot", "Googlebot-Image", "AdsBot-Google", "Bingbot", "YandexBot", "Baiduspider", "GPTBot", "CCBot"}
@@ -42,6 +51,7 @@ var defaultCrawlers = []string{"Googlebot", "Googlebot-Image", "AdsBot-Google", 
 // comparison is the result of compare, also its JSON form.
 type comparison struct {
 	File          string         `json:"file"`
+	Fetch         *fetchInfo     `json:"fetch,omitempty"` // with -u
 	URLs          []string       `json:"urls"`
 	Notes         []string       `json:"notes,omitempty"`
 	Rows          []compareRow   `json:"rows"`
@@ -88,6 +98,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "JSON output")
 	var crawlerNames stringList
 	fs.Var(&crawlerNames, "c", "crawler (repeatable)")
+	src := addSourceFlags(fs)
 	urls, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -95,31 +106,44 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	name := "example.robots.txt (bundled)"
-	r := robotstxt.Parse(exampleRobots)
-	if *file != "" {
-		f, err := loadRobots(*file, stdin)
-		if err != nil {
-			fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
-			return 2
-		}
-		name, r = f.Name, f.Robots
-	}
-
-	crawlers, err := pickCrawlers(r, crawlerNames)
-	if err != nil {
+	if err := src.check(fs, *file != "", "-f"); err != nil {
 		fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
 		return 2
-	}
-	cmp := comparison{File: name}
-	if r.Truncated() {
-		cmp.Notes = append(cmp.Notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them", robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes))
 	}
 	for _, u := range urls {
 		if err := checkURL(u); err != nil {
 			fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
 			return 2
 		}
+	}
+	f := &robotsFile{Name: "example.robots.txt (bundled)", Body: exampleRobots, Robots: robotstxt.Parse(exampleRobots)}
+	switch {
+	case src.URL != "":
+		f, err = src.load(context.Background(), robotstxt.Google, stderr)
+	case *file != "":
+		f, err = loadRobots(*file, stdin)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+		return 2
+	}
+	r := f.Robots
+
+	crawlers, err := pickCrawlers(r, crawlerNames)
+	if err != nil {
+		fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+		return 2
+	}
+	cmp := comparison{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes()}
+	if f.truncated() {
+		cmp.Notes = append(cmp.Notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them", robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes))
+	}
+	if f.policy() != "rules" {
+		// No rules: every crawler gets the policy's answer for every
+		// URL, and there is no reading of rules to compare.
+		cmp.Notes = append(cmp.Notes, "nothing to compare: the dialects read rules differently, but no rules apply")
+		cmp.URLs, cmp.Rows, cmp.Disagreements = []string{}, []compareRow{}, []disagreement{}
+		return writeCompare(stdout, stderr, &cmp, *jsonOut)
 	}
 	if len(urls) == 0 {
 		urls = deriveURLs(r, 12)
@@ -133,8 +157,13 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		cmp.URLs = append(cmp.URLs, n)
 	}
 	compare(r, crawlers, &cmp)
+	return writeCompare(stdout, stderr, &cmp, *jsonOut)
+}
 
-	if *jsonOut {
+// writeCompare writes the comparison as JSON or as a table, and returns the
+// exit status.
+func writeCompare(stdout, stderr io.Writer, cmp *comparison, jsonOut bool) int {
+	if jsonOut {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -144,7 +173,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	writeComparison(stdout, &cmp, useColor(stdout))
+	writeComparison(stdout, cmp, useColor(stdout))
 	return 0
 }
 
@@ -309,6 +338,10 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 	fmt.Fprintf(&b, "robots.txt: %s\n", cmp.File)
 	for _, n := range cmp.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	if cmp.Fetch != nil && cmp.Fetch.Policy != "rules" {
+		io.WriteString(w, b.String())
+		return
 	}
 	b.WriteString("\nURLs:\n")
 	for i, u := range cmp.URLs {

@@ -14,10 +14,10 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
-	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/store/storeopen"
 )
 
-const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--store memory] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
+const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--store SPEC] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
 
 Fetches the robots.txt of URL's origin as a crawler must (RFC 9309, and the
 fetch policy of the dialect), through the cache, and shows what happened:
@@ -30,7 +30,10 @@ stale cache) and when it expires.
   --json        one JSON object (origin, policy, source, reason, status,
                 trace, fetched_at, expires_at, ...)
   --body        print the robots.txt body that applies instead of the report
-  --store SPEC  the cache's store: memory (default)
+  --store SPEC  the cache's store: memory (this run only), a bbolt file path,
+                or a redis:// URL (default: robotstxt/cache.db in the user's
+                cache directory, so that a second run within the copy's
+                lifetime is answered from it: "source: fresh cache")
   -d DIALECT    fetch policy: google (default), rfc9309, bing, yandex, original
   -A UA         the User-Agent header (default: robotstxt/VERSION (+URL))
   --timeout D   time allowed for the whole fetch (default 15s)
@@ -41,6 +44,7 @@ The exit status is 0 whenever a policy was decided (disallow all included),
 Examples:
   robotstxt fetch https://www.google.com/
   robotstxt fetch --json -d yandex yandex.ru
+  robotstxt fetch --store redis://localhost:6379/0 example.com
 `
 
 // fetchOptions are the settings of one fetch through the cache.
@@ -92,27 +96,21 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 		return nil, fetchInfo{}, err
 	}
 	c := o.cache
-	storeName := o.store
-	if storeName == "" {
-		storeName = defaultStoreSpec
-	}
+	storeName := "memory"
 	if c == nil {
-		st, err := openStore(storeName)
+		st, err := openStore(o.store, stderr)
 		if err != nil {
 			return nil, fetchInfo{}, err
 		}
 		defer st.Close()
-		if r, ok := st.(store.Reporter); ok {
-			if h := r.Health(); h.Degraded {
-				fmt.Fprintf(stderr, "robotstxt: store %s: %s\n", h.Name, h.Message)
-			}
-			storeName = r.Health().Name
-		}
+		storeName = storeopen.Health(st).Name
 		f := o.fetcher
 		if f == nil {
 			f = &fetch.Fetcher{Dialect: o.dialect, UserAgent: o.userAgent, Timeout: o.timeout, Now: o.now}
 		}
-		c = cache.New(&cache.Options{Store: st, Fetcher: f, Now: o.now})
+		c = cache.New(&cache.Options{Store: st, Fetcher: f, Now: o.now, KeyPrefix: cacheKeyPrefix(f.Dialect)})
+	} else {
+		storeName = storeopen.Health(c.Store()).Name
 	}
 	a, err := c.GetOrigin(ctx, origin)
 	if err != nil {
@@ -136,6 +134,16 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 		info.Bytes = len(body)
 	}
 	return body, info, nil
+}
+
+// cacheKeyPrefix keeps the answers of each fetch policy apart in a store
+// that outlives the command: Google's (the default) are keyed by origin
+// alone, the others' by the dialect's name and the origin.
+func cacheKeyPrefix(d robotstxt.Dialect) string {
+	if d == robotstxt.DefaultDialect || d == robotstxt.Google {
+		return ""
+	}
+	return d.String() + " "
 }
 
 // needsScheme reports whether a URL typed on the command line is a bare

@@ -22,6 +22,7 @@ func fixedClock(t *testing.T) {
 // robotsServer serves /robots.txt through one redirect, with cache headers.
 func robotsServer(t *testing.T) *httptest.Server {
 	t.Helper()
+	useTempCache(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/robots.txt":
@@ -50,7 +51,7 @@ func normalise(out, srvURL string) string {
 func TestFetchReport(t *testing.T) {
 	fixedClock(t)
 	srv := robotsServer(t)
-	code, out, stderr := runCmd(t, "", "fetch", srv.URL+"/some/page")
+	code, out, stderr := runCmd(t, "", "fetch", "--store", "memory", srv.URL+"/some/page")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -65,7 +66,7 @@ func TestFetchReport(t *testing.T) {
 func TestFetchJSON(t *testing.T) {
 	fixedClock(t)
 	srv := robotsServer(t)
-	code, out, stderr := runCmd(t, "", "fetch", "--json", srv.URL)
+	code, out, stderr := runCmd(t, "", "fetch", "--json", "--store", "memory", srv.URL)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -96,6 +97,7 @@ func TestFetchJSON(t *testing.T) {
 
 func TestFetchUnreachableStillDecides(t *testing.T) {
 	fixedClock(t)
+	useTempCache(t)
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close()
@@ -114,6 +116,7 @@ func TestFetchUnreachableStillDecides(t *testing.T) {
 }
 
 func TestFetchDialectAndBody(t *testing.T) {
+	useTempCache(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ua := r.Header.Get("User-Agent"); ua != "TestBot/1.0" {
 			t.Errorf("User-Agent %q", ua)
@@ -150,7 +153,7 @@ func TestFetchUsage(t *testing.T) {
 		{"fetch"},
 		{"fetch", "a", "b"},
 		{"fetch", "-d", "klingon", "https://example.com"},
-		{"fetch", "--store", "redis://x", "https://example.com"},
+		{"fetch", "--store", "ftp://x", "https://example.com"},
 		{"fetch", "--timeout", "0s", "https://example.com"},
 		{"fetch", "mailto:a@example.com"},
 		{"fetch", "--nope", "https://example.com"},
@@ -172,7 +175,7 @@ func TestFetchRobotsForOtherCommands(t *testing.T) {
 	if err != nil || info.Policy != "rules" || !strings.Contains(string(body), "Disallow: /private/") || info.Bytes != len(body) {
 		t.Errorf("%q %+v %v", body, info, err)
 	}
-	if _, _, err := fetchRobots(context.Background(), srv.URL, "bolt:/nowhere", &stderr); err == nil || !strings.Contains(err.Error(), "unknown store") {
+	if _, _, err := fetchRobots(context.Background(), srv.URL, "bolt://nowhere", &stderr); err == nil || !strings.Contains(err.Error(), "unknown store") {
 		t.Errorf("unknown store: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -80,6 +81,95 @@ type robotsFile struct {
 	// what crawlers do not read.
 	Size     int64
 	CutLines int
+	// Fetched is set when the file came from a live site (-u): the fetch's
+	// policy, why it applies, and where the answer came from. When its
+	// Policy is not "rules", no file applies: Body is empty and the
+	// commands answer with the policy (allow all, disallow all).
+	Fetched *fetchInfo
+}
+
+// policy returns how the file decides: "rules" for a file read from disk or
+// fetched with rules to obey, else the fetch policy, "allow-all" or
+// "disallow-all".
+func (f *robotsFile) policy() string {
+	if f.Fetched == nil {
+		return "rules"
+	}
+	return f.Fetched.Policy
+}
+
+// truncated reports whether crawlers read only the first
+// robotstxt.DefaultMaxBytes of the file.
+func (f *robotsFile) truncated() bool {
+	return f.Robots.Truncated() || f.Fetched != nil && f.Fetched.Truncated
+}
+
+// fetchNotes say, for a file fetched from a site, where the answer came from
+// and, when no rules apply, what applies instead: one line each. They are
+// nil for a file read from disk.
+func (f *robotsFile) fetchNotes() []string {
+	i := f.Fetched
+	if i == nil {
+		return nil
+	}
+	src := map[string]string{"network": "fetched now", "cache": "from the cache", "stale-cache": "from the cache (stale: the refresh failed)"}[i.Source]
+	notes := []string{fmt.Sprintf("%s with the %s fetch policy (store: %s): %s", src, i.Dialect, i.Store, i.Reason)}
+	switch i.Policy {
+	case "allow-all":
+		notes = append(notes, "no robots.txt rules apply: everything is allowed")
+	case "disallow-all":
+		notes = append(notes, "no robots.txt rules apply: everything is disallowed")
+	}
+	return notes
+}
+
+// robotsSource is where a command's robots.txt comes from when it is not a
+// file: a live site (-u), fetched through the cache on --store. check, lint
+// and compare define these flags through addSourceFlags, so that they take
+// the same values and say the same things.
+type robotsSource struct {
+	URL      string
+	Store    string
+	storeSet bool
+}
+
+// addSourceFlags defines -u and --store on fs.
+func addSourceFlags(fs *flag.FlagSet) *robotsSource {
+	s := &robotsSource{}
+	fs.StringVar(&s.URL, "u", "", "fetch the robots.txt of URL's origin")
+	fs.StringVar(&s.Store, "store", defaultStoreSpec, "the cache's store (with -u)")
+	return s
+}
+
+// check validates the flags once fs is parsed: -u excludes a file (what
+// names it is fileWhat, "-f" or "a file argument"), and --store needs -u.
+func (s *robotsSource) check(fs *flag.FlagSet, haveFile bool, fileWhat string) error {
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "store" {
+			s.storeSet = true
+		}
+	})
+	switch {
+	case s.URL != "" && haveFile:
+		return fmt.Errorf("-u and %s are exclusive: give the robots.txt as a site's URL or as a file, not both", fileWhat)
+	case s.URL == "" && s.storeSet:
+		return errors.New("--store applies only with -u (it is where fetched robots.txt files are cached)")
+	}
+	return nil
+}
+
+// load fetches the robots.txt of the site s.URL names through the cache,
+// with the fetch policy of dialect d (DefaultDialect: Google's). The file's
+// name is its robots.txt URL. An unreachable site is not an error: the
+// file's Fetched says which policy applies and why. The error is for a URL
+// with no origin or a store that cannot be opened.
+func (s *robotsSource) load(ctx context.Context, d robotstxt.Dialect, stderr io.Writer) (*robotsFile, error) {
+	body, info, err := fetchRobotsWith(ctx, s.URL, fetchOptions{store: s.Store, dialect: d, now: fetchClock}, stderr)
+	if err != nil {
+		return nil, fmt.Errorf("-u %s: %v", s.URL, err)
+	}
+	return &robotsFile{Name: info.RobotsURL, Body: body, Robots: robotstxt.Parse(body),
+		Size: int64(len(body)), Fetched: &info}, nil
 }
 
 // loadRobots loads the robots.txt file of a command: a path, or "-" for

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/seed53c283f5/robotstxt"
 )
 
-const lintHelp = `Usage: robotstxt lint [--json | --sarif] [--disable CODE,...] FILE...
+const lintHelp = `Usage: robotstxt lint [--json | --sarif] [--disable CODE,...] (FILE... | -u URL [--store SPEC])
 
 Reports, compiler-style, what in robots.txt files crawlers read differently
 from what was meant: typos and unknown fields, fields some crawlers ignore,
@@ -18,6 +21,14 @@ lines inside groups, a site closed by Disallow: /, encoding problems, the
 500 KiB cut, Yandex's limits, and rules the dialects read differently.
 
   FILE              robots.txt files; "-" reads standard input
+  -u URL            instead of files: fetch the live robots.txt of URL's
+                    origin through the cache (Google's fetch policy) and lint
+                    it, named by its URL. A missing one (4xx: allow all) has
+                    nothing to lint, an unreachable one (5xx, network error:
+                    disallow all) cannot be read; the output says why
+  --store SPEC      the cache's store, with -u: memory (this run only), a
+                    bbolt file path, or a redis:// URL (default:
+                    robotstxt/cache.db in the user's cache directory)
   --json            JSON output (see README: "lint --json")
   --sarif           SARIF 2.1.0 output, for code-scanning tools
   --disable CODES   comma-separated codes not to report
@@ -32,16 +43,25 @@ Examples:
   robotstxt lint robots.txt
   robotstxt lint --disable unsupported-field,wildcards-in-original robots.txt
   robotstxt lint --sarif robots.txt > robots.sarif
-  curl -s https://example.com/robots.txt | robotstxt lint -
+  robotstxt lint -u https://example.com/
 `
 
 // lintReport is the JSON form of lint's output.
 type lintReport struct {
-	Files    []string  `json:"files"`
-	Findings []finding `json:"findings"`
-	Errors   int       `json:"errors"`
-	Warnings int       `json:"warnings"`
-	Infos    int       `json:"infos"`
+	Files    []string   `json:"files"`
+	Fetch    *fetchInfo `json:"fetch,omitempty"` // with -u
+	Notes    []lintNote `json:"notes,omitempty"` // with -u
+	Findings []finding  `json:"findings"`
+	Errors   int        `json:"errors"`
+	Warnings int        `json:"warnings"`
+	Infos    int        `json:"infos"`
+}
+
+// lintNote says something about a file that is not a finding: where a
+// fetched file came from, and what applies when there was no file.
+type lintNote struct {
+	File string `json:"file"`
+	Note string `json:"note"`
 }
 
 func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -52,6 +72,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sarifOut := fs.Bool("sarif", false, "SARIF 2.1.0 output")
 	listCodes := fs.Bool("codes", false, "list the codes")
 	disable := fs.String("disable", "", "codes not to report")
+	src := addSourceFlags(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -67,8 +88,12 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "robotstxt lint: --json and --sarif are exclusive")
 		return 2
 	}
-	if len(files) == 0 {
-		fmt.Fprintln(stderr, "robotstxt lint: no file to lint (give files, or - for standard input)")
+	if err := src.check(fs, len(files) > 0, "a file argument"); err != nil {
+		fmt.Fprintf(stderr, "robotstxt lint: %v\n", err)
+		return 2
+	}
+	if len(files) == 0 && src.URL == "" {
+		fmt.Fprintln(stderr, "robotstxt lint: no file to lint (give files, - for standard input, or -u URL)")
 		return 2
 	}
 	off := map[string]bool{}
@@ -85,6 +110,19 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	stdinUsed := false
 	status := 0
 	rep := lintReport{Files: []string{}, Findings: []finding{}}
+	load := func(name string) (*robotsFile, error) {
+		if src.URL != "" {
+			return src.load(context.Background(), robotstxt.Google, stderr)
+		}
+		f, err := loadRobots(name, stdin)
+		if err == nil && name != "-" {
+			f.Name = filepath.ToSlash(name)
+		}
+		return f, err
+	}
+	if src.URL != "" {
+		files = []string{src.URL}
+	}
 	for _, name := range files {
 		if name == "-" {
 			if stdinUsed {
@@ -93,14 +131,30 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			stdinUsed = true
 		}
-		f, err := loadRobots(name, stdin)
+		f, err := load(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "robotstxt lint: %v\n", err)
 			status = 2
 			continue
 		}
-		if name != "-" {
-			f.Name = filepath.ToSlash(name)
+		if f.Fetched != nil {
+			rep.Fetch = f.Fetched
+			for _, n := range f.fetchNotes() {
+				rep.Notes = append(rep.Notes, lintNote{f.Name, n})
+			}
+			if f.truncated() {
+				rep.Notes = append(rep.Notes, lintNote{f.Name, fmt.Sprintf("the file is over %d bytes: only the first %d were downloaded, and are linted", robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes)})
+			}
+			switch f.policy() {
+			case "disallow-all":
+				// Not read: like a file that cannot be read.
+				fmt.Fprintf(stderr, "robotstxt lint: %s: cannot be read, nothing to lint: %s\n", f.Name, f.Fetched.Reason)
+				status = 2
+				continue
+			case "allow-all":
+				rep.Files = append(rep.Files, f.Name)
+				continue
+			}
 		}
 		rep.Files = append(rep.Files, f.Name)
 		for _, fd := range lint(f) {
@@ -138,6 +192,9 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func writeFindings(w io.Writer, rep *lintReport, color bool) {
 	var b strings.Builder
+	for _, n := range rep.Notes {
+		fmt.Fprintf(&b, "%s: %s: %s\n", n.File, paint(color, "note", "36"), n.Note)
+	}
 	for _, f := range rep.Findings {
 		code := "36"
 		switch f.Severity {

@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/seed53c283f5/robotstxt/fetch"
 )
 
-// version is the toolkit's version, printed by "robotstxt version".
-const version = "0.1.0"
+// version is the toolkit's version, printed by "robotstxt version": the
+// one the fetcher's User-Agent sends.
+const version = fetch.Version
 
 // command is one subcommand of robotstxt.
 type command struct {

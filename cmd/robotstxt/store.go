@@ -2,21 +2,34 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/store/storeopen"
 )
 
 // defaultStoreSpec is the store the commands that fetch use when --store is
-// not given.
-const defaultStoreSpec = "memory"
+// not given: storeopen's default, a bbolt file in the user's cache directory.
+const defaultStoreSpec = ""
+
+// storeOptions tune the stores openStore opens; tests shorten LockTimeout.
+var storeOptions storeopen.Options
 
 // openStore opens the robots.txt cache's store that a --store value names.
 // Every kind of store is opened here, so that each command taking --store
-// accepts the same values: "memory" (the cache lasts as long as the command).
-func openStore(spec string) (store.Store, error) {
-	switch spec {
-	case "", "memory":
-		return store.NewMemory(nil), nil
+// accepts the same values: "memory", a bbolt file path, a redis:// URL, or
+// "" for the default bbolt file (see package storeopen). A store that runs
+// on memory instead of what was asked (a locked file, Redis down, no cache
+// directory) is no error: its one-line message goes to stderr.
+func openStore(spec string, stderr io.Writer) (store.Store, error) {
+	st, err := storeopen.Open(spec, &storeOptions)
+	if err != nil {
+		// The error names the file, or the Redis URL without its
+		// password: spec itself is not repeated.
+		return nil, fmt.Errorf("--store: %v", err)
 	}
-	return nil, fmt.Errorf("--store %q: unknown store (this build knows \"memory\")", spec)
+	if h := storeopen.Health(st); h.Degraded {
+		fmt.Fprintf(stderr, "robotstxt: %s\n", h.Message)
+	}
+	return st, nil
 }
