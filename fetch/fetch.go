@@ -86,11 +86,20 @@ func newTransport(dial func(ctx context.Context, network, addr string) (net.Conn
 	t.DisableCompression = true
 	t.MaxResponseHeaderBytes = 64 << 10
 	t.ResponseHeaderTimeout = 0 // the fetch's own deadline bounds it
+	// HTTP/2 lets a server send as much as the stream's flow-control
+	// window before the client reads it (4 MiB by default in Go): a body
+	// cut at MaxBytes would still cost that much. A small window keeps an
+	// endless body's cost near the limit.
+	t.HTTP2 = &http.HTTP2Config{MaxReceiveBufferPerStream: h2StreamWindow}
 	if dial != nil {
 		t.DialContext = dial
 	}
 	return t
 }
+
+// h2StreamWindow is the HTTP/2 flow-control window of a robots.txt
+// request: what a server may send past what the fetcher has read.
+const h2StreamWindow = 64 << 10
 
 func (f *Fetcher) roundTripper() http.RoundTripper {
 	f.once.Do(func() {

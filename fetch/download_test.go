@@ -1,0 +1,98 @@
+package fetch
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// countingConn counts the bytes a client reads from the network.
+type countingConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// endlessServer streams robots.txt lines forever and reports, on done, how
+// many bytes its handler managed to write before the client went away.
+func endlessServer(t *testing.T, h2 bool) (*httptest.Server, *atomic.Int64, chan struct{}) {
+	t.Helper()
+	var written atomic.Int64
+	done := make(chan struct{})
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(done)
+		line := []byte("Disallow: /forever/and/ever/and/ever\n")
+		for r.Context().Err() == nil {
+			n, err := w.Write(line)
+			written.Add(int64(n))
+			if err != nil {
+				return
+			}
+		}
+	}))
+	if h2 {
+		srv.EnableHTTP2 = true
+		srv.StartTLS()
+	} else {
+		srv.Start()
+	}
+	t.Cleanup(srv.Close)
+	return srv, &written, done
+}
+
+func TestEndlessBodyIsNotDownloaded(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		h2   bool
+	}{{"http1", false}, {"h2", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, written, done := endlessServer(t, tc.h2)
+			var read atomic.Int64
+			f := &Fetcher{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+				var d net.Dialer
+				c, err := d.DialContext(ctx, network, addr)
+				if err != nil {
+					return nil, err
+				}
+				return countingConn{c, &read}, nil
+			}}
+			if tc.h2 {
+				tr := f.roundTripper().(*http.Transport)
+				pool := x509.NewCertPool()
+				pool.AddCert(srv.Certificate())
+				if tr.TLSClientConfig == nil {
+					tr.TLSClientConfig = &tls.Config{}
+				}
+				tr.TLSClientConfig.RootCAs = pool
+			}
+			o, _ := OriginOf(srv.URL)
+			res, err := f.Fetch(context.Background(), o, Validators{})
+			if err != nil || res.Policy != Rules || !res.Truncated || len(res.Body) != DefaultMaxBytes {
+				t.Fatalf("%v truncated %v len %d: %v", res.Policy, res.Truncated, len(res.Body), err)
+			}
+			if tc.h2 && res.Trace[0].Status != 200 {
+				t.Fatal("no answer")
+			}
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the server is still sending after the fetch returned")
+			}
+			t.Logf("client read %d bytes, server wrote %d", read.Load(), written.Load())
+			if max := int64(DefaultMaxBytes + 96<<10); read.Load() > max {
+				t.Errorf("the client read %d bytes from the network for a %d-byte limit", read.Load(), DefaultMaxBytes)
+			}
+		})
+	}
+}
