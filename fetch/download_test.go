@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -94,5 +96,28 @@ func TestEndlessBodyIsNotDownloaded(t *testing.T) {
 				t.Errorf("the client read %d bytes from the network for a %d-byte limit", read.Load(), DefaultMaxBytes)
 			}
 		})
+	}
+}
+
+// An error after a redirect to another host names the origin whose
+// robots.txt was being fetched, not only the URL that failed.
+func TestErrorNamesOriginAfterRedirect(t *testing.T) {
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	dead := "http://" + ln.Addr().String() + "/robots.txt"
+	ln.Close()
+	from, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, dead, http.StatusMovedPermanently)
+	})
+	res, err := (&Fetcher{}).Fetch(context.Background(), from, Validators{})
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Step != StepDial || res.Policy != DisallowAll {
+		t.Fatalf("%+v %v", res, err)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, from.String()) || !strings.Contains(msg, dead) || !strings.Contains(msg, StepDial) {
+		t.Errorf("error %q does not name the origin %s, the URL %s and the step", msg, from, dead)
+	}
+	if !strings.Contains(res.Reason, from.String()) && !strings.Contains(res.Reason, dead) {
+		t.Errorf("reason %q names neither the origin nor the URL", res.Reason)
 	}
 }

@@ -201,7 +201,11 @@ func (f *Fetcher) Fetch(ctx context.Context, o Origin, v Validators) (*Result, e
 // unreachable fills in the policy for a fetch that got no answer.
 func (f *Fetcher) unreachable(res *Result, err *Error) {
 	res.Policy, res.Unreachable, res.Body = DisallowAll, true, nil
-	res.Reason = "unreachable (" + err.Step + ": " + err.Err.Error() + "): everything is disallowed until a retry gets an answer"
+	where := ""
+	if err.URL != "" && err.URL != err.Origin.RobotsURL() {
+		where = err.URL + ": "
+	}
+	res.Reason = "unreachable (" + where + err.Step + ": " + err.Err.Error() + "): everything is disallowed until a retry gets an answer"
 }
 
 // stage records how far a request got, for the step an error names.
