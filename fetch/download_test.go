@@ -121,3 +121,26 @@ func TestErrorNamesOriginAfterRedirect(t *testing.T) {
 		t.Errorf("reason %q names neither the origin nor the URL", res.Reason)
 	}
 }
+
+// A transient refusal of USER (421: too many users, closing) is
+// "unreachable", not a refused login: the FTP client library gives the
+// text of a USER refusal without its code, which must not be read as 530.
+func TestFTPTransientReplyToUser(t *testing.T) {
+	for _, tc := range []struct {
+		reply  string
+		policy Policy
+		status int
+		down   bool
+	}{
+		{"421 Too many connections, try later", DisallowAll, 421, true},
+		{"530 No anonymous logins", AllowAll, 530, false},
+		{"550 Permission denied", AllowAll, 550, false},
+	} {
+		s := startFTP(t, &ftpServer{userReply: tc.reply})
+		o, _ := OriginOf("ftp://" + s.addr() + "/")
+		res, err := (&Fetcher{}).Fetch(context.Background(), o, Validators{})
+		if res.Policy != tc.policy || res.Status != tc.status || res.Unreachable != tc.down || (err != nil) != tc.down {
+			t.Errorf("%s: policy %v status %d unreachable %v err %v (%s)", tc.reply, res.Policy, res.Status, res.Unreachable, err, res.Reason)
+		}
+	}
+}
