@@ -1,6 +1,8 @@
 package fetch
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -8,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -142,5 +145,49 @@ func TestFTPTransientReplyToUser(t *testing.T) {
 		if res.Policy != tc.policy || res.Status != tc.status || res.Unreachable != tc.down || (err != nil) != tc.down {
 			t.Errorf("%s: policy %v status %d unreachable %v err %v (%s)", tc.reply, res.Policy, res.Status, res.Unreachable, err, res.Reason)
 		}
+	}
+}
+
+// A body compressed many times over, each layer named in Content-Encoding,
+// makes a decoder (and its window) per layer: the number of layers is
+// bounded, so a small answer cannot make the fetcher allocate without limit.
+func TestManyContentCodingsBounded(t *testing.T) {
+	const layers = 1000
+	body := []byte("User-agent: *\nDisallow: /x\n")
+	zw, _ := gzip.NewWriterLevel(nil, gzip.HuffmanOnly)
+	for range layers {
+		var b bytes.Buffer
+		zw.Reset(&b)
+		zw.Write(body)
+		zw.Close()
+		body = b.Bytes()
+	}
+	enc := strings.TrimSuffix(strings.Repeat("gzip,", layers), ",")
+	o, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", enc)
+		w.Write(body)
+	})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	res, err := (&Fetcher{}).Fetch(context.Background(), o, Validators{})
+	runtime.ReadMemStats(&after)
+	t.Logf("%d compressed bytes, allocated %d bytes, policy %v, err %v", len(body), after.TotalAlloc-before.TotalAlloc, res.Policy, err)
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 32<<20 {
+		t.Errorf("a %d-byte answer made the fetcher allocate %d MB", len(body), alloc>>20)
+	}
+	var fe *Error
+	if !errors.As(err, &fe) || fe.Step != StepDecompress || res.Policy != DisallowAll {
+		t.Errorf("%d content codings: %v %v", layers, res.Policy, err)
+	}
+	// A few layers are still decoded.
+	two := compress(t, "gzip", compress(t, "deflate", []byte("User-agent: *\nDisallow: /x\n")))
+	o2, _ := serve(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Encoding", "deflate, gzip")
+		w.Write(two)
+	})
+	res, err = (&Fetcher{}).Fetch(context.Background(), o2, Validators{})
+	if err != nil || res.Policy != Rules || string(res.Body) != "User-agent: *\nDisallow: /x\n" {
+		t.Errorf("two codings: %v %q %v", res.Policy, res.Body, err)
 	}
 }
