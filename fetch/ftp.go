@@ -170,7 +170,9 @@ func (f *Fetcher) ftpPermanent(res *Result, tr Request, code int, err error) *Er
 
 // replyWatcher reads the control connection as the FTP client library
 // copies it (commands and replies) and keeps the code of the last reply
-// line: the library reports a refusal of USER without its code.
+// line: the library reports a refusal of USER without its code. (The
+// library copies the data connection here too; only the login, which
+// comes before any data, reads last.)
 type replyWatcher struct {
 	last int    // the code of the last final reply line ("NNN text")
 	head []byte // the first bytes of the current line
