@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -388,7 +389,7 @@ func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer
 		e.Validators = res.Validators
 		e.ValidatedAt = res.FetchedAt
 		e.ExpiresAt = res.FetchedAt.Add(c.freshness(res.CacheControl))
-		e.Reason = res.Reason + fmt.Sprintf(" (the copy fetched %s; %s)", old.FetchedAt.UTC().Format(time.RFC3339), old.Reason)
+		e.Reason = res.Reason + revalidatedReason(old)
 	case !res.Unreachable && !res.NotModified:
 		switch res.Policy {
 		case fetch.Rules:
@@ -441,6 +442,18 @@ func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer
 	a.Trace = res.Trace
 	a.Err = ferr
 	return a
+}
+
+// revalidatedReason is what a 304 adds to its own reason: when the copy
+// was fetched and what it was. The copy's reason is taken without what an
+// earlier 304 added, so that a copy renewed a thousand times says it once.
+func revalidatedReason(old *entry) string {
+	note := " (the copy fetched " + old.FetchedAt.UTC().Format(time.RFC3339) + "; "
+	base := old.Reason
+	if i := strings.Index(base, note); i >= 0 && strings.HasSuffix(base, ")") {
+		base = base[i+len(note) : len(base)-1]
+	}
+	return note + base + ")"
 }
 
 // freshness is how long a copy stays fresh given its Cache-Control, counted

@@ -139,7 +139,15 @@ func TestFault200Over500KiB(t *testing.T) {
 }
 
 func TestFaultEndlessBody(t *testing.T) {
-	h := newHarness(t, nil)
+	var read atomic.Int64
+	h := newHarness(t, &fetch.Fetcher{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+		var d net.Dialer
+		c, err := d.DialContext(ctx, network, addr)
+		if err != nil {
+			return nil, err
+		}
+		return countingConn{c, &read}, nil
+	}})
 	var sent atomic.Int64
 	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte("User-agent: *\nDisallow: /tmp\n"))
@@ -162,6 +170,23 @@ func TestFaultEndlessBody(t *testing.T) {
 	if len(e.Body) != fetch.DefaultMaxBytes {
 		t.Errorf("stored %d bytes", len(e.Body))
 	}
+	// Never downloaded: what the client read from the network is the
+	// limit, plus headers, chunk framing and one read buffer.
+	if n := read.Load(); n > fetch.DefaultMaxBytes+64<<10 {
+		t.Errorf("read %d bytes from the network for a %d-byte limit (the server sent %d)", n, fetch.DefaultMaxBytes, sent.Load())
+	}
+}
+
+// countingConn counts the bytes a client reads from the network.
+type countingConn struct {
+	net.Conn
+	n *atomic.Int64
+}
+
+func (c countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }
 
 func TestFaultSlowBody(t *testing.T) {

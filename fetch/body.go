@@ -51,7 +51,13 @@ func (l *limitedReader) full() bool { return l.n >= l.limit }
 func readBody(r io.Reader, encoding string, limit int) (body []byte, truncated bool, step string, err error) {
 	raw := &limitedReader{r: r, limit: int64(limit) + 1}
 	var src io.Reader = raw
-	for _, enc := range splitEncodings(encoding) {
+	encs := splitEncodings(encoding)
+	if len(encs) > maxCodings {
+		// Each layer costs a decoder and its window: a header naming
+		// thousands would cost hundreds of megabytes.
+		return nil, false, StepDecompress, fmt.Errorf("%d content codings (at most %d are decoded)", len(encs), maxCodings)
+	}
+	for _, enc := range encs {
 		src, err = decoder(src, enc)
 		if err != nil {
 			if raw.err != nil {
@@ -83,6 +89,10 @@ func readBody(r io.Reader, encoding string, limit int) (body []byte, truncated b
 	}
 	return body, truncated, "", nil
 }
+
+// maxCodings is how many content codings a body may have: real servers
+// apply one.
+const maxCodings = 4
 
 // splitEncodings returns the content codings applied to a body, the last
 // applied first (the order to undo them), without "identity".

@@ -39,8 +39,12 @@ type Error struct {
 
 func (e *Error) Error() string {
 	where := e.URL
-	if where == "" {
+	switch {
+	case where == "":
 		where = e.Origin.String()
+	case !e.Origin.IsZero() && where != e.Origin.RobotsURL():
+		// After a redirect: the origin is what the caller asked about.
+		where = "robots.txt of " + e.Origin.String() + " (at " + where + ")"
 	}
 	return "fetch: " + where + ": " + e.Step + ": " + e.Err.Error()
 }

@@ -90,11 +90,20 @@ func newTransport(dial func(ctx context.Context, network, addr string) (net.Conn
 	t.DisableCompression = true
 	t.MaxResponseHeaderBytes = 64 << 10
 	t.ResponseHeaderTimeout = 0 // the fetch's own deadline bounds it
+	// HTTP/2 lets a server send as much as the stream's flow-control
+	// window before the client reads it (4 MiB by default in Go): a body
+	// cut at MaxBytes would still cost that much. A small window keeps an
+	// endless body's cost near the limit.
+	t.HTTP2 = &http.HTTP2Config{MaxReceiveBufferPerStream: h2StreamWindow}
 	if dial != nil {
 		t.DialContext = dial
 	}
 	return t
 }
+
+// h2StreamWindow is the HTTP/2 flow-control window of a robots.txt
+// request: what a server may send past what the fetcher has read.
+const h2StreamWindow = 64 << 10
 
 func (f *Fetcher) roundTripper() http.RoundTripper {
 	f.once.Do(func() {
@@ -196,7 +205,11 @@ func (f *Fetcher) Fetch(ctx context.Context, o Origin, v Validators) (*Result, e
 // unreachable fills in the policy for a fetch that got no answer.
 func (f *Fetcher) unreachable(res *Result, err *Error) {
 	res.Policy, res.Unreachable, res.Body = DisallowAll, true, nil
-	res.Reason = "unreachable (" + err.Step + ": " + err.Err.Error() + "): everything is disallowed until a retry gets an answer"
+	where := ""
+	if err.URL != "" && err.URL != err.Origin.RobotsURL() {
+		where = err.URL + ": "
+	}
+	res.Reason = "unreachable (" + where + err.Step + ": " + err.Err.Error() + "): everything is disallowed until a retry gets an answer"
 }
 
 // stage records how far a request got, for the step an error names.

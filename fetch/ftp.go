@@ -69,7 +69,8 @@ func (f *Fetcher) fetchFTP(ctx context.Context, res *Result, o Origin) *Error {
 		res.Trace = append(res.Trace, tr)
 		return &Error{Origin: o, URL: u, Step: step, Err: err}
 	}
-	c, err := ftp.Dial(o.hostPort(true), ftp.DialWithContext(ctx), ftp.DialWithDialFunc(f.ftpDial(ctx)), ftp.DialWithDisabledUTF8(true))
+	var replies replyWatcher
+	c, err := ftp.Dial(o.hostPort(true), ftp.DialWithContext(ctx), ftp.DialWithDialFunc(f.ftpDial(ctx)), ftp.DialWithDisabledUTF8(true), ftp.DialWithDebugOutput(&replies))
 	if err != nil {
 		step := stepOf(err, StepDial)
 		if code := ftpCode(err); code != 0 {
@@ -87,8 +88,12 @@ func (f *Fetcher) fetchFTP(ctx context.Context, res *Result, o Origin) *Error {
 				return fail(StepFTPLogin, err)
 			}
 			// The client library gives the text of a refusal of USER,
-			// not its code: a refused anonymous login.
-			code = 530
+			// not its code: the control connection's last reply has it.
+			code = replies.last
+			if code == 0 {
+				code = 530
+			}
+			err = &textproto.Error{Code: code, Msg: err.Error()}
 		}
 		if code == 530 {
 			tr.Status, res.Status = 530, 530
@@ -162,3 +167,31 @@ func (f *Fetcher) ftpPermanent(res *Result, tr Request, code int, err error) *Er
 	}
 	return nil
 }
+
+// replyWatcher reads the control connection as the FTP client library
+// copies it (commands and replies) and keeps the code of the last reply
+// line: the library reports a refusal of USER without its code. (The
+// library copies the data connection here too; only the login, which
+// comes before any data, reads last.)
+type replyWatcher struct {
+	last int    // the code of the last final reply line ("NNN text")
+	head []byte // the first bytes of the current line
+}
+
+func (w *replyWatcher) Write(p []byte) (int, error) {
+	for _, b := range p {
+		if b == '\n' {
+			w.head = w.head[:0]
+			continue
+		}
+		if len(w.head) < 4 {
+			w.head = append(w.head, b)
+			if len(w.head) == 4 && w.head[3] == ' ' && isDigit(w.head[0]) && isDigit(w.head[1]) && isDigit(w.head[2]) {
+				w.last = int(w.head[0]-'0')*100 + int(w.head[1]-'0')*10 + int(w.head[2]-'0')
+			}
+		}
+	}
+	return len(p), nil
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }

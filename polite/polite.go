@@ -215,8 +215,13 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	delay := t.min
 	if d.HasCrawlDelay && d.Dialect.HonoursCrawlDelay() {
-		cd := time.Duration(d.CrawlDelay * float64(time.Second))
-		delay = max(delay, min(cd, t.max))
+		// Capped before the conversion: a delay past time.Duration's
+		// range (292 years) would overflow to a negative one, no delay.
+		cd := t.max
+		if d.CrawlDelay < t.max.Seconds() {
+			cd = time.Duration(d.CrawlDelay * float64(time.Second))
+		}
+		delay = max(delay, cd)
 	}
 	if wait := t.reserve(a.Origin.String(), delay); wait > 0 {
 		if err := t.sleep(ctx, wait); err != nil {
