@@ -57,8 +57,9 @@ func ParseDialect(name string) (Dialect, error) {
 }
 
 // HonoursCrawlDelay reports whether crawlers of this dialect read
-// crawl-delay: Bing does; Yandex reads and reports it (its robots have
-// ignored it since 2018, so pacing ignores it by default).
+// crawl-delay: Bing does, and so does Yandex's parser (its robots have not
+// obeyed the value since 2018, but the file asks for it, so the polite
+// client paces Yandex-dialect crawlers by it too: erring towards the site).
 func (d Dialect) HonoursCrawlDelay() bool { return d == Bing || d == Yandex }
 
 // resolve turns DefaultDialect into Google.
