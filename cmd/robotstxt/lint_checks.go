@@ -39,6 +39,7 @@ type linter struct {
 	r     *robotstxt.Robots
 	lines []robotstxt.Line
 	out   []finding
+	draft map[int]bool // the groups a crawler reading the original draft obeys
 }
 
 // lint runs every check on one file.
@@ -50,6 +51,7 @@ func lint(f *robotsFile) []finding {
 	}
 	l.perLine()
 	groups := l.r.Groups()
+	l.draft = l.draftReaders(groups)
 	l.shadowed(groups)
 	l.starDropped(groups)
 	l.disallowAll()
@@ -105,10 +107,9 @@ func (l *linter) encoding() bool {
 	if bytes.HasPrefix(body, []byte("\xEF\xBB\xBF")) {
 		l.add(1, 1, "bom", "the file starts with a UTF-8 byte order mark: Google, Bing, Yandex and RFC 9309 skip it, some older parsers read the first line as an unknown field; save without it", nil)
 	}
-	const mojibake = "\xC3\xAF\xC2\xBB\xC2\xBF"
 	if len(l.lines) > 0 {
 		first := l.lines[0]
-		if strings.HasPrefix(strings.TrimLeft(first.Text, " \t"), mojibake) && first.Field == robotstxt.FieldUnknown {
+		if hasMojibakeBOM(&first) {
 			l.add(1, 1, "mojibake-bom", fmt.Sprintf("the file starts with ï»¿ (a byte order mark encoded twice): every crawler reads the key %q as unknown and skips this line; remove those characters", clip(first.Key, 40)), nil)
 		}
 	}
@@ -148,6 +149,12 @@ func (l *linter) encoding() bool {
 		l.add(first, 1, "html-content", fmt.Sprintf("%d lines look like %s, not robots.txt (the first is %q): the server sends a page or a script's output; crawlers skip those lines and read only the valid ones; serve plain robots.txt text", count, what, clip(strings.TrimSpace(l.lines[first-1].Text), 40)), nil)
 	}
 	return false
+}
+
+// hasMojibakeBOM reports whether ln is the first line and starts with a byte
+// order mark encoded twice, glued to a key that no crawler then reads.
+func hasMojibakeBOM(ln *robotstxt.Line) bool {
+	return ln.Number == 1 && ln.Field == robotstxt.FieldUnknown && strings.HasPrefix(strings.TrimLeft(ln.Text, " \t"), "\xC3\xAF\xC2\xBB\xC2\xBF")
 }
 
 func isLineEnd(c byte) bool { return c == '\n' || c == '\r' }
@@ -213,8 +220,10 @@ func (l *linter) perLine() {
 		if ln.NUL {
 			l.add(ln.Number, strings.IndexByte(ln.Text, 0)+1, "nul-byte", "this line holds a NUL byte: Google's parser reads it only up to there; remove it", nil)
 		}
-		if !ln.HasDirective {
-			if !ln.Empty && !ln.Comment && !looksLikeMarkup(ln.Text) && !(ln.Number == 1 && strings.Contains(ln.Text, "\xC3\xAF\xC2\xBB\xC2\xBF")) {
+		// An unknown key followed by white space instead of a colon is
+		// two words of text, not a field: "$$$$ ..MMMM" in ASCII art.
+		if !ln.HasDirective || ln.Field == robotstxt.FieldUnknown && ln.MissingColon {
+			if !ln.Empty && !ln.Comment && !looksLikeMarkup(ln.Text) && !hasMojibakeBOM(ln) {
 				l.add(ln.Number, keyColumn(ln), "unreadable-line", fmt.Sprintf("%q is neither a field (key: value) nor a comment: crawlers skip it; write key: value, or start the line with #", clip(strings.TrimSpace(ln.Text), 40)), nil)
 			}
 			continue
@@ -231,8 +240,8 @@ func (l *linter) perLine() {
 		}
 		switch ln.Field {
 		case robotstxt.FieldUnknown:
-			if looksLikeMarkup(ln.Text) {
-				break // html-content says it once
+			if looksLikeMarkup(ln.Text) || hasMojibakeBOM(ln) {
+				break // html-content and mojibake-bom say it once
 			}
 			msg := fmt.Sprintf("no crawler reads the field %q: the line is skipped", clip(ln.Key, 40))
 			if s := suggestField(ln.Key); s != "" {
@@ -259,7 +268,9 @@ func (l *linter) perLine() {
 				if strings.HasPrefix(v, ".") || strings.HasSuffix(v, "$") {
 					fix = "/*" + v
 				}
-				if u, err := url.Parse(v); err == nil && u.Host != "" {
+				if h, rest, ok := strings.Cut(v, "/"); ok && looksLikeHost(h) {
+					fix = "/" + rest // www.example.com/path: the host is not part of the URL's path
+				} else if u, err := url.Parse(v); err == nil && u.Host != "" {
 					fix = u.EscapedPath()
 					if fix == "" {
 						fix = "/"
@@ -291,8 +302,37 @@ func (l *linter) perLine() {
 	}
 }
 
+// looksLikeHost reports whether s reads as a host name: dot-separated labels
+// of letters, digits and '-', the last of letters only ("www.example.com"),
+// and not a file name ("admin.php").
+func looksLikeHost(s string) bool {
+	labels := strings.Split(s, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	switch strings.ToLower(labels[len(labels)-1]) {
+	case "php", "html", "htm", "shtml", "asp", "aspx", "jsp", "cgi", "pl", "js", "css", "xml", "txt", "json", "gif", "jpg", "jpeg", "png", "pdf", "do", "action":
+		return false
+	}
+	for i, lb := range labels {
+		if lb == "" {
+			return false
+		}
+		for _, c := range []byte(lb) {
+			letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+			if !letter && (i == len(labels)-1 || !(c >= '0' && c <= '9' || c == '-')) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // checkSitemapURL says what is wrong with a sitemap value, "" when nothing.
 func checkSitemapURL(v string) string {
+	if v == "" {
+		return "this sitemap line has no value: crawlers ignore it; write the full URL, e.g. https://example.com/sitemap.xml, or remove the line"
+	}
 	u, err := url.Parse(v)
 	switch {
 	case err != nil:
@@ -467,7 +507,7 @@ func (l *linter) shadowed(groups []robotstxt.Group) {
 					why = fmt.Sprintf("its pattern is longer: %d bytes against %d", len(w.Pattern), len(ru.Pattern))
 				}
 				msg := fmt.Sprintf("this rule never decides: line %d %q matches the same URLs and wins (%s)", w.Line, l.ruleText(w.Line), why)
-				if ru.Line < w.Line {
+				if ru.Line < w.Line && l.draft[gi] {
 					msg += "; under the original draft's first match (Baidu) this line wins instead"
 				}
 				l.add(ru.Line, col, "shadowed-rule", msg+"; remove one of the two", nil)
@@ -531,11 +571,13 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 			var lines []int
 			example := ""
 			for _, ru := range star {
-				if ru.Allow || !ru.CanMatch || ru.Pattern == "" {
+				// "Disallow: /" in the * group beside named groups is an
+				// allow-list: its crawlers are meant to follow their own.
+				if ru.Allow || !ru.CanMatch || ru.Pattern == "" || canonicalPattern(ru.Pattern) == "/" {
 					continue
 				}
 				p := probePath(ru.Pattern)
-				if !l.r.Allowed(probeToken, p) && l.r.Allowed(a.Token, p) {
+				if !l.r.Allowed(probeToken, p) && droppedFor(l.r, a.Token, p, ru.Pattern) {
 					if example == "" {
 						example = p
 					}
@@ -558,6 +600,24 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 	}
 }
 
+// droppedFor reports whether tok's own groups allow p by default, where a
+// '*' rule of pattern starPat blocks it. A decision by an explicit rule is
+// deliberate, not a silent drop: an empty "Disallow:" (the group says the
+// crawler may fetch everything), or an allow at least as specific as the
+// '*' rule ("Allow: /$" beside "Disallow: /").
+func droppedFor(r *robotstxt.Robots, tok, p, starPat string) bool {
+	d := r.Decide(robotstxt.Query{URL: p, Agents: []string{tok}, Dialect: robotstxt.Google})
+	if !d.Allowed {
+		return false
+	}
+	if ru := d.Rule; ru != nil {
+		if !ru.Allow && ru.Pattern == "" || ru.Allow && len(ru.Pattern) >= len(starPat) {
+			return false
+		}
+	}
+	return true
+}
+
 func joinLines(ns []int, max int) string {
 	var parts []string
 	for i, n := range ns {
@@ -578,6 +638,20 @@ func (l *linter) disallowAll() {
 	dec := l.r.Decide(robotstxt.Query{URL: "/", Agents: []string{probeToken}, Dialect: robotstxt.Google})
 	if dec.Rule == nil || dec.Group.Kind != robotstxt.GroupGlobal {
 		return
+	}
+	// A file that closes the site to all but the crawlers it names, and
+	// lets some of them in by rules of their own, is an allow-list, not a
+	// forgotten staging file. (A group with no rule lets its crawler in
+	// too, but by mistake more often than not: empty-group says so.)
+	for _, g := range l.r.Groups() {
+		if len(g.Rules) == 0 {
+			continue
+		}
+		for _, a := range g.Agents {
+			if !a.Global && a.Token != "" && (l.r.Allowed(a.Token, "/") || l.r.Allowed(a.Token, "/robotstxt-lint-page.html")) {
+				return
+			}
+		}
 	}
 	msg := fmt.Sprintf("%q in the * group blocks the whole site for every crawler without a group of its own: is this a staging file left in production? Remove the line if the site should be crawled", l.ruleText(dec.Line()))
 	ln := &l.lines[dec.Line()-1]
@@ -645,11 +719,19 @@ func (l *linter) blankLines(groups []robotstxt.Group) {
 			if blank == 0 {
 				continue
 			}
+			var what string
 			switch ln.Field {
-			case robotstxt.FieldUserAgent, robotstxt.FieldAllow, robotstxt.FieldDisallow:
-				l.add(blank, 1, "blank-line-in-group", fmt.Sprintf("blank line inside the group of line %d: Google reads on, but the original draft (Baidu) ends the record here, so line %d %q and what follows belong to no crawler it obeys; Yandex's validator warns too; remove the blank line", g.StartLine, n, l.ruleText(n)), nil)
-				n = g.EndLine
+			case robotstxt.FieldUserAgent:
+				// No rule came before: a user-agent line after a rule
+				// starts a group of its own.
+				what = fmt.Sprintf("so the user-agent of line %d gets an empty record (it may fetch everything) and line %d %q starts another", g.StartLine, n, l.ruleText(n))
+			case robotstxt.FieldAllow, robotstxt.FieldDisallow:
+				what = fmt.Sprintf("so line %d %q and the rules after it belong to no record: crawlers that read the draft ignore them", n, l.ruleText(n))
+			default:
+				continue
 			}
+			l.add(blank, 1, "blank-line-in-group", fmt.Sprintf("blank line inside the group of line %d: Google reads on, but the original draft (Baidu) ends the record here, %s; Yandex's validator warns too; remove the blank line", g.StartLine, what), nil)
+			n = g.EndLine
 		}
 	}
 }
@@ -661,16 +743,67 @@ type trieNode struct {
 	deny  int // first line of a disallow with this exact pattern
 }
 
+// draftReaders returns the groups (indices into groups, Google's reading)
+// that a crawler reading the original draft (Baidu's) obeys: the first
+// record naming it, else the first '*' record. The other groups are never
+// read by first match, whatever their order.
+func (l *linter) draftReaders(groups []robotstxt.Group) map[int]bool {
+	records := l.r.GroupsFor(robotstxt.Original)
+	read := map[int]bool{}
+	for _, c := range robotstxt.Crawlers() {
+		if c.Dialect != robotstxt.Original {
+			continue
+		}
+		d := l.r.Decide(robotstxt.Query{URL: "/", Crawler: &c, Dialect: robotstxt.Original})
+		for _, ri := range d.Group.Groups {
+			start := records[ri].StartLine
+			for gi := range groups {
+				if groups[gi].StartLine <= start && start <= groups[gi].EndLine {
+					read[gi] = true
+				}
+			}
+		}
+	}
+	return read
+}
+
+// orderClash is a rule that decides under longest match but loses to an
+// earlier rule under first match.
+type orderClash struct {
+	line   int    // the later, longer rule
+	probe  string // a URL it matches
+	gAllow bool   // the verdict under longest match
+}
+
 // firstMatchOrder finds rules that decide under longest match but lose to
 // an earlier, shorter rule of the other kind under the original draft's
-// first match. The candidates come from a trie of each group's literal
-// patterns (linear in their total length); each is confirmed by asking both
-// dialects about a URL the rule matches.
+// first match, in the groups a crawler reading the draft obeys. The
+// candidates come from a trie of each group's literal patterns (linear in
+// their total length); each is confirmed by asking both dialects about a URL
+// the rule matches. One finding per earlier rule: moving it below the rules
+// it overrides is one fix.
 func (l *linter) firstMatchOrder(groups []robotstxt.Group) {
+	read := l.draft
+	records := l.r.GroupsFor(robotstxt.Original)
+	// sameRecord reports whether the draft reads lines a < b in one record
+	// (no blank line between them).
+	sameRecord := func(a, b int) bool {
+		i, _ := slices.BinarySearchFunc(records, a, func(r robotstxt.Group, n int) int { return r.EndLine - n })
+		return i < len(records) && records[i].StartLine <= a && b <= records[i].EndLine
+	}
 	checks := 0
 	wild, firstWild := 0, 0
+	clashes := map[int][]orderClash{} // by the earlier rule's line
+	var earliers []int
 	for gi := range groups {
+		if !read[gi] {
+			continue
+		}
 		g := &groups[gi]
+		mine := map[int]bool{}
+		for _, ru := range g.Rules {
+			mine[ru.Line] = true
+		}
 		who := probeToken
 		for _, a := range g.Agents {
 			if !a.Global && robotstxt.ValidToken(a.Token) {
@@ -729,13 +862,33 @@ func (l *linter) firstMatchOrder(groups []robotstxt.Group) {
 			probe := probePath(ru.Pattern)
 			gd := l.r.Decide(robotstxt.Query{URL: probe, Agents: []string{who}, Dialect: robotstxt.Google})
 			od := l.r.Decide(robotstxt.Query{URL: probe, Agents: []string{who}, Dialect: robotstxt.Original})
-			if gd.Allowed == od.Allowed || gd.Line() != ru.Line || od.Line() == 0 {
+			e := od.Line()
+			if gd.Allowed == od.Allowed || gd.Line() != ru.Line || e == 0 || e >= ru.Line || !mine[e] || !sameRecord(e, ru.Line) {
 				continue
 			}
-			ln := &l.lines[ru.Line-1]
-			l.add(ru.Line, keyColumn(ln), "dialects-disagree", fmt.Sprintf("for %s, this rule decides under longest match (Google, Bing, Yandex, RFC 9309: %s), but the original draft (Baidu) takes the first match, line %d %q (%s); move this line above line %d so that every dialect agrees",
-				clip(probe, 60), verdictOf(gd.Allowed), od.Line(), l.ruleText(od.Line()), verdictOf(od.Allowed), od.Line()), nil)
+			if clashes[e] == nil {
+				earliers = append(earliers, e)
+			}
+			clashes[e] = append(clashes[e], orderClash{line: ru.Line, probe: probe, gAllow: gd.Allowed})
 		}
+	}
+	for _, e := range earliers {
+		cs := clashes[e]
+		c := cs[0]
+		var msg string
+		if len(cs) == 1 {
+			msg = fmt.Sprintf("under the original draft's first match (Baidu), this rule decides for %s (%s) before the longer line %d %q, which decides under longest match (Google, Bing, Yandex, RFC 9309: %s); move this line below line %d so that every dialect agrees",
+				clip(c.probe, 60), verdictOf(!c.gAllow), c.line, l.ruleText(c.line), verdictOf(c.gAllow), c.line)
+		} else {
+			lines := make([]int, len(cs))
+			for i := range cs {
+				lines[i] = cs[i].line
+			}
+			last := lines[len(lines)-1]
+			msg = fmt.Sprintf("under the original draft's first match (Baidu), this rule decides before %d longer rules after it (lines %s), which decide under longest match (Google, Bing, Yandex, RFC 9309): for %s, line %d %q says %s, Baidu's reading %s; move this line below line %d so that every dialect agrees",
+				len(cs), joinLines(lines, 8), clip(c.probe, 60), c.line, l.ruleText(c.line), verdictOf(c.gAllow), verdictOf(!c.gAllow), last)
+		}
+		l.add(e, keyColumn(&l.lines[e-1]), "dialects-disagree", msg, nil)
 	}
 	if wild > 0 {
 		ln := &l.lines[firstWild-1]
