@@ -245,18 +245,20 @@ type ruleSet struct {
 	rules    []crule // matchable rules in precedence order (file order for the draft), then the others
 	body     string  // the parsed body (patterns that need no change point into it)
 	// With enough rules, rules are bucketed by the byte b after the
-	// leading '/', in one array: buckets[b] and buckets[128+b] (b < 128)
-	// bound, in buckets, the positions (in precedence order) of the rules
-	// that can match a path whose second byte is b: those whose pattern
-	// starts "/b" merged with those that match whatever that byte is
-	// (generic), which buckets[256] and buckets[257] bound. Patterns are
-	// normalised, so paths whose second byte is >= 0x80 (or that have
-	// none) need only the generic rules.
-	buckets []uint16
-	extra   string // patterns normalised into a copy
-	idx     *ruleIndex
-	once    sync.Once
-	groups  []int32
+	// leading '/': brules[bounds[2b]:bounds[2b+1]] (b < 128) are the rules
+	// that can match a path whose second byte is b, in precedence order:
+	// those whose pattern starts "/b" merged with those that match
+	// whatever that byte is (generic), which brules[bounds[256]:
+	// bounds[257]] are. Patterns are normalised, so paths whose second
+	// byte is >= 0x80 (or that have none) need only the generic rules.
+	// The buckets hold copies of the rules, so that a scan reads one run
+	// of memory rather than rules strewn over the set.
+	bounds []uint16
+	brules []crule
+	extra  string // patterns normalised into a copy
+	idx    *ruleIndex
+	once   sync.Once
+	groups []int32
 }
 
 // base returns the string rule r's pattern lives in.
@@ -326,7 +328,7 @@ func (s *ruleSet) eval(path string) *crule {
 	}
 	p := newProbe(path, s.manyWild)
 	rs := s.rules[:s.nmatch]
-	if s.buckets == nil {
+	if s.bounds == nil {
 		for i := range rs {
 			if r := &rs[i]; !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
 				return r
@@ -334,13 +336,14 @@ func (s *ruleSet) eval(path string) *crule {
 		}
 		return nil
 	}
-	list := s.buckets[s.buckets[256]:s.buckets[257]] // the generic rules
+	lo, hi := s.bounds[256], s.bounds[257] // the generic rules
 	if len(path) > 1 && path[1] < 128 {
-		b := path[1]
-		list = s.buckets[s.buckets[b]:s.buckets[128+b]]
+		b := int(path[1]) * 2
+		lo, hi = s.bounds[b], s.bounds[b+1]
 	}
-	for _, i := range list {
-		if r := &rs[i]; !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
+	list := s.brules[lo:hi]
+	for i := range list {
+		if r := &list[i]; !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
 			return r
 		}
 	}
@@ -350,7 +353,9 @@ func (s *ruleSet) eval(path string) *crule {
 // bucketMin is the number of rules from which a small set buckets them.
 const bucketMin = 8
 
-// makeBuckets buckets the matchable rules of a small set (see ruleSet).
+// makeBuckets buckets the matchable rules of a small set (see ruleSet),
+// unless copying the generic rules into every bucket would take more than
+// maxBucketCopies times the set's rules: then the set is scanned whole.
 func (s *ruleSet) makeBuckets() {
 	rs := s.rules[:s.nmatch]
 	bucketOf := func(r *crule) int {
@@ -368,29 +373,44 @@ func (s *ruleSet) makeBuckets() {
 			generic = append(generic, uint16(i))
 		}
 	}
-	buckets := make([]uint16, 258, 258+len(generic)+len(rs)+len(generic)*8)
-	buckets[256] = uint16(len(buckets))
-	buckets = append(buckets, generic...)
-	buckets[257] = uint16(len(buckets))
-	for b := 0; b < 128; b++ {
+	n := len(generic)
+	for b := range own {
+		if len(own[b]) > 0 {
+			n += len(own[b]) + len(generic)
+		}
+	}
+	if n > maxBucketCopies*len(rs) {
+		return
+	}
+	brules := make([]crule, 0, n)
+	bounds := make([]uint16, 258)
+	for _, i := range generic {
+		brules = append(brules, rs[i])
+	}
+	bounds[256], bounds[257] = 0, uint16(len(brules))
+	for b := range own {
 		if len(own[b]) == 0 {
-			buckets[b], buckets[128+b] = buckets[256], buckets[257]
+			bounds[2*b], bounds[2*b+1] = bounds[256], bounds[257]
 			continue
 		}
-		buckets[b] = uint16(len(buckets))
+		bounds[2*b] = uint16(len(brules))
 		// Merge, keeping precedence order (positions in rs).
 		x, y := own[b], generic
 		for len(x) > 0 || len(y) > 0 {
 			if len(y) == 0 || len(x) > 0 && x[0] < y[0] {
-				buckets, x = append(buckets, x[0]), x[1:]
+				brules, x = append(brules, rs[x[0]]), x[1:]
 			} else {
-				buckets, y = append(buckets, y[0]), y[1:]
+				brules, y = append(brules, rs[y[0]]), y[1:]
 			}
 		}
-		buckets[128+b] = uint16(len(buckets))
+		bounds[2*b+1] = uint16(len(brules))
 	}
-	s.buckets = buckets
+	s.bounds, s.brules = bounds, brules
 }
+
+// maxBucketCopies bounds the rules a set's buckets hold, as a multiple of
+// its rules.
+const maxBucketCopies = 4
 
 // scan returns the deciding rule of set s for path, trying every rule: the
 // best in longest-match order, or with first set, the first match in file
