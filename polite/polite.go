@@ -161,9 +161,12 @@ func New(opts *Options) (*Transport, error) {
 	}
 	t.cache = o.Cache
 	if t.cache == nil {
+		// With no Base, robots.txt files come through the fetcher's own
+		// transport, whose small HTTP/2 window keeps an endless body from
+		// downloading much past the size limit.
 		t.cache = cache.New(&cache.Options{
 			Now:     o.Now,
-			Fetcher: &fetch.Fetcher{Transport: t.base, UserAgent: t.ua, Dialect: t.dialect, Now: o.Now},
+			Fetcher: &fetch.Fetcher{Transport: o.Base, UserAgent: t.ua, Dialect: t.dialect, Now: o.Now},
 		})
 	}
 	return t, nil
