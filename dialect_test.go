@@ -389,3 +389,37 @@ func TestRFC9309UnsafeASCII(t *testing.T) {
 		{"/100%25", false, 2}, {"/100%", false, 2}, {"/100", true, 0}, {"/p%q", false, 3}, {"/p%25q", false, 3},
 	})
 }
+
+// A crawler is also named by the names the table knows it by (SPEC §6; the
+// seeds write "User-Agent: Yahoo! Slurp" and "User-Agent: Sogouspider"),
+// while a product token asked about as such means that token alone.
+func TestCrawlerAliasesNameTheCrawler(t *testing.T) {
+	slurp, _ := LookupCrawler("Slurp")
+	for _, body := range []string{
+		"User-Agent: Yahoo! Slurp\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		"User-Agent:  Yahoo!  Slurp # Yahoo\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		"User-agent: yahoo! slurp/3.0\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		"User-agent: Slurp\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+	} {
+		checkDialect(t, body, Query{Crawler: &slurp}, []dialectCase{{"/x", false, 2}})
+	}
+	checkDialect(t, "User-Agent: Yahoo! Slurp\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		Query{Agents: []string{"Slurp"}}, []dialectCase{{"/x", true, 5}})
+	checkDialect(t, "User-Agent: Yahoo! Slurpy\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		Query{Crawler: &slurp}, []dialectCase{{"/x", true, 5}})
+	sogou, _ := LookupCrawler("Sogouspider")
+	for _, body := range []string{
+		"User-agent: Sogouspider\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		"User-agent: Sogou web spider\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		"User-agent: Sogou\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+	} {
+		checkDialect(t, body, Query{Crawler: &sogou}, []dialectCase{{"/x", false, 2}})
+	}
+	s360, _ := LookupCrawler("360Spider")
+	checkDialect(t, "User-agent: haosouspider\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		Query{Crawler: &s360}, []dialectCase{{"/x", false, 2}})
+	d := ParseString("User-agent: Sogouspider\nDisallow: /\n").Decide(Query{URL: "/x", Crawler: &sogou})
+	if d.Group.Token != "Sogouspider" || len(d.Group.Lines) != 1 || d.Group.Lines[0] != 1 {
+		t.Errorf("group = %+v, want the Sogouspider line", d.Group)
+	}
+}
