@@ -336,11 +336,18 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 		var named []string // the tokens of the tier that name groups
 		for _, tok := range tier {
 			gs, ls := c.groupsNaming(tok, d, loose)
-			if len(gs) > 0 {
+			n := len(lines)
+			for _, l := range ls {
+				if !slices.Contains(lines[:n], l) {
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) > n {
+				// A name counts when it names lines the others do
+				// not ("Sogou web spider" names Sogou already).
 				named = append(named, tok)
 			}
 			groups = append(groups, gs...)
-			lines = append(lines, ls...)
 		}
 		if len(groups) == 0 {
 			continue

@@ -418,8 +418,13 @@ func TestCrawlerAliasesNameTheCrawler(t *testing.T) {
 	s360, _ := LookupCrawler("360Spider")
 	checkDialect(t, "User-agent: haosouspider\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
 		Query{Crawler: &s360}, []dialectCase{{"/x", false, 2}})
-	d := ParseString("User-agent: Sogouspider\nDisallow: /\n").Decide(Query{URL: "/x", Crawler: &sogou})
-	if d.Group.Token != "Sogouspider" || len(d.Group.Lines) != 1 || d.Group.Lines[0] != 1 {
-		t.Errorf("group = %+v, want the Sogouspider line", d.Group)
+	for body, token := range map[string]string{
+		"User-agent: Sogouspider\nDisallow: /\n":      "Sogouspider",
+		"User-agent: Sogou web spider\nDisallow: /\n": "Sogou",
+	} {
+		d := ParseString(body).Decide(Query{URL: "/x", Crawler: &sogou})
+		if d.Group.Token != token || len(d.Group.Lines) != 1 || d.Group.Lines[0] != 1 {
+			t.Errorf("%q: group = %+v, want line 1 naming %s", body, d.Group, token)
+		}
 	}
 }
