@@ -20,7 +20,10 @@ type Crawler struct {
 	// Control is set for tokens that crawlers of the operator obey for a
 	// use of the content but that fetch nothing themselves (Google-Extended).
 	Control bool
-	Aliases []string // other names it is known by, for LookupCrawler
+	// Aliases are other names it is known by: LookupCrawler finds it by
+	// them, and a user-agent line naming one of them names the crawler
+	// ("User-agent: Yahoo! Slurp" is a group for Slurp).
+	Aliases []string
 }
 
 // Tokens returns the tokens the crawler obeys, in order of preference.

@@ -319,7 +319,10 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 	loose := false
 	switch {
 	case q.Crawler != nil:
-		for _, t := range q.Crawler.Tokens() {
+		// Its token and the other names it is known by, then its
+		// fallback tokens.
+		tiers = append(tiers, append([]string{q.Crawler.Token}, q.Crawler.Aliases...))
+		for _, t := range q.Crawler.Fallbacks {
 			tiers = append(tiers, []string{t})
 		}
 		ignoreGlobal = q.Crawler.IgnoresGlobal
@@ -330,10 +333,21 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 	for _, tier := range tiers {
 		var groups []int
 		var lines []int
+		var named []string // the tokens of the tier that name groups
 		for _, tok := range tier {
 			gs, ls := c.groupsNaming(tok, d, loose)
+			n := len(lines)
+			for _, l := range ls {
+				if !slices.Contains(lines[:n], l) {
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) > n {
+				// A name counts when it names lines the others do
+				// not ("Sogou web spider" names Sogou already).
+				named = append(named, tok)
+			}
 			groups = append(groups, gs...)
-			lines = append(lines, ls...)
 		}
 		if len(groups) == 0 {
 			continue
@@ -350,12 +364,15 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 		}
 		slices.Sort(lines)
 		set := noSet
-		if len(tier) == 1 && d != Original {
-			if t := c.findToken(tier[0]); t >= 0 && slices.Equal(c.toks[t].groups, toInt32s(groups)) {
+		if len(named) == 1 && d != Original {
+			if t := c.findToken(named[0]); t >= 0 && slices.Equal(c.toks[t].groups, toInt32s(groups)) {
 				set = c.toks[t].set
 			}
 		}
 		name := strings.Join(tier, ", ")
+		if q.Crawler != nil {
+			name = strings.Join(named, ", ")
+		}
 		return GroupChoice{Kind: GroupSpecific, Token: name, Groups: groups, Lines: lines,
 			Reason: fmt.Sprintf("user-agent line %s names %s", joinInts(lines), name)}, set
 	}
@@ -404,14 +421,19 @@ func toInt32s(xs []int) []int32 {
 // groupsNaming returns the groups that name tok and the user-agent lines that
 // do. Google, Bing, Yandex and RFC 9309 compare the token each line names;
 // the original draft takes the first record whose value contains tok. With
-// loose set (a known crawler), a token that holds digits, which Google's
-// reading never matches, is compared with the line's leading run of letters,
-// digits, '-', '_' and '.' instead.
+// loose set (a known crawler), a name that is not a product token, which
+// Google's reading never matches ("360Spider", "Yahoo! Slurp"), is compared
+// with the line's leading run of letters, digits, '-', '_' and '.', and with
+// its whole value without version ("Yahoo!  Slurp/3.0" names "Yahoo! Slurp").
 func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, lines []int) {
 	if d == Original {
 		// The draft: a case-insensitive substring match of the name
 		// without version information.
-		lt := strings.ToLower(looseToken(strings.TrimSpace(tok)))
+		name := looseToken(strings.TrimSpace(tok))
+		if loose {
+			name = agentName(tok)
+		}
+		lt := strings.ToLower(name)
 		if lt == "" {
 			return nil, nil
 		}
@@ -433,7 +455,7 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 			g := &c.groups[gi]
 			found := false
 			for _, a := range c.agents[g.alo:g.ahi] {
-				if !a.global && strings.EqualFold(looseToken(a.value), tok) {
+				if !a.global && (strings.EqualFold(looseToken(a.value), tok) || strings.EqualFold(agentName(a.value), agentName(tok))) {
 					lines = append(lines, int(a.line))
 					found = true
 				}
@@ -454,6 +476,13 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 		}
 	}
 	return groups, lines
+}
+
+// agentName is a user-agent value without its version ("/..."), its runs of
+// white space written as one space.
+func agentName(v string) string {
+	v, _, _ = strings.Cut(v, "/")
+	return strings.Join(strings.Fields(v), " ")
 }
 
 // looseToken is the leading run of letters, digits, '-', '_' and '.' of a value.

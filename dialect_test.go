@@ -363,3 +363,68 @@ func TestSeveralAgents(t *testing.T) {
 		t.Error("BazBot follows *")
 	}
 }
+
+// RFC 9309 §2.2.2 compares URIs normalised per RFC 3986: characters that
+// may not appear in a URI as they are (space, '"', '<', '>', '\', '^', '`',
+// '{', '|', '}') are percent-encoded on both sides, so a rule written with
+// them matches the URL a crawler sends, and the other way round; reserved
+// characters keep their meaning, so %3F is not '?'.
+func TestRFC9309UnsafeASCII(t *testing.T) {
+	q := Query{Agents: []string{"FooBot"}, Dialect: RFC9309}
+	checkDialect(t, "User-agent: *\nDisallow: /a<b>\nDisallow: /c%7Cd\nDisallow: /e\"f\nDisallow: /g{h}^`\\\n", q, []dialectCase{
+		{"/a%3Cb%3E", false, 2},
+		{"/a%3cb%3e", false, 2},
+		{"/a<b>", false, 2},
+		{"/c|d", false, 3},
+		{"/c%7cd", false, 3},
+		{"/e%22f", false, 4},
+		{"/g%7Bh%7D%5E%60%5C", false, 5},
+		{"/g{h}^`\\", false, 5},
+	})
+	checkDialect(t, "User-agent: *\nDisallow: /a%3Fb\nDisallow: /c?d\n", q, []dialectCase{
+		{"/a?b", true, 0}, {"/a%3Fb", false, 2}, {"/c%3Fd", true, 0}, {"/c?d", false, 3},
+	})
+	// A '%' that starts no escape is a literal '%', written %25.
+	checkDialect(t, "User-agent: *\nDisallow: /100%\nDisallow: /p%25q\n", q, []dialectCase{
+		{"/100%25", false, 2}, {"/100%", false, 2}, {"/100", true, 0}, {"/p%q", false, 3}, {"/p%25q", false, 3},
+	})
+}
+
+// A crawler is also named by the names the table knows it by (SPEC §6; the
+// seeds write "User-Agent: Yahoo! Slurp" and "User-Agent: Sogouspider"),
+// while a product token asked about as such means that token alone.
+func TestCrawlerAliasesNameTheCrawler(t *testing.T) {
+	slurp, _ := LookupCrawler("Slurp")
+	for _, body := range []string{
+		"User-Agent: Yahoo! Slurp\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		"User-Agent:  Yahoo!  Slurp # Yahoo\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		"User-agent: yahoo! slurp/3.0\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		"User-agent: Slurp\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+	} {
+		checkDialect(t, body, Query{Crawler: &slurp}, []dialectCase{{"/x", false, 2}})
+	}
+	checkDialect(t, "User-Agent: Yahoo! Slurp\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		Query{Agents: []string{"Slurp"}}, []dialectCase{{"/x", true, 5}})
+	checkDialect(t, "User-Agent: Yahoo! Slurpy\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		Query{Crawler: &slurp}, []dialectCase{{"/x", true, 5}})
+	sogou, _ := LookupCrawler("Sogouspider")
+	for _, body := range []string{
+		"User-agent: Sogouspider\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		"User-agent: Sogou web spider\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		"User-agent: Sogou\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+	} {
+		checkDialect(t, body, Query{Crawler: &sogou}, []dialectCase{{"/x", false, 2}})
+	}
+	s360, _ := LookupCrawler("360Spider")
+	checkDialect(t, "User-agent: haosouspider\nDisallow: /\n\nUser-agent: *\nAllow: /\n",
+		Query{Crawler: &s360}, []dialectCase{{"/x", false, 2}})
+	for body, token := range map[string]string{
+		"User-agent: Sogouspider\nDisallow: /\n":      "Sogouspider",
+		"User-agent: Sogou web spider\nDisallow: /\n": "Sogou",
+	} {
+		d := ParseString(body).Decide(Query{URL: "/x", Crawler: &sogou})
+		if d.Group.Token != token || len(d.Group.Lines) != 1 || d.Group.Lines[0] != 1 {
+			t.Errorf("%q: group = %+v, want line 1 naming %s", body, d.Group, token)
+		}
+	}
+}

@@ -71,8 +71,10 @@
 //   - [Google]: the default, as above.
 //   - [RFC9309]: the RFC read strictly: exact keys and a colon required;
 //     no line-length cut or index.htm rule; patterns and URLs both
-//     normalised (%xx of unreserved characters decoded, non-ASCII encoded,
-//     so %2A and %24 in a pattern match a literal '*' and '$');
+//     normalised as RFC 3986 does (%xx of unreserved characters decoded;
+//     non-ASCII, controls, space and the characters a URI may not hold,
+//     such as '<' and '|', encoded), so %2A and %24 in a pattern match a
+//     literal '*' and '$';
 //     /robots.txt is always allowed.
 //   - [Bing]: Google's reading; crawl-delay is honoured, and taken from the
 //     '*' group when the bingbot group has none.

@@ -196,8 +196,23 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
+// notInURI marks the octets that may not appear as they are in a URI (RFC
+// 3986 §2): controls, space, DEL, '"', '<', '>', '\\', '^', '`', '{', '|',
+// '}' and every octet outside US-ASCII.
+var notInURI = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c <= ' ' || c >= 0x7f
+	}
+	for _, c := range []byte("\"<>\\^`{|}") {
+		t[c] = true
+	}
+	return t
+}()
+
 // normalizeRFC brings a pattern or a URL path to the form RFC 9309 §2.2.2
-// compares: octets outside US-ASCII percent-encoded, %xx escapes of
+// compares, RFC 3986's normalisation: octets that may not appear in a URI
+// as they are (non-ASCII, controls, space, '"', '<', '>', '\\', '^', '`', '{',
+// '|', '}', and a '%' that starts no escape) percent-encoded, %xx escapes of
 // unreserved characters decoded, other escapes' hex upper-cased. In a URL
 // (isURL), '*' and '$' are literal and written %2A and %24, so that a
 // pattern's %2A and %24 match them; in a pattern they stay operators, but a
@@ -218,7 +233,7 @@ func normalizeRFC(s string, isURL bool) string {
 				b.WriteByte(upperHex[d&15])
 			}
 			i += 2
-		case c >= 0x80 || c <= ' ' || c == 0x7f:
+		case notInURI[c] || c == '%':
 			b.WriteByte('%')
 			b.WriteByte(upperHex[c>>4])
 			b.WriteByte(upperHex[c&15])
