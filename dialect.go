@@ -48,6 +48,8 @@ func ParseDialect(name string) (Dialect, error) {
 		}
 	}
 	switch n {
+	case "default":
+		return DefaultDialect, nil
 	case "rfc":
 		return RFC9309, nil
 	case "baidu", "draft":

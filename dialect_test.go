@@ -317,6 +317,9 @@ func TestParseDialect(t *testing.T) {
 	if _, err := ParseDialect("klingon"); err == nil {
 		t.Error("unknown dialect accepted")
 	}
+	if d, err := ParseDialect(DefaultDialect.String()); err != nil || d != DefaultDialect {
+		t.Errorf("ParseDialect(%q) = %v, %v: the default dialect's name must parse", DefaultDialect.String(), d, err)
+	}
 }
 
 func TestExplain(t *testing.T) {
