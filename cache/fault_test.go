@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/store/storetest"
 )
 
 // rawServer accepts TCP connections on a loopback port, reads each request's
@@ -627,7 +628,7 @@ func TestFaultMaxAge(t *testing.T) {
 }
 
 func TestFaultMaxAgeConfigurable(t *testing.T) {
-	clk := &clock{t: epoch}
+	clk := storetest.NewClock(epoch)
 	c := New(&Options{Now: clk.Now, MaxTTL: 7 * 24 * time.Hour, Fetcher: &fetch.Fetcher{Now: clk.Now}})
 	srv := newServer(t, reply(200, rules, "Cache-Control", "max-age=604800"))
 	a, err := c.Get(context.Background(), srv.URL)

@@ -5,34 +5,19 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/store/storetest"
 )
 
 // clock is the injected time: tests move it, never sleep.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
+type clock = storetest.Clock
 
 var epoch = time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
 
 type harness struct {
 	t     *testing.T
@@ -45,7 +30,7 @@ type harness struct {
 // when not nil, is the fetcher (its clock is set to the harness's).
 func newHarness(t *testing.T, f *fetch.Fetcher) *harness {
 	t.Helper()
-	clk := &clock{t: epoch}
+	clk := storetest.NewClock(epoch)
 	mem := store.NewMemory(&store.MemoryOptions{Now: clk.Now})
 	if f == nil {
 		f = &fetch.Fetcher{}

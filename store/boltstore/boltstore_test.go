@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,24 +28,9 @@ func TestConformance(t *testing.T) {
 	}, nil)
 }
 
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
+func newClock() *storetest.Clock {
+	return storetest.NewClock(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
 }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-func newClock() *clock { return &clock{now: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)} }
 
 func mustOpen(t *testing.T, path string, opts *Options) *Store {
 	t.Helper()

@@ -2,30 +2,13 @@ package redisstore
 
 import (
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/store/internal/redistest"
+	"github.com/seed53c283f5/robotstxt/store/storetest"
 )
-
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 // TestFallbackRedisGoesAway kills a real redis-server under a Fallback, checks
 // that the cache keeps answering from memory and says so, restarts the server
@@ -34,7 +17,7 @@ func TestFallbackRedisGoesAway(t *testing.T) {
 	srv := redistest.Start(t)
 	r := raw(t, srv)
 	s := mustOpen(t, "redis://"+srv.Addr, nil)
-	c := &clock{now: time.Date(2025, 6, 1, 12, 0, 1, 0, time.Local)}
+	c := storetest.NewClock(time.Date(2025, 6, 1, 12, 0, 1, 0, time.Local))
 	f := store.NewFallback(s, &store.FallbackOptions{Now: c.Now, RetryAfter: 5 * time.Second})
 	defer f.Close()
 

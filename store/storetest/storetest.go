@@ -109,28 +109,34 @@ type harness struct {
 	waitLimit time.Duration
 }
 
-// clock is a time source the tests move by hand.
-type clock struct {
+// Clock is a time source tests move by hand, so that they never sleep. It
+// is safe for concurrent use.
+type Clock struct {
 	mu  sync.Mutex
 	now time.Time
 }
 
-func (c *clock) Now() time.Time {
+// NewClock returns a clock that reads t until it is moved.
+func NewClock(t time.Time) *Clock { return &Clock{now: t} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.now
 }
 
-func (c *clock) Advance(d time.Duration) {
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
 }
 
 // start opens a store on a new clock and closes it when t ends.
-func (h *harness) start(t *testing.T) (store.Store, *clock) {
+func (h *harness) start(t *testing.T) (store.Store, *Clock) {
 	t.Helper()
-	c := &clock{now: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)}
+	c := NewClock(time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC))
 	s := h.open(t, c.Now)
 	if s == nil {
 		t.Fatal("open returned a nil store")
