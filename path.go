@@ -58,7 +58,7 @@ func splitPathRaw(url string) (p string, slash bool) {
 			// A network-path reference: skip to the authority.
 			start = 2
 		}
-		early := indexPathStart(url, start)
+		early := indexPathStart(url, start, '/')
 		protoEnd = strings.Index(url[start:], "://")
 		if protoEnd < 0 || early >= 0 && early < start+protoEnd {
 			// No scheme, or the "://" stands inside the path or query.
@@ -71,59 +71,36 @@ func splitPathRaw(url string) (p string, slash bool) {
 		}
 	}
 	// A '#' before the path starts the fragment: there is no path.
-	ps := indexPathOrFragment(url, protoEnd)
+	ps := indexPathStart(url, protoEnd, '#')
 	if ps < 0 || url[ps] == '#' {
 		return "/", false
 	}
 	return url[ps:], url[ps] != '/'
 }
 
-// pathStart marks the bytes that start a URL's path, params or query; and
-// with pathOrFragment, its fragment.
-var (
-	pathStart      = [256]bool{'/': true, '?': true, ';': true}
-	pathOrFragment = [256]bool{'/': true, '?': true, ';': true, '#': true}
-)
+// pathStart marks the bytes that start a URL's path, params or query.
+var pathStart = [256]bool{'/': true, '?': true, ';': true}
 
-// indexPathOrFragment is indexPathStart that stops at a '#' too.
-func indexPathOrFragment(s string, from int) int {
+// indexPathStart returns the index of the first '/', '?' or ';' in s at or
+// after from, or of the first byte also, whichever comes first; -1 when there
+// is none. (also is '#' to stop at a fragment; '/' adds nothing.) It looks
+// at eight bytes at a time: x has a zero byte when (x - 0x01..01) &^ x &
+// 0x80..80 is not zero, and the lowest set bit of that marks the first one.
+func indexPathStart(s string, from int, also byte) int {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	alsos := uint64(also) * ones
 	i := from
 	for ; i+8 <= len(s); i += 8 {
 		b := s[i : i+8]
 		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		x, y, z, f := w^('/'*ones), w^('?'*ones), w^(';'*ones), w^('#'*ones)
+		x, y, z, f := w^('/'*ones), w^('?'*ones), w^(';'*ones), w^alsos
 		if m := ((x-ones)&^x | (y-ones)&^y | (z-ones)&^z | (f-ones)&^f) & highs; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	for ; i < len(s); i++ {
-		if pathOrFragment[s[i]] {
-			return i
-		}
-	}
-	return -1
-}
-
-// indexPathStart returns the index of the first '/', '?' or ';' in s at or
-// after from, or -1. It looks at eight bytes at a time: x has a zero byte
-// when (x - 0x01..01) &^ x & 0x80..80 is not zero, and the lowest set bit of
-// that marks the first one.
-func indexPathStart(s string, from int) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := from
-	for ; i+8 <= len(s); i += 8 {
-		b := s[i : i+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		x, y, z := w^('/'*ones), w^('?'*ones), w^(';'*ones)
-		if m := ((x-ones)&^x | (y-ones)&^y | (z-ones)&^z) & highs; m != 0 {
-			return i + bits.TrailingZeros64(m)/8
-		}
-	}
-	for ; i < len(s); i++ {
-		if pathStart[s[i]] {
+		if c := s[i]; pathStart[c] || c == also {
 			return i
 		}
 	}

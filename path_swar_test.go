@@ -32,11 +32,11 @@ func TestIndexPathStartSWAR(t *testing.T) {
 				break
 			}
 		}
-		if got := indexPathStart(s, from); got != want {
+		if got := indexPathStart(s, from, '/'); got != want {
 			t.Fatalf("%q from %d: %d want %d", s, from, got, want)
 		}
-		if got := indexPathOrFragment(s, from); got != wantF {
-			t.Fatalf("indexPathOrFragment(%q, %d) = %d, want %d", s, from, got, wantF)
+		if got := indexPathStart(s, from, '#'); got != wantF {
+			t.Fatalf("indexPathStart(%q, %d, '#') = %d, want %d", s, from, got, wantF)
 		}
 	}
 }
