@@ -25,9 +25,9 @@ import (
 	"github.com/seed53c283f5/robotstxt/store/storetest"
 )
 
-// rawServer accepts TCP connections on a loopback port, reads each request's
-// header and hands the connection to serve. It returns the base URL.
-func rawServer(t *testing.T, serve func(net.Conn)) string {
+// acceptLoop accepts TCP connections on a loopback port and hands each to
+// handle until the test ends. It returns the listener's address.
+func acceptLoop(t *testing.T, handle func(net.Conn)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -40,23 +40,32 @@ func rawServer(t *testing.T, serve func(net.Conn)) string {
 			if err != nil {
 				return
 			}
-			go func() {
-				defer c.Close()
-				r := bufio.NewReader(c)
-				for {
-					line, err := r.ReadString('\n')
-					if err != nil {
-						return
-					}
-					if line == "\r\n" {
-						break
-					}
-				}
-				serve(c)
-			}()
+			handle(c)
 		}
 	}()
-	return "http://" + ln.Addr().String()
+	return ln.Addr().String()
+}
+
+// rawServer accepts TCP connections on a loopback port, reads each request's
+// header and hands the connection to serve. It returns the base URL.
+func rawServer(t *testing.T, serve func(net.Conn)) string {
+	t.Helper()
+	return "http://" + acceptLoop(t, func(c net.Conn) {
+		go func() {
+			defer c.Close()
+			r := bufio.NewReader(c)
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					return
+				}
+				if line == "\r\n" {
+					break
+				}
+			}
+			serve(c)
+		}()
+	})
 }
 
 // wantCopy checks the stored entry holds a good copy with the policy, and no
@@ -525,22 +534,10 @@ func TestFaultTLSHandshake(t *testing.T) {
 // it returns an https URL for it.
 func rawServerNoRequest(t *testing.T, serve func(net.Conn)) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			serve(c)
-			c.Close()
-		}
-	}()
-	return "https://" + ln.Addr().String()
+	return "https://" + acceptLoop(t, func(c net.Conn) {
+		serve(c)
+		c.Close()
+	})
 }
 
 func TestFaultGzipBomb(t *testing.T) {
