@@ -123,15 +123,17 @@ type Decision struct {
 	Allowed bool
 	Dialect Dialect
 	Path    string // the part of the URL that was matched
-	// Rule is the deciding rule, nil when no rule decided. Its Line is
-	// what Google's library reports as the matching line (an empty
-	// pattern matches with weight 0: it never blocks, but it is reported
-	// when nothing weightier matched).
-	Rule   *RuleMatch
+	// Rule is the deciding rule; its zero value (Line 0, empty Text) means
+	// that no rule decided, so it is always safe to read (see HasRule).
+	// Its Line is what Google's library reports as the matching line (an
+	// empty pattern matches with weight 0: it never blocks, but it is
+	// reported when nothing weightier matched).
+	Rule   RuleMatch
 	Group  GroupChoice
 	Reason string // the verdict in words
 	// Matches holds, with Query.Explain, every rule that matched, the
-	// deciding rule first.
+	// deciding rule first; empty when no rule matched. Lost returns the
+	// rest safely.
 	Matches []RuleMatch
 	// CrawlDelay is the crawl-delay in seconds that applies, when
 	// HasCrawlDelay; only some dialects honour it (Dialect.HonoursCrawlDelay).
@@ -141,11 +143,20 @@ type Decision struct {
 }
 
 // Line returns the deciding rule's line, 0 when none (Google's matching line).
-func (d *Decision) Line() int {
-	if d.Rule == nil {
-		return 0
+func (d *Decision) Line() int { return d.Rule.Line }
+
+// HasRule reports whether a rule decided (d.Rule is set). When none did,
+// the verdict is "allowed" and d.Reason says why (no group, no match).
+func (d *Decision) HasRule() bool { return d.Rule.Line != 0 }
+
+// Lost returns the rules that matched but did not decide, each with why
+// it lost (RuleMatch.Lost); it is empty without Query.Explain or when
+// fewer than two rules matched, and never panics.
+func (d *Decision) Lost() []RuleMatch {
+	if len(d.Matches) < 2 {
+		return nil
 	}
-	return d.Rule.Line
+	return d.Matches[1:]
 }
 
 // AllowedAgents reports whether a crawler obeying all the product tokens in
@@ -228,7 +239,7 @@ func (r *Robots) Decide(q Query) Decision {
 	}
 	if win.r != nil {
 		m := r.ruleMatch(win)
-		dec.Rule = &m
+		dec.Rule = m
 		switch {
 		case d.firstMatch():
 			dec.Reason = fmt.Sprintf("the first matching rule, line %d, %s", m.Line, verdictWord(dec.Allowed))

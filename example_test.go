@@ -41,7 +41,7 @@ func ExampleRobots_Decide() {
 	d := r.Decide(robotstxt.Query{URL: "https://example.com/private/press/a", Agents: []string{"Googlebot"}, Explain: true})
 	fmt.Println(d.Allowed, "by line", d.Line(), d.Rule.Text)
 	fmt.Println(d.Group.Reason)
-	for _, m := range d.Matches[1:] {
+	for _, m := range d.Lost() {
 		fmt.Printf("line %d lost: %s\n", m.Line, m.Lost)
 	}
 	// Output:
@@ -103,4 +103,19 @@ func ExampleRobots_CleanURL() {
 	r := robotstxt.Parse([]byte("User-agent: Yandex\nClean-param: ref&sid /shop/\n"))
 	fmt.Println(r.CleanURL("https://example.com/shop/item?id=7&ref=mail&sid=42"))
 	// Output: https://example.com/shop/item?id=7
+}
+
+// A URL that no rule matches (most URLs): Rule is its zero value, Line is
+// 0 and Lost is empty, so the same code reads every decision safely.
+func ExampleRobots_Decide_noMatch() {
+	r := robotstxt.Parse([]byte(exampleFile))
+	d := r.Decide(robotstxt.Query{URL: "https://example.com/about", Agents: []string{"Googlebot"}, Explain: true})
+	fmt.Println(d.Allowed, d.HasRule(), "by line", d.Line(), d.Rule.Text == "")
+	fmt.Println(d.Reason)
+	for _, m := range d.Lost() {
+		fmt.Printf("line %d lost: %s\n", m.Line, m.Lost)
+	}
+	// Output:
+	// true false by line 0 true
+	// no rule matches: allowed
 }

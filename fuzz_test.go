@@ -378,14 +378,14 @@ func fuzzAgents(lines []Line) [][]string {
 // comes first, and there are matches only when a rule decided.
 func checkExplained(t *testing.T, d Dialect, dec Decision) {
 	t.Helper()
-	if dec.Rule == nil {
+	if !dec.HasRule() {
 		if len(dec.Matches) != 0 {
 			t.Fatalf("%v: no deciding rule but %d matches: %+v", d, len(dec.Matches), dec.Matches)
 		}
 		return
 	}
-	if len(dec.Matches) == 0 || dec.Matches[0] != *dec.Rule {
-		t.Fatalf("%v: deciding rule %+v, matches %+v", d, *dec.Rule, dec.Matches)
+	if len(dec.Matches) == 0 || dec.Matches[0] != dec.Rule {
+		t.Fatalf("%v: deciding rule %+v, matches %+v", d, dec.Rule, dec.Matches)
 	}
 	if d == Google || d == Bing {
 		for _, m := range dec.Matches {

@@ -62,7 +62,7 @@ func TestAnswerDecide(t *testing.T) {
 		t.Errorf("bing decision %+v", d)
 	}
 	d = a.Decide(robotstxt.Query{URL: srv.URL + "/b", Agents: []string{"bingbot"}})
-	if d.Allowed || d.Rule == nil || d.Rule.Line != 6 {
+	if d.Allowed || !d.HasRule() || d.Rule.Line != 6 {
 		t.Errorf("bingbot /b: %+v", d)
 	}
 	none := &Answer{Policy: fetch.DisallowAll, Reason: "because", Dialect: robotstxt.Google}

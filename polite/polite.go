@@ -211,7 +211,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	d := a.Decide(q)
 	if !d.Allowed {
 		e := &DisallowedError{URL: req.URL.String(), Origin: a.Origin.String(), Agent: t.agent, Policy: a.Policy, Reason: d.Reason}
-		if d.Rule != nil {
+		if d.HasRule() {
 			e.Line, e.Rule = d.Rule.Line, d.Rule.Text
 		}
 		return fail(e)

@@ -293,7 +293,7 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 			if s.crawler != nil {
 				res.Crawler = s.crawler.Name
 			}
-			if dec.Rule != nil {
+			if dec.HasRule() {
 				res.Rule = dec.Rule.Text
 			}
 			if dec.HasCrawlDelay && dec.Dialect.HonoursCrawlDelay() {

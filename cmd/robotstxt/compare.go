@@ -245,13 +245,13 @@ func compare(r *robotstxt.Robots, crawlers []robotstxt.Crawler, cmp *comparison)
 		for _, u := range cmp.URLs {
 			own := r.Decide(robotstxt.Query{URL: u, Crawler: c})
 			cell := compareCell{URL: u, Allowed: own.Allowed, Line: own.Line(), Group: own.Group.Reason, Dialects: map[string]dialectVerdict{}}
-			if own.Rule != nil {
+			if own.HasRule() {
 				cell.Rule = own.Rule.Text
 			}
 			for _, d := range robotstxt.Dialects() {
 				dec := r.Decide(robotstxt.Query{URL: u, Crawler: c, Dialect: d})
 				v := dialectVerdict{Allowed: dec.Allowed, Line: dec.Line()}
-				if dec.Rule != nil {
+				if dec.HasRule() {
 					v.Rule = dec.Rule.Text
 				}
 				cell.Dialects[d.String()] = v

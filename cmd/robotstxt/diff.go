@@ -268,7 +268,7 @@ func diff(a, b *robotstxt.Robots, crawlers []robotstxt.Crawler, d robotstxt.Dial
 
 func verdictFor(d *robotstxt.Decision) diffVerdict {
 	v := diffVerdict{Allowed: d.Allowed, Line: d.Line(), Group: strings.ReplaceAll(d.Group.Reason, probeToken, "the crawler")}
-	if d.Rule != nil {
+	if d.HasRule() {
 		v.Rule = d.Rule.Text
 	}
 	return v

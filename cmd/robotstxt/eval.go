@@ -232,7 +232,7 @@ func (e *evaluator) answer(line []byte) (any, error) {
 	}
 	dec := r.Decide(query)
 	a := answer{Allowed: dec.Allowed, Line: dec.Line(), Dialect: dec.Dialect.String()}
-	if dec.Rule != nil {
+	if dec.HasRule() {
 		a.Rule = dec.Rule.Text
 	}
 	if !dec.Dialect.HonoursCrawlDelay() {

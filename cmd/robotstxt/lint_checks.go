@@ -610,7 +610,7 @@ func droppedFor(r *robotstxt.Robots, tok, p, starPat string) bool {
 	if !d.Allowed {
 		return false
 	}
-	if ru := d.Rule; ru != nil {
+	if ru := d.Rule; d.HasRule() {
 		if !ru.Allow && ru.Pattern == "" || ru.Allow && len(ru.Pattern) >= len(starPat) {
 			return false
 		}
@@ -636,7 +636,7 @@ func (l *linter) disallowAll() {
 		return
 	}
 	dec := l.r.Decide(robotstxt.Query{URL: "/", Agents: []string{probeToken}, Dialect: robotstxt.Google})
-	if dec.Rule == nil || dec.Group.Kind != robotstxt.GroupGlobal {
+	if !dec.HasRule() || dec.Group.Kind != robotstxt.GroupGlobal {
 		return
 	}
 	// A file that closes the site to all but the crawlers it names, and
