@@ -58,7 +58,7 @@ func ai(name, operator, purpose string) Crawler {
 }
 
 // crawlers is the table of known crawlers. Crawlers whose engines document
-// no other reading use the google dialect (SPEC §9).
+// no other reading use the google dialect (docs/protocol.md, Dialects).
 var crawlers = []Crawler{
 	// Google (developers.google.com/search/docs/crawling-indexing/overview-google-crawlers).
 	google("Googlebot", "search"),

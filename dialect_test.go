@@ -25,7 +25,7 @@ func checkDialect(t *testing.T, body string, q Query, cases []dialectCase) {
 	}
 }
 
-// The worked example of the 1996 draft (www.fict.org), SPEC §9.
+// The worked example of the 1996 draft (www.fict.org); docs/protocol.md, Dialects.
 const fictOrg = `User-agent: *
 Disallow: /org/plans.html
 Allow: /org/
@@ -102,7 +102,7 @@ func TestOriginalRecords(t *testing.T) {
 		Query{Agents: []string{"x"}, Dialect: Google}, []dialectCase{{"/b", false, 4}})
 }
 
-// The examples of seeds/003 (Yandex's documentation).
+// The examples of Yandex's robots.txt help.
 func TestYandexSeedExamples(t *testing.T) {
 	const groups = `User-agent: YandexBot # for the indexing robot
 Disallow: /*id=
@@ -393,8 +393,8 @@ func TestRFC9309UnsafeASCII(t *testing.T) {
 	})
 }
 
-// A crawler is also named by the names the table knows it by (SPEC §6; the
-// seeds write "User-Agent: Yahoo! Slurp" and "User-Agent: Sogouspider"),
+// A crawler is also named by the names the table knows it by (docs/protocol.md, Choosing a group; the
+// source documents write "User-Agent: Yahoo! Slurp" and "User-Agent: Sogouspider"),
 // while a product token asked about as such means that token alone.
 func TestCrawlerAliasesNameTheCrawler(t *testing.T) {
 	slurp, _ := LookupCrawler("Slurp")

@@ -50,7 +50,7 @@
 // # Google's reading
 //
 // The Google dialect follows Google's open-source library to the byte,
-// including what surprises people (SPEC §7a): lines end at LF, CR or CRLF
+// including what surprises people (docs/protocol.md, Google's reading in detail): lines end at LF, CR or CRLF
 // and only their first 16,663 bytes count; the first '#' ends a line; keys
 // match by prefix ("Disallowed:" is a disallow) and a few typos are accepted
 // ("useragent", "dissallow", "site-map"); a missing colon is tolerated when

@@ -1,7 +1,7 @@
 package robotstxt
 
 // This file holds a slow, deliberately simple reference for the google
-// dialect, written from SPEC §4-§8 and §7a. It shares nothing with the fast
+// dialect, written from docs/protocol.md (File format to Which rule wins). It shares nothing with the fast
 // code's compiled groups, sorted rules or glob matcher: it splits the body
 // into lines itself, reads keys and values itself, keeps the groups as the
 // file streams by and matches patterns with a plain set-of-positions
@@ -45,7 +45,7 @@ type refLine struct {
 	kind      refKind
 }
 
-// refSplit cuts body into lines the way SPEC §4 and §7a describe: an
+// refSplit cuts body into lines the way docs/protocol.md (File format; Google's reading in detail) describes: an
 // optional BOM (or any leading part of one) is skipped, and a line ends at
 // LF, CR or CRLF. The empty text after a final line ending is a line too.
 // It returns each line's offset in body and its raw text.
@@ -142,7 +142,7 @@ func refReadLine(num int, raw string) refLine {
 }
 
 // refKeyKind reads a key by case-insensitive prefix, typos included, in
-// the order SPEC §7a gives.
+// the order docs/protocol.md (Google's reading in detail) gives.
 func refKeyKind(key string) refKind {
 	table := []struct {
 		prefix string
@@ -462,7 +462,7 @@ func TestReferenceAgainstConformance(t *testing.T) {
 }
 
 // TestReferenceMatch pins the reference matcher on the examples of the
-// source documents (SPEC §7) and on the corners of '$'.
+// source documents (docs/protocol.md, Matching) and on the corners of '$'.
 func TestReferenceMatch(t *testing.T) {
 	tests := []struct {
 		pat, path string

@@ -15,7 +15,7 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// The defaults of Options (SPEC §2-§3).
+// The defaults of Options (docs/protocol.md: Fetching, Caching).
 const (
 	DefaultTTL       = 24 * time.Hour      // how long a copy is fresh without Cache-Control
 	DefaultMinTTL    = time.Minute         // the least time a copy is kept (no-store, no-cache, small max-age)
@@ -48,7 +48,7 @@ type Options struct {
 	// A 503 is retried after its Retry-After, or RetryMin.
 	RetryMin, RetryMax time.Duration
 	// GiveUp is how long an origin with no copy must stay unreachable
-	// before everything is allowed (default 30 days, SPEC §2).
+	// before everything is allowed (default 30 days; docs/protocol.md, Fetching).
 	GiveUp time.Duration
 	// Retain is how long the store keeps an entry past its expiry or next
 	// retry (default 30 days), so a copy outlives a long outage.
@@ -85,7 +85,7 @@ func (s Source) String() string {
 }
 
 // Cache answers robots.txt questions for any number of origins by the rules
-// of SPEC §2-§3: copies are kept 24 hours (Cache-Control: max-age clamped
+// of docs/protocol.md (Fetching, Caching): copies are kept 24 hours (Cache-Control: max-age clamped
 // to [1 minute, 24 hours]); a failed refresh keeps serving the last good copy;
 // with no copy an unreachable origin is disallowed, until it has been
 // unreachable for 30 days; failed fetches are retried with a backoff, and

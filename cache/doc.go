@@ -1,5 +1,5 @@
 // Package cache keeps robots.txt answers for any number of origins by the
-// rules of SPEC §2-§3, so that a crawler asks each site once a day, not once a
+// rules of docs/protocol.md (Fetching, Caching), so that a crawler asks each site once a day, not once a
 // page, and never turns an outage into "allow everything".
 //
 // The rules:

@@ -1,5 +1,5 @@
 // Package fetch fetches robots.txt files the way crawlers must (RFC 9309
-// and SPEC §1-§2, §9), and says what each outcome means.
+// and docs/protocol.md: Scope, Fetching, Dialects), and says what each outcome means.
 //
 // # Origins
 //
@@ -50,5 +50,5 @@
 // errors.Is can test (context.DeadlineExceeded for a timeout).
 //
 // This package never caches: package cache keeps results by the rules of
-// SPEC §3.
+// docs/protocol.md, Caching.
 package fetch

@@ -26,7 +26,7 @@ const (
 )
 
 // Error is a fetch that got no usable answer: the origin is unreachable
-// (SPEC §2: DNS failure, refused or reset connection, timeout, TLS failure,
+// (docs/protocol.md, Fetching: DNS failure, refused or reset connection, timeout, TLS failure,
 // a body cut short or malformed). It says which origin, which URL and which
 // step failed; Unwrap gives the cause, so errors.Is(err,
 // context.DeadlineExceeded) reports a timeout.

@@ -33,7 +33,7 @@ const DefaultTimeout = 15 * time.Second
 const DefaultMaxBytes = robotstxt.DefaultMaxBytes
 
 // MaxRedirects is how many redirects a fetch follows (the first request plus
-// five more, SPEC §2).
+// five more; docs/protocol.md, Fetching).
 const MaxRedirects = 5
 
 // Fetcher fetches robots.txt files with the policy of one dialect. Its zero
@@ -56,7 +56,7 @@ type Fetcher struct {
 	// Timeout bounds one fetch: every request, redirect and byte of the
 	// body. Zero means DefaultTimeout.
 	Timeout time.Duration
-	// Dialect chooses the fetch policy (SPEC §9): Google's (the default),
+	// Dialect chooses the fetch policy (docs/protocol.md, Dialects): Google's (the default),
 	// RFC 9309's (429 is a 4xx), Bing's (Google's), Yandex's (anything but
 	// 200 OK, or a body over MaxBytes, means no restrictions) or the
 	// original draft's (401 and 403 disallow everything).
@@ -382,7 +382,7 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 }
 
 // notFound is the policy of "no valid robots.txt" reached through
-// redirects that lead nowhere (SPEC §2: treated as 404).
+// redirects that lead nowhere (docs/protocol.md, Fetching: treated as 404).
 func (f *Fetcher) notFound(res *Result, why string) {
 	res.Policy = AllowAll
 	res.Reason = why + ": treated as 404, everything is allowed"

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/net/idna"
 )
 
-// Origin is the scope of one robots.txt file (SPEC §1): a scheme, a host and
+// Origin is the scope of one robots.txt file (docs/protocol.md, Scope): a scheme, a host and
 // a port. Its rules apply to that origin only, not to other subdomains, other
 // schemes or other ports. Origins are comparable with ==: OriginOf folds
 // default ports, host case and international names, so equal origins have

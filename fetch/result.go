@@ -56,7 +56,7 @@ type Validators struct {
 func (v Validators) IsZero() bool { return v.ETag == "" && v.LastModified == "" }
 
 // CacheControl is what the answer's Cache-Control header says about how long
-// the copy may be kept (SPEC §3). The cache applies it; the fetcher only
+// the copy may be kept (docs/protocol.md, Caching). The cache applies it; the fetcher only
 // reads it.
 type CacheControl struct {
 	MaxAge    time.Duration // when HasMaxAge

@@ -63,7 +63,7 @@ func TestPacingWaitEndsWithContext(t *testing.T) {
 }
 
 // The fetcher's own request for /robots.txt is always allowed, whatever
-// the file says and whatever the dialect (SPEC §1).
+// the file says and whatever the dialect (docs/protocol.md, Scope).
 func TestRobotsTxtItselfAllowed(t *testing.T) {
 	s := newSite(t, "User-agent: *\nDisallow: /\n")
 	for _, opts := range []Options{{Crawler: "Googlebot"}, {Token: "examplebot"}, {Token: "examplebot", Dialect: robotstxt.Original}, {Crawler: "YandexBot"}, {Crawler: "bingbot"}} {

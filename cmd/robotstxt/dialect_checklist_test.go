@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// checkCase is one behavioural statement of SPEC §4-§9 for a dialect other
+// checkCase is one behavioural statement of docs/protocol.md (File format to Dialects) for a dialect other
 // than google, or for the crawler table, asked through robotstxt eval.
 type checkCase struct {
 	id      string // what the case checks, with the spec section
@@ -56,7 +56,7 @@ const (
 )
 
 var checklist = []checkCase{
-	// rfc9309 (SPEC §7a end, §9).
+	// rfc9309 (docs/protocol.md: Google's reading in detail, Dialects).
 	{"rfc9309 exact keys: prefix key ignored", "User-agent: *\nDisallowed: /a\n", "ua:x", "/a", "rfc9309", ans(true, 0, "", "rfc9309")},
 	{"rfc9309 exact keys: typo ignored", "User-agent: *\nDisalow: /a\n", "ua:x", "/a", "rfc9309", ans(true, 0, "", "rfc9309")},
 	{"rfc9309 colon required", "User-agent: *\nDisallow /a\n", "ua:x", "/a", "rfc9309", ans(true, 0, "", "rfc9309")},
@@ -83,7 +83,7 @@ var checklist = []checkCase{
 	{"rfc9309 * when none names it", "User-agent: FooBot\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n", "ua:BarBot", "/a", "rfc9309", ans(false, 5, "Disallow: /", "rfc9309")},
 	{"rfc9309 no crawl_delay field", "User-agent: *\nCrawl-delay: 5\nDisallow: /a\n", "ua:x", "/a", "rfc9309", ans(false, 3, "Disallow: /a", "rfc9309")},
 
-	// bing (SPEC §9).
+	// bing (docs/protocol.md, Dialects).
 	{"bing * ignored when a bingbot group exists", bingFile, "crawler:bingbot", "/p", "", ansDelay(true, 0, "", "bing", 10)},
 	{"bing crawl-delay from * when bingbot has none", bingFile, "crawler:Bingbot", "/b", "", ansDelay(false, 6, "Disallow: /b", "bing", 10)},
 	{"bing own crawl-delay first", "User-agent: *\nCrawl-delay: 10\nDisallow: /p\n\nUser-agent: bingbot\nCrawl-delay: 2.5\nDisallow: /b\n", "crawler:bingbot", "/b", "", ansDelay(false, 7, "Disallow: /b", "bing", 2.5)},
@@ -95,7 +95,7 @@ var checklist = []checkCase{
 	{"bing falls back to msnbot", "User-agent: msnbot\nDisallow: /m\n\nUser-agent: *\nDisallow: /\n", "crawler:bingbot", "/x", "", ansDelay(true, 0, "", "bing", nil)},
 	{"bing: google dialect asked, no crawl_delay", bingFile, "crawler:bingbot", "/b", "google", ans(false, 6, "Disallow: /b", "google")},
 
-	// yandex (SPEC §9, seeds/003).
+	// yandex (docs/protocol.md, Dialects; Yandex's help).
 	{"yandex own token beats Yandex", yandexGroups, "crawler:YandexBot", "/x?sid=1", "", ansDelay(false, 2, "Disallow: /*id=", "yandex", nil)},
 	{"yandex own token: Yandex group unused", yandexGroups, "crawler:YandexBot", "/x?xsid", "", ansDelay(true, 0, "", "yandex", nil)},
 	{"yandex Yandex group for other robots", yandexGroups, "crawler:YandexImages", "/x?sid=1", "", ansDelay(false, 5, "Disallow: /*sid=", "yandex", nil)},
@@ -115,7 +115,7 @@ var checklist = []checkCase{
 	{"yandex crawl-delay not from * when named", "User-agent: Yandex\nDisallow: /a\n\nUser-agent: *\nCrawl-delay: 9\n", "crawler:YandexBot", "/a", "", ansDelay(false, 2, "Disallow: /a", "yandex", nil)},
 	{"yandex ua means the token alone", "User-agent: Yandex\nDisallow: /\n", "ua:YandexBot", "/a", "yandex", ansDelay(true, 0, "", "yandex", nil)},
 
-	// original (SPEC §9, seeds/001).
+	// original (docs/protocol.md, Dialects; the 1996 draft).
 	{"original fict / no", fictRecords, "ua:OtherBot", "http://www.fict.org/", "original", ans(false, 16, "Disallow: /", "original")},
 	{"original fict /index.html no", fictRecords, "ua:OtherBot", "http://www.fict.org/index.html", "original", ans(false, 16, "Disallow: /", "original")},
 	{"original fict /robots.txt yes", fictRecords, "ua:OtherBot", "http://www.fict.org/robots.txt", "original", ans(true, 0, "", "original")},
@@ -146,7 +146,7 @@ var checklist = []checkCase{
 	{"original no crawl_delay field", "User-agent: *\nCrawl-delay: 5\nDisallow: /a\n", "ua:x", "/a", "original", ans(false, 3, "Disallow: /a", "original")},
 	{"original: Baiduspider's dialect", "User-agent: Baiduspider\nDisallow: /a\nAllow: /a/b\n", "crawler:Baiduspider", "/a/b", "", ans(false, 2, "Disallow: /a", "original")},
 
-	// The crawler table (SPEC §6, §9).
+	// The crawler table (docs/protocol.md: Choosing a group, Dialects).
 	{"AdsBot-Google ignores *", "User-agent: *\nDisallow: /\n", "crawler:AdsBot-Google", "/x", "", ans(true, 0, "", "google")},
 	{"AdsBot-Google-Mobile ignores *", "User-agent: *\nDisallow: /\n", "crawler:AdsBot-Google-Mobile", "/x", "", ans(true, 0, "", "google")},
 	{"Mediapartners-Google ignores *", "User-agent: *\nDisallow: /\n", "crawler:Mediapartners-Google", "/x", "", ans(true, 0, "", "google")},
