@@ -207,7 +207,7 @@ func seedBodies(f *testing.F, all bool) [][]byte {
 // the reference reading of the lines, and that every other reading and
 // question on the result can be asked without a panic.
 func FuzzParse(f *testing.F) {
-	for _, b := range seedBodies(f, true) {
+	for _, b := range seedBodies(f, !testing.Short()) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
@@ -421,8 +421,9 @@ func FuzzAllowed(f *testing.F) {
 	for _, c := range readGolden(f) {
 		byFile[c.File] = append(byFile[c.File], c)
 	}
+	step := 25 * shortStep(10)
 	for i, name := range corpusFiles(f) {
-		if i%25 != 0 {
+		if i%step != 0 {
 			continue
 		}
 		b := readCorpusFile(f, name)

@@ -30,8 +30,11 @@ type Group struct {
 	EndLine     int    // the last line that belongs to the group
 	CrawlDelay  float64
 	DelayLine   int // the line of the crawl-delay that counts; 0 when none
-	RequestRate *RequestRate
-	VisitTime   *VisitTime
+	// RequestRate and VisitTime are the group's request-rate and
+	// visit-time lines; their zero values (Line 0) mean none, so they are
+	// safe to read without a check.
+	RequestRate RequestRate
+	VisitTime   VisitTime
 }
 
 // Groups returns the groups of the file as Google reads it, in file order.
@@ -66,7 +69,12 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 		slices.SortFunc(og.Rules, func(a, b Rule) int { return a.Line - b.Line })
 		if e := g.ext; e != nil {
 			og.CrawlDelay, og.DelayLine = e.crawlDelay, int(e.crawlDelayLine)
-			og.RequestRate, og.VisitTime = e.requestRate, e.visitTime
+			if e.requestRate != nil {
+				og.RequestRate = *e.requestRate
+			}
+			if e.visitTime != nil {
+				og.VisitTime = *e.visitTime
+			}
 		}
 		out = append(out, og)
 	}

@@ -19,7 +19,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 		}
 		return b.String()
 	}
-	for file := 0; file < 300; file++ {
+	for file := 0; file < 300/shortStep(10); file++ {
 		var body strings.Builder
 		body.WriteString("User-agent: *\n")
 		nrules := bigSet + 1 + rng.IntN(100)

@@ -438,7 +438,11 @@ func TestReferenceAgainstConformance(t *testing.T) {
 	}
 	bodies := map[string][]byte{}
 	pass, failed := 0, 0
-	for _, c := range cases {
+	step := shortStep(10) // the reference is checked in full without -short
+	for i, c := range cases {
+		if i%step != 0 {
+			continue
+		}
 		body, ok := bodies[c.File]
 		if !ok {
 			var err error

@@ -102,7 +102,11 @@ func TestEvalCorpusGolden(t *testing.T) {
 	enc := json.NewEncoder(&in)
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	step, n := shortStep(10), 0
 	for sc.Scan() {
+		if n++; (n-1)%step != 0 {
+			continue
+		}
 		var g golden
 		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
 			t.Fatal(err)
@@ -110,8 +114,8 @@ func TestEvalCorpusGolden(t *testing.T) {
 		cases = append(cases, g)
 		enc.Encode(map[string]string{"robots_file": filepath.Join(dir, "corpus", g.File), "ua": g.UA, "url": g.URL})
 	}
-	if len(cases) != 52698 {
-		t.Fatalf("%d cases, want 52698", len(cases))
+	if n != 52698 {
+		t.Fatalf("%d cases, want 52698", n)
 	}
 	code, out, stderr := runCmd(t, in.String(), "eval")
 	if code != 0 {

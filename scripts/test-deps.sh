@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what `make test` needs beyond Go, or stops at once saying how.
+# Go tools (staticcheck) are not installed here: the Makefile runs them with
+# `go run tool@version`, pinned, so nothing else is needed for them.
+set -euo pipefail
+
+missing=()
+# The Redis store's tests start a real redis-server on a loopback port.
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "make test: installing ${missing[*]} (apt-get)" >&2
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+	exit 0
+fi
+echo "make test needs ${missing[*]}, which is not installed. Install it, then run make test again:" >&2
+echo "    sudo apt-get install -y ${missing[*]}" >&2
+exit 1

@@ -1,0 +1,15 @@
+package robotstxt
+
+import "testing"
+
+// shortStep returns n under -short and 1 otherwise: tests that walk a large
+// data set (the corpus, the golden questions, thousands of random files)
+// take every n-th item under -short. `make test` runs every test in full
+// without the race detector, then again with -race -short, where the race
+// detector's 10-20x slowdown buys nothing on single-goroutine data walks.
+func shortStep(n int) int {
+	if testing.Short() {
+		return n
+	}
+	return 1
+}
