@@ -119,3 +119,16 @@ func ExampleRobots_Decide_noMatch() {
 	// true false by line 0 true
 	// no rule matches: allowed
 }
+
+func ExampleProductToken() {
+	// The token a crawler's groups are matched against, from the
+	// User-Agent header it sends.
+	fmt.Println(robotstxt.ProductToken("Googlebot/2.1 (+http://www.google.com/bot.html)"))
+	fmt.Println(robotstxt.ProductToken("Mozilla/5.0 (compatible; ExampleBot/1.0; +https://example.com/bot)"))
+	// A browser's header names no crawler.
+	fmt.Println(robotstxt.ProductToken("Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/128.0"))
+	// Output:
+	// Googlebot
+	// ExampleBot
+	// Mozilla
+}

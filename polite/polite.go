@@ -20,12 +20,15 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"golang.org/x/net/http/httpguts"
 )
 
 // ErrDisallowed is what every *DisallowedError is: errors.Is(err,
@@ -74,7 +77,10 @@ type Options struct {
 	// dialect apply.
 	Crawler string
 	// Token is the product token robots.txt groups are matched against,
-	// when Crawler is "". "" means the token UserAgent starts with.
+	// when Crawler is "". "" means robotstxt.ProductToken(UserAgent): the
+	// header's first product, or the one after "compatible;" in
+	// "Mozilla/5.0 (compatible; ExampleBot/1.0; ...)". New refuses a
+	// token that would be Mozilla (a browser's header): set Token then.
 	Token string
 	// Dialect overrides the crawler's dialect (default: the crawler's,
 	// else Google's).
@@ -126,6 +132,9 @@ func New(opts *Options) (*Transport, error) {
 	if t.ua == "" {
 		t.ua = fetch.DefaultUserAgent
 	}
+	if !httpguts.ValidHeaderFieldValue(t.ua) {
+		return nil, fmt.Errorf("polite: User-Agent %q cannot be sent as a header (control characters)", t.ua)
+	}
 	if t.max <= 0 {
 		t.max = DefaultMaxDelay
 	}
@@ -148,11 +157,15 @@ func New(opts *Options) (*Transport, error) {
 		}
 	default:
 		t.token = o.Token
+		from := "Options.Token"
 		if t.token == "" {
-			t.token = robotstxt.ExtractToken(t.ua)
+			t.token, from = robotstxt.ProductToken(t.ua), "the product token of User-Agent "+strconv.Quote(t.ua)
 		}
 		if !robotstxt.ValidToken(t.token) {
-			return nil, fmt.Errorf("polite: %q is not a product token (letters, '-' and '_')", t.token)
+			return nil, fmt.Errorf("polite: %s, %q, is not a product token (letters, '-' and '_'): set Options.Token or Options.Crawler", from, t.token)
+		}
+		if strings.EqualFold(t.token, "Mozilla") {
+			return nil, fmt.Errorf("polite: %s is Mozilla, which every browser claims and no crawler's group names: set Options.Token (or Options.Crawler) to the crawler's product token, or send the form \"Mozilla/5.0 (compatible; ExampleBot/1.0; +https://...)\"", from)
 		}
 		t.agent = t.token
 	}

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
@@ -223,7 +224,11 @@ func checkSubjects(crawlerNames, tokens, agentLists []string) ([]checkSubject, e
 	}
 	valid := func(t string) error {
 		if !robotstxt.ValidToken(t) {
-			return fmt.Errorf("%q is not a product token: tokens are letters, '-' and '_' only (Googlebot, not Googlebot/2.1)", t)
+			msg := fmt.Sprintf("%q is not a product token: tokens are letters, '-' and '_' only (Googlebot, not Googlebot/2.1)", t)
+			if pt := robotstxt.ProductToken(t); pt != "" && !strings.EqualFold(pt, "Mozilla") {
+				msg += "; did you mean -a " + pt + "?"
+			}
+			return errors.New(msg)
 		}
 		return nil
 	}
@@ -434,4 +439,27 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// tokenWarning says why t, asked about as a product token, is not one, with
+// the token a User-Agent header t would name; "" for a valid or empty token.
+func tokenWarning(what, t string) string {
+	if t == "" || robotstxt.ValidToken(t) {
+		return ""
+	}
+	bad := t[len(robotstxt.ExtractToken(t)):]
+	var c string
+	switch r := []rune(bad)[0]; r {
+	case '/':
+		c = "'/'"
+	case ' ':
+		c = "a space"
+	default:
+		c = strconv.QuoteRune(r)
+	}
+	w := fmt.Sprintf("%s %q holds %s, which a product token cannot", what, t, c)
+	if pt := robotstxt.ProductToken(t); pt != "" {
+		w += fmt.Sprintf(" (the product token of this User-Agent is %q)", pt)
+	}
+	return w
 }

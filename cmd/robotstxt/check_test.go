@@ -109,6 +109,8 @@ func TestCheckErrors(t *testing.T) {
 		{[]string{"-f", good, "-c", "NoSuchBot", "/x"}, `unknown crawler "NoSuchBot"`},
 		{[]string{"-f", good, "-d", "klingon", "/x"}, `unknown dialect "klingon"`},
 		{[]string{"-f", good, "-a", "Googlebot/2.1", "/x"}, `"Googlebot/2.1" is not a product token`},
+		{[]string{"-f", good, "-a", "Googlebot/2.1", "/x"}, `did you mean -a Googlebot?`},
+		{[]string{"-f", good, "-a", "Mozilla/5.0 (compatible; ExampleBot/1.0)", "/x"}, `did you mean -a ExampleBot?`},
 		{[]string{"-f", good, "--agents", ",", "/x"}, `names no token`},
 		{[]string{"-f", good}, "no URL to check"},
 		{[]string{"-f", good, "example.com/x"}, "give an absolute URL"},
