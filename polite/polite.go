@@ -10,9 +10,11 @@
 //	if errors.Is(err, polite.ErrDisallowed) { ... }
 //
 // The crawler's identity is configured once: the User-Agent header sent with
-// every request, and the product token (or known crawler) that robots.txt
-// groups are matched against. The robots.txt fetches themselves go through
-// the wrapped transport directly, unpaced.
+// every request, robots.txt fetches included (also through a Cache whose
+// fetcher has another), and the product token (or known crawler) that
+// robots.txt groups are matched against. The robots.txt fetches themselves
+// go through the wrapped transport (or the cache's fetcher) directly,
+// unpaced.
 package polite
 
 import (
@@ -67,7 +69,10 @@ type Options struct {
 	Base http.RoundTripper
 	// Cache answers robots.txt questions; nil means a new cache on an
 	// in-memory store, fetching through Base with UserAgent and the
-	// crawler's dialect. A cache's own fetcher decides how it fetches.
+	// crawler's dialect. A cache's own fetcher decides how it fetches,
+	// except the User-Agent: robots.txt is fetched with UserAgent whatever
+	// the fetcher's (see fetch.WithUserAgent). A cache shared by several
+	// crawlers fetches each origin once, as the first that asks.
 	Cache *cache.Cache
 	// UserAgent is the User-Agent header of every request and robots.txt
 	// fetch; "" means fetch.DefaultUserAgent.
@@ -211,7 +216,8 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	ctx := req.Context()
-	a, err := t.cache.Get(ctx, req.URL.String())
+	// The cache's fetcher sends the crawler's User-Agent, whatever its own.
+	a, err := t.cache.Get(fetch.WithUserAgent(ctx, t.ua), req.URL.String())
 	if err != nil {
 		return fail(fmt.Errorf("polite: robots.txt for %s: %w", req.URL, err))
 	}
