@@ -47,10 +47,17 @@ type DisallowedError struct {
 	Line   int          // the deciding rule's line, 0 when none
 	Rule   string       // the deciding rule as written
 	Reason string       // why, in words
+	// Form is the form of the URL that was disallowed when it is not the
+	// URL as sent: hex upper-cased, or normalised as a server reads it
+	// (unreserved characters decoded, dot-segments removed, "//" merged).
+	Form string
 }
 
 func (e *DisallowedError) Error() string {
 	s := "polite: " + e.URL + " is disallowed for " + e.Agent + " by " + e.Origin + "/robots.txt"
+	if e.Form != "" {
+		s += " as " + e.Form
+	}
 	if e.Line > 0 {
 		return s + fmt.Sprintf(" (line %d: %s)", e.Line, e.Rule)
 	}
@@ -205,7 +212,13 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 }
 
 // RoundTrip asks robots.txt about the request's URL; a disallowed request
-// fails with a *DisallowedError and is not sent. An allowed one waits for its
+// fails with a *DisallowedError and is not sent. The URL asked about is the
+// one net/http will send (the escaped path and query of the request line),
+// and it is refused when it, its form with %xx hex upper-cased, or its
+// normalised form (unreserved characters decoded, dot-segments removed,
+// runs of '/' merged) is disallowed: "/a%2fb", "/%7euser",
+// "/public/../private" and "//private" are refused by the rules that
+// refuse "/a%2Fb", "/~user" and "/private". An allowed one waits for its
 // turn at the origin (crawl-delay, MinDelay), then goes to the base
 // transport with the configured User-Agent.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -221,19 +234,31 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return fail(fmt.Errorf("polite: robots.txt for %s: %w", req.URL, err))
 	}
-	q := robotstxt.Query{URL: req.URL.String(), Dialect: t.dialect}
+	q := robotstxt.Query{Dialect: t.dialect}
 	if t.crawler != nil {
 		q.Crawler = t.crawler
 	} else {
 		q.Agents = []string{t.token}
 	}
-	d := a.Decide(q)
-	if !d.Allowed {
-		e := &DisallowedError{URL: req.URL.String(), Origin: a.Origin.String(), Agent: t.agent, Policy: a.Policy, Reason: d.Reason}
-		if d.HasRule() {
-			e.Line, e.Rule = d.Rule.Line, d.Rule.Text
+	// The question is asked about what goes on the wire, as sent and as
+	// the server will likely read it: any form disallowed refuses.
+	var d robotstxt.Decision
+	for i, form := range wireForms(req.URL) {
+		q.URL = form
+		fd := a.Decide(q)
+		if i == 0 {
+			d = fd
 		}
-		return fail(e)
+		if !fd.Allowed {
+			e := &DisallowedError{URL: req.URL.String(), Origin: a.Origin.String(), Agent: t.agent, Policy: a.Policy, Reason: fd.Reason}
+			if i > 0 {
+				e.Form = form
+			}
+			if fd.HasRule() {
+				e.Line, e.Rule = fd.Rule.Line, fd.Rule.Text
+			}
+			return fail(e)
+		}
 	}
 	delay := t.min
 	if d.HasCrawlDelay && d.Dialect.HonoursCrawlDelay() {
