@@ -2,6 +2,7 @@ package robotstxt_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/seed53c283f5/robotstxt"
 )
@@ -131,4 +132,19 @@ func ExampleProductToken() {
 	// Googlebot
 	// ExampleBot
 	// Mozilla
+}
+
+func ExampleRobots_CrawlDelay() {
+	r := robotstxt.Parse([]byte(exampleFile))
+	// ExampleBot has no group of its own: the '*' group's crawl-delay applies.
+	p := r.CrawlDelay(robotstxt.Query{Agents: []string{"ExampleBot"}})
+	fmt.Println(p.CrawlDelay, "s, line", p.CrawlDelayLine, "of the * group:", p.CrawlDelayGlobal)
+	fmt.Println(p.Interval(time.Now()))
+	// Google's crawlers ignore the field.
+	g, _ := robotstxt.LookupCrawler("Googlebot")
+	fmt.Println(r.CrawlDelay(robotstxt.Query{Crawler: &g}).Ignored)
+	// Output:
+	// 5 s, line 7 of the * group: true
+	// 5s
+	// true
 }
