@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -98,18 +99,36 @@ type Options struct {
 	// else Google's).
 	Dialect robotstxt.Dialect
 	// MinDelay is the least time between the starts of two requests to
-	// one origin (default 0: only crawl-delay paces).
+	// one origin (default 0: only the site's pace counts).
 	MinDelay time.Duration
-	// MaxDelay caps the crawl-delay a site asks for (default 60 s).
+	// MaxDelay caps the crawl-delay (or request-rate interval) a site
+	// asks for (default 60 s).
 	MaxDelay time.Duration
+	// IgnoreCrawlDelay turns off pacing by the site's Crawl-delay and
+	// Request-rate lines (MinDelay still applies). By default every
+	// crawler honours them except those whose engine ignores them
+	// (robotstxt.Crawler.IgnoresCrawlDelay: Google's), whatever the
+	// dialect.
+	IgnoreCrawlDelay bool
+	// MaxPerOrigin is how many requests may be in flight to one origin at
+	// once (default 1); a request holds its place until its response
+	// body is closed or read to its end. Negative means no limit.
+	MaxPerOrigin int
+	// MaxPause caps how long a 429 or 503 answer pauses its origin: its
+	// Retry-After (seconds or a date), or without one an exponential
+	// back-off with jitter (default 5 minutes). Negative turns pauses off.
+	MaxPause time.Duration
 	// Now and Sleep are the clock; nil means time.Now and a sleep that
 	// returns early with the context's error when it is done.
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-// DefaultMaxDelay is the default cap on crawl-delay.
-const DefaultMaxDelay = time.Minute
+// The defaults of Options.
+const (
+	DefaultMaxDelay = time.Minute     // the cap on crawl-delay
+	DefaultMaxPause = 5 * time.Minute // the cap on a pause after 429 or 503
+)
 
 // Transport is an http.RoundTripper that obeys robots.txt. It is safe for
 // concurrent use.
@@ -123,11 +142,16 @@ type Transport struct {
 	dialect robotstxt.Dialect
 	min     time.Duration
 	max     time.Duration
+	noPace  bool          // IgnoreCrawlDelay
+	limit   int           // MaxPerOrigin; <= 0: none
+	pause   time.Duration // MaxPause; <= 0: no pauses
 	now     func() time.Time
 	sleep   func(ctx context.Context, d time.Duration) error
+	jitter  func() float64 // in [0, 1)
 
-	mu   sync.Mutex
-	next map[string]time.Time // per origin: when the next request may start
+	mu      sync.Mutex
+	origins map[string]*originState
+	stats   counters
 }
 
 // New returns a Transport; nil options mean the defaults. It fails for an
@@ -137,7 +161,14 @@ func New(opts *Options) (*Transport, error) {
 	if opts != nil {
 		o = *opts
 	}
-	t := &Transport{base: o.Base, ua: o.UserAgent, min: o.MinDelay, max: o.MaxDelay, now: o.Now, sleep: o.Sleep, next: map[string]time.Time{}}
+	t := &Transport{base: o.Base, ua: o.UserAgent, min: o.MinDelay, max: o.MaxDelay, now: o.Now, sleep: o.Sleep,
+		noPace: o.IgnoreCrawlDelay, limit: o.MaxPerOrigin, pause: o.MaxPause, jitter: rand.Float64, origins: map[string]*originState{}}
+	if t.limit == 0 {
+		t.limit = 1
+	}
+	if t.pause == 0 {
+		t.pause = DefaultMaxPause
+	}
 	if t.base == nil {
 		t.base = http.DefaultTransport
 	}
@@ -242,13 +273,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	// The question is asked about what goes on the wire, as sent and as
 	// the server will likely read it: any form disallowed refuses.
-	var d robotstxt.Decision
 	for i, form := range wireForms(req.URL) {
 		q.URL = form
 		fd := a.Decide(q)
-		if i == 0 {
-			d = fd
-		}
 		if !fd.Allowed {
 			e := &DisallowedError{URL: req.URL.String(), Origin: a.Origin.String(), Agent: t.agent, Policy: a.Policy, Reason: fd.Reason}
 			if i > 0 {
@@ -257,48 +284,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if fd.HasRule() {
 				e.Line, e.Rule = fd.Rule.Line, fd.Rule.Text
 			}
+			t.stats.refused.Add(1)
 			return fail(e)
 		}
 	}
-	delay := t.min
-	if d.HasCrawlDelay && d.Dialect.HonoursCrawlDelay() {
-		// Capped before the conversion: a delay past time.Duration's
-		// range (292 years) would overflow to a negative one, no delay.
-		cd := t.max
-		if d.CrawlDelay < t.max.Seconds() {
-			cd = time.Duration(d.CrawlDelay * float64(time.Second))
-		}
-		delay = max(delay, cd)
-	}
-	if wait := t.reserve(a.Origin.String(), delay); wait > 0 {
-		if err := t.sleep(ctx, wait); err != nil {
-			return fail(fmt.Errorf("polite: waiting %v for %s: %w", wait, a.Origin, err))
-		}
-	}
-	r := req.Clone(ctx)
-	r.Header.Set("User-Agent", t.ua)
-	return t.base.RoundTrip(r)
-}
-
-// reserve takes the next turn at an origin for a request followed by delay,
-// and returns how long to wait for it.
-func (t *Transport) reserve(origin string, delay time.Duration) time.Duration {
-	now := t.now()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	start := now
-	if next, ok := t.next[origin]; ok && next.After(now) {
-		start = next
-	}
-	if delay > 0 {
-		t.next[origin] = start.Add(delay)
-	}
-	if len(t.next) > 10_000 {
-		for o, next := range t.next {
-			if !next.After(now) {
-				delete(t.next, o)
-			}
-		}
-	}
-	return start.Sub(now)
+	return t.send(req, a, q, fail)
 }
