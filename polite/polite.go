@@ -1,8 +1,13 @@
-// Package polite makes any http.Client obey robots.txt: its Transport asks
-// the robots.txt cache before every request, refuses what the site's
-// robots.txt disallows before anything is sent, and spaces requests to each
-// origin by the crawl-delay the crawler's dialect honours (Bing, Yandex),
-// within a floor and a cap.
+// Package polite makes any http.Client obey robots.txt and keep the site's
+// pace: its Transport asks the robots.txt cache before every request and
+// refuses what the site's robots.txt disallows before anything is sent;
+// it spaces requests to each origin by the site's Crawl-delay and
+// Request-rate (for every crawler but Google's, which ignore them; the
+// crawler's group, else '*'), within MinDelay and MaxDelay; a 429 or 503
+// pauses the origin for its Retry-After, or an exponential back-off with
+// jitter, up to MaxPause; and at most MaxPerOrigin requests (default 1) are
+// in flight to one origin. WaitedFrom tells how long a request waited and
+// why; Stats counts the waits.
 //
 //	t, err := polite.New(&polite.Options{Crawler: "bingbot", UserAgent: "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"})
 //	client := &http.Client{Transport: t}
@@ -250,8 +255,10 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 // runs of '/' merged) is disallowed: "/a%2fb", "/%7euser",
 // "/public/../private" and "//private" are refused by the rules that
 // refuse "/a%2Fb", "/~user" and "/private". An allowed one waits for its
-// turn at the origin (crawl-delay, MinDelay), then goes to the base
-// transport with the configured User-Agent.
+// place among the requests in flight to its origin and for its turn
+// (crawl-delay, request-rate, MinDelay, a pause after 429 or 503), then
+// goes to the base transport with the configured User-Agent. A 429 or 503
+// answer is returned as is, and pauses the origin for the next requests.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	fail := func(err error) (*http.Response, error) {
 		if req.Body != nil {
