@@ -74,7 +74,7 @@ func TestCheckExitStatus(t *testing.T) {
 }
 
 // check shows the crawl-delay a -a token is paced by (its group's, else
-// '*''s), in every dialect; Google's crawlers ignore it.
+// '*”s), in every dialect; Google's crawlers ignore it.
 func TestCheckCrawlDelayForTokens(t *testing.T) {
 	body := "User-agent: *\nDisallow: /private\nCrawl-delay: 2\n\nUser-agent: OwnBot\nCrawl-delay: 0.5\nDisallow: /own\n"
 	tests := []struct {
