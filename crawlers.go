@@ -20,6 +20,10 @@ type Crawler struct {
 	// Control is set for tokens that crawlers of the operator obey for a
 	// use of the content but that fetch nothing themselves (Google-Extended).
 	Control bool
+	// IgnoresCrawlDelay is set for crawlers whose engine ignores
+	// crawl-delay and request-rate (Google's); the polite client does not
+	// pace them by it, and Robots.CrawlDelay says so (Pace.Ignored).
+	IgnoresCrawlDelay bool
 	// Aliases are other names it is known by: LookupCrawler finds it by
 	// them, and a user-agent line naming one of them names the crawler
 	// ("User-agent: Yahoo! Slurp" is a group for Slurp).
@@ -32,7 +36,7 @@ func (c *Crawler) Tokens() []string {
 }
 
 func google(name, purpose string, fallbacks ...string) Crawler {
-	return Crawler{Name: name, Token: name, Fallbacks: fallbacks, Dialect: Google, Operator: "Google", Purpose: purpose}
+	return Crawler{Name: name, Token: name, Fallbacks: fallbacks, Dialect: Google, Operator: "Google", Purpose: purpose, IgnoresCrawlDelay: true}
 }
 
 func adsbot(name, purpose string) Crawler {
@@ -72,7 +76,7 @@ var crawlers = []Crawler{
 	google("GoogleOther-Video", "research and development (video)", "GoogleOther"),
 	google("Google-CloudVertexBot", "Vertex AI agents"),
 	{Name: "Google-Extended", Token: "Google-Extended", Dialect: Google, Operator: "Google",
-		Purpose: "control token: use of content for Gemini training and grounding", Control: true},
+		Purpose: "control token: use of content for Gemini training and grounding", Control: true, IgnoresCrawlDelay: true},
 	adsbot("AdsBot-Google", "ads landing-page quality"),
 	adsbot("AdsBot-Google-Mobile", "ads landing-page quality (mobile)"),
 	adsbot("Mediapartners-Google", "AdSense"),

@@ -2,6 +2,7 @@ package robotstxt_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/seed53c283f5/robotstxt"
 )
@@ -118,4 +119,32 @@ func ExampleRobots_Decide_noMatch() {
 	// Output:
 	// true false by line 0 true
 	// no rule matches: allowed
+}
+
+func ExampleProductToken() {
+	// The token a crawler's groups are matched against, from the
+	// User-Agent header it sends.
+	fmt.Println(robotstxt.ProductToken("Googlebot/2.1 (+http://www.google.com/bot.html)"))
+	fmt.Println(robotstxt.ProductToken("Mozilla/5.0 (compatible; ExampleBot/1.0; +https://example.com/bot)"))
+	// A browser's header names no crawler.
+	fmt.Println(robotstxt.ProductToken("Mozilla/5.0 (X11; Linux x86_64) Gecko/20100101 Firefox/128.0"))
+	// Output:
+	// Googlebot
+	// ExampleBot
+	// Mozilla
+}
+
+func ExampleRobots_CrawlDelay() {
+	r := robotstxt.Parse([]byte(exampleFile))
+	// ExampleBot has no group of its own: the '*' group's crawl-delay applies.
+	p := r.CrawlDelay(robotstxt.Query{Agents: []string{"ExampleBot"}})
+	fmt.Println(p.CrawlDelay, "s, line", p.CrawlDelayLine, "of the * group:", p.CrawlDelayGlobal)
+	fmt.Println(p.Interval(time.Now()))
+	// Google's crawlers ignore the field.
+	g, _ := robotstxt.LookupCrawler("Googlebot")
+	fmt.Println(r.CrawlDelay(robotstxt.Query{Crawler: &g}).Ignored)
+	// Output:
+	// 5 s, line 7 of the * group: true
+	// 5s
+	// true
 }

@@ -34,7 +34,9 @@ type Options struct {
 	// does not close it.
 	Store store.Store
 	// Fetcher fetches robots.txt files; nil means a fetch.Fetcher with
-	// Google's policy and the cache's clock. Its Dialect is the cache's:
+	// Google's policy and the cache's clock. Its User-Agent is the default
+	// one; a question's context can carry the crawler's
+	// (fetch.WithUserAgent), as the polite client's do. Its Dialect is the cache's:
 	// it decides what answers mean and how Answer.Allowed reads rules.
 	Fetcher *fetch.Fetcher
 	// Now is the clock; nil means time.Now.
@@ -242,6 +244,12 @@ func (c *Cache) Allowed(ctx context.Context, agent, rawURL string) (bool, error)
 }
 
 // Get returns the answer for the origin of rawURL (any URL of the site).
+//
+// A fetch made for it sends the fetcher's User-Agent, or the one ctx
+// carries (fetch.WithUserAgent): a crawler that shares a cache asks with
+// its own identity, so that a site sees robots.txt fetched by the bot whose
+// pages follow. The answer is per origin, not per User-Agent: a fetch
+// already under way, or a copy in the store, serves every crawler.
 func (c *Cache) Get(ctx context.Context, rawURL string) (*Answer, error) {
 	o, err := fetch.OriginOf(rawURL)
 	if err != nil {

@@ -245,7 +245,7 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 		if err != nil {
 			return &Error{Origin: o, URL: cur.String(), Step: StepURL, Err: err}
 		}
-		req.Header.Set("User-Agent", f.userAgent())
+		req.Header.Set("User-Agent", f.userAgentFor(ctx))
 		req.Header.Set("Accept", "text/plain, */*;q=0.8")
 		req.Header.Set("Accept-Encoding", "gzip, deflate, br")
 		if v.ETag != "" {

@@ -54,7 +54,7 @@ func newSite(t *testing.T, robots string) *site {
 	s := &site{robots: robots, redirect: map[string]string{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
-		s.paths = append(s.paths, r.URL.Path)
+		s.paths = append(s.paths, r.RequestURI) // as it came on the wire
 		s.agents = append(s.agents, r.Header.Get("User-Agent"))
 		to := s.redirect[r.URL.Path]
 		s.mu.Unlock()

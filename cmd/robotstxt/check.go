@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
@@ -31,7 +32,10 @@ other rules that matched and why they lost.
   -c CRAWLER    a crawler from the table (repeatable): its fallback tokens,
                 whether it ignores the * group, and its engine's dialect apply
   -a TOKEN      a product token asked about as given (repeatable), with
-                Google's semantics, in the google dialect unless -d says
+                Google's semantics, in the google dialect unless -d says;
+                its crawl-delay (its group's, else '*''s) is shown, as the
+                polite client paces a custom crawler by it (not for the
+                tokens of Google's crawlers, which ignore it)
   --agents A,B  one crawler that obeys several tokens at once (Google's
                 semantics: every group naming any of them applies; repeatable)
   -d DIALECT    google, rfc9309, bing, yandex or original: wins over each
@@ -62,6 +66,7 @@ type checkSubject struct {
 	label   string
 	crawler *robotstxt.Crawler
 	agents  []string
+	token   bool // from -a: a custom crawler, paced by crawl-delay
 }
 
 // checkReport is the result of check, also its JSON form.
@@ -223,7 +228,11 @@ func checkSubjects(crawlerNames, tokens, agentLists []string) ([]checkSubject, e
 	}
 	valid := func(t string) error {
 		if !robotstxt.ValidToken(t) {
-			return fmt.Errorf("%q is not a product token: tokens are letters, '-' and '_' only (Googlebot, not Googlebot/2.1)", t)
+			msg := fmt.Sprintf("%q is not a product token: tokens are letters, '-' and '_' only (Googlebot, not Googlebot/2.1)", t)
+			if pt := robotstxt.ProductToken(t); pt != "" && !strings.EqualFold(pt, "Mozilla") {
+				msg += "; did you mean -a " + pt + "?"
+			}
+			return errors.New(msg)
 		}
 		return nil
 	}
@@ -231,7 +240,7 @@ func checkSubjects(crawlerNames, tokens, agentLists []string) ([]checkSubject, e
 		if err := valid(t); err != nil {
 			return nil, err
 		}
-		out = append(out, checkSubject{label: t, agents: []string{t}})
+		out = append(out, checkSubject{label: t, agents: []string{t}, token: !ignoresCrawlDelay(t)})
 	}
 	for _, l := range agentLists {
 		var toks []string
@@ -299,6 +308,14 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 			if dec.HasCrawlDelay && dec.Dialect.HonoursCrawlDelay() {
 				cd := dec.CrawlDelay
 				res.CrawlDelay, res.CrawlDelayLine = &cd, dec.CrawlDelayLine
+			} else if s.token && policy == "rules" {
+				// A token is a custom crawler: it honours crawl-delay
+				// whatever the dialect, as the polite client paces it
+				// (its group's, else '*''s).
+				if p := r.CrawlDelay(q); p.CrawlDelayLine != 0 {
+					cd := p.CrawlDelay
+					res.CrawlDelay, res.CrawlDelayLine = &cd, p.CrawlDelayLine
+				}
 			}
 			for _, m := range dec.Matches {
 				res.Matches = append(res.Matches, checkRuleJSON{Line: m.Line, Allow: m.Allow, Pattern: m.Pattern, Text: m.Text, Implicit: m.Implicit, Lost: m.Lost})
@@ -434,4 +451,34 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// ignoresCrawlDelay reports whether token is the token of a known crawler
+// that ignores crawl-delay (Google's).
+func ignoresCrawlDelay(token string) bool {
+	c, ok := robotstxt.LookupCrawler(token)
+	return ok && c.IgnoresCrawlDelay
+}
+
+// tokenWarning says why t, asked about as a product token, is not one, with
+// the token a User-Agent header t would name; "" for a valid or empty token.
+func tokenWarning(what, t string) string {
+	if t == "" || robotstxt.ValidToken(t) {
+		return ""
+	}
+	bad := t[len(robotstxt.ExtractToken(t)):]
+	var c string
+	switch r := []rune(bad)[0]; r {
+	case '/':
+		c = "'/'"
+	case ' ':
+		c = "a space"
+	default:
+		c = strconv.QuoteRune(r)
+	}
+	w := fmt.Sprintf("%s %q holds %s, which a product token cannot", what, t, c)
+	if pt := robotstxt.ProductToken(t); pt != "" {
+		w += fmt.Sprintf(" (the product token of this User-Agent is %q)", pt)
+	}
+	return w
 }

@@ -73,6 +73,37 @@ func TestCheckExitStatus(t *testing.T) {
 	}
 }
 
+// check shows the crawl-delay a -a token is paced by (its group's, else
+// '*”s), in every dialect; Google's crawlers ignore it.
+func TestCheckCrawlDelayForTokens(t *testing.T) {
+	body := "User-agent: *\nDisallow: /private\nCrawl-delay: 2\n\nUser-agent: OwnBot\nCrawl-delay: 0.5\nDisallow: /own\n"
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-a", "MyBot", "/x"}, "crawl-delay: 2s (line 3)"},
+		{[]string{"-a", "OwnBot", "/x"}, "crawl-delay: 0.5s (line 6)"},
+		{[]string{"-a", "MyBot", "-d", "rfc9309", "/x"}, "crawl-delay: 2s (line 3)"},
+		{[]string{"-c", "Googlebot", "/x"}, ""},
+		{[]string{"-a", "Googlebot", "/x"}, ""},
+		{[]string{"--agents", "MyBot,OtherBot", "/x"}, ""},
+	}
+	for _, tt := range tests {
+		code, out, stderr := runCmd(t, body, append([]string{"check", "-f", "-"}, tt.args...)...)
+		if code != 0 || tt.want != "" && !strings.Contains(out, tt.want) || tt.want == "" && strings.Contains(out, "crawl-delay") {
+			t.Errorf("check %v: exit %d, want %q:\n%s%s", tt.args, code, tt.want, out, stderr)
+		}
+	}
+	_, out, _ := runCmd(t, body, "check", "-f", "-", "--json", "-a", "MyBot", "/x")
+	var rep checkReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Results[0]; r.CrawlDelay == nil || *r.CrawlDelay != 2 || r.CrawlDelayLine != 3 {
+		t.Errorf("JSON: %s", out)
+	}
+}
+
 func TestCheckURLsFromStdin(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "robots.txt")
@@ -109,6 +140,8 @@ func TestCheckErrors(t *testing.T) {
 		{[]string{"-f", good, "-c", "NoSuchBot", "/x"}, `unknown crawler "NoSuchBot"`},
 		{[]string{"-f", good, "-d", "klingon", "/x"}, `unknown dialect "klingon"`},
 		{[]string{"-f", good, "-a", "Googlebot/2.1", "/x"}, `"Googlebot/2.1" is not a product token`},
+		{[]string{"-f", good, "-a", "Googlebot/2.1", "/x"}, `did you mean -a Googlebot?`},
+		{[]string{"-f", good, "-a", "Mozilla/5.0 (compatible; ExampleBot/1.0)", "/x"}, `did you mean -a ExampleBot?`},
 		{[]string{"-f", good, "--agents", ",", "/x"}, `names no token`},
 		{[]string{"-f", good}, "no URL to check"},
 		{[]string{"-f", good, "example.com/x"}, "give an absolute URL"},

@@ -39,6 +39,9 @@ Answer fields:
   dialect      the dialect that answered
   crawl_delay  seconds (a number) or null; only for dialects that read it
                (bing, yandex)
+  warning      present when a ua or agents value is not a product token
+               ("Googlebot/2.1", "My Bot"): it is still asked about as given
+               (not in the original dialect, which reads names loosely)
 A malformed question gets {"error": "..."} and the run goes on.
 
 Example:
@@ -66,6 +69,8 @@ type answer struct {
 	Rule       string   `json:"rule"`
 	Dialect    string   `json:"dialect"`
 	CrawlDelay *float64 `json:"crawl_delay,omitempty"`
+	// Warning says why a ua or agents value is not a product token.
+	Warning string `json:"warning,omitempty"`
 }
 
 // answerWithNullDelay is answer for dialects that read crawl-delay, where a
@@ -76,6 +81,8 @@ type answerWithNullDelay struct {
 	Rule       string   `json:"rule"`
 	Dialect    string   `json:"dialect"`
 	CrawlDelay *float64 `json:"crawl_delay"`
+	// Warning says why a ua or agents value is not a product token.
+	Warning string `json:"warning,omitempty"`
 }
 
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -232,6 +239,20 @@ func (e *evaluator) answer(line []byte) (any, error) {
 	}
 	dec := r.Decide(query)
 	a := answer{Allowed: dec.Allowed, Line: dec.Line(), Dialect: dec.Dialect.String()}
+	what := "agents"
+	if q.UA != nil {
+		what = "ua"
+	}
+	// The original draft reads a name with its version (a substring
+	// match of "webcrawler/3.0" without "/3.0"): no warning there.
+	for _, t := range query.Agents {
+		if dec.Dialect == robotstxt.Original {
+			break
+		}
+		if a.Warning = tokenWarning(what, t); a.Warning != "" {
+			break
+		}
+	}
 	if dec.HasRule() {
 		a.Rule = dec.Rule.Text
 	}
