@@ -40,6 +40,8 @@ type linter struct {
 	lines []robotstxt.Line
 	out   []finding
 	draft map[int]bool // the groups a crawler reading the original draft obeys
+	// yandexLines are the clean-param and host lines, in file order.
+	yandexLines []int
 }
 
 // lint runs every check on one file.
@@ -52,6 +54,7 @@ func lint(f *robotsFile) []finding {
 	l.perLine()
 	groups := l.r.Groups()
 	l.draft = l.draftReaders(groups)
+	l.yandexFields(groups)
 	l.shadowed(groups)
 	l.starDropped(groups)
 	l.disallowAll()
@@ -100,8 +103,8 @@ func (l *linter) encoding() bool {
 		l.add(last, 1, "file-truncated", msg, nil)
 		n := robotstxt.DefaultMaxBytes
 		if len(body) > n && !isLineEnd(body[n-1]) && !isLineEnd(body[n]) {
-			ln := l.lines[last-1]
-			l.add(last, len(ln.Text)+1, "partial-last-line", fmt.Sprintf("the 512,000-byte cut falls inside this line: crawlers read %q as it stands, which may match more URLs than the full line", clip(ln.Text, 60)), nil)
+			ln := &l.lines[last-1]
+			l.add(last, len(ln.Text)+1, "partial-last-line", fmt.Sprintf("the 512,000-byte cut falls inside this line: crawlers read %q as it stands, %s", clip(ln.Text, 60), cutLineReading(ln)), nil)
 		}
 	}
 	if bytes.HasPrefix(body, []byte("\xEF\xBB\xBF")) {
@@ -149,6 +152,31 @@ func (l *linter) encoding() bool {
 		l.add(first, 1, "html-content", fmt.Sprintf("%d lines look like %s, not robots.txt (the first is %q): the server sends a page or a script's output; crawlers skip those lines and read only the valid ones; serve plain robots.txt text", count, what, clip(strings.TrimSpace(l.lines[first-1].Text), 40)), nil)
 	}
 	return false
+}
+
+// cutLineReading says what crawlers make of the start of a line that the
+// 500 KiB cut ends: a shorter pattern matches more URLs, but an empty one
+// matches none, and a cut key is no field at all.
+func cutLineReading(ln *robotstxt.Line) string {
+	switch {
+	case !ln.HasDirective || ln.Field == robotstxt.FieldUnknown:
+		return "and no crawler reads it: the field of the full line is lost"
+	case ln.Field == robotstxt.FieldDisallow && ln.Value == "":
+		return "an empty disallow that blocks nothing: the rule of the full line is lost"
+	case ln.Field == robotstxt.FieldAllow && ln.Value == "":
+		return "an empty allow that allows nothing: the rule of the full line is lost"
+	case (ln.Field == robotstxt.FieldDisallow || ln.Field == robotstxt.FieldAllow) && ln.Value[0] != '/' && ln.Value[0] != '*':
+		return "a pattern that matches no URL, like the full line"
+	case ln.Field == robotstxt.FieldDisallow:
+		return "a shorter pattern, which may match more URLs than the full line: it may block pages the full line did not"
+	case ln.Field == robotstxt.FieldAllow:
+		return "a shorter pattern, which may match more URLs than the full line: it may allow pages the full line did not"
+	case ln.Field == robotstxt.FieldUserAgent:
+		return "a shorter user-agent value: the group may name another crawler than the full line"
+	case ln.Field == robotstxt.FieldSitemap:
+		return "a sitemap URL cut short: crawlers fetch the wrong URL or none"
+	}
+	return "with its value cut short"
 }
 
 // hasMojibakeBOM reports whether ln is the first line and starts with a byte
@@ -279,17 +307,15 @@ func (l *linter) perLine() {
 						fix += "?" + u.RawQuery
 					}
 				}
-				l.add(ln.Number, valueColumn(ln), "pattern-cannot-match", fmt.Sprintf("the pattern %q starts with neither / nor *: no URL can match it; did you mean %q?", clip(v, 60), clip(fix, 62)), nil)
+				l.add(ln.Number, valueColumn(ln), "pattern-cannot-match", fmt.Sprintf("the pattern %q starts with neither / nor *: no URL can match it; did you mean %q?", clip(v, 60), fix), nil) // a fix is pasted: never cut
 			}
 		case robotstxt.FieldCrawlDelay:
 			l.add(ln.Number, keyColumn(ln), "unsupported-field", "Google and the original draft (Baidu) ignore crawl-delay; Bing reads it, and Yandex reads it but has not obeyed it since 2018", []string{"google", "rfc9309", "original", "yandex"})
 			if _, ok := robotstxt.ParseCrawlDelay(ln.Value); !ok {
 				l.add(ln.Number, valueColumn(ln), "bad-crawl-delay", fmt.Sprintf("crawl-delay %q is not a number of seconds: crawlers ignore it; write e.g. Crawl-delay: 5", clip(ln.Value, 40)), nil)
 			}
-		case robotstxt.FieldHost:
-			l.add(ln.Number, keyColumn(ln), "unsupported-field", "only Yandex read host (the main mirror), and it replaced it with 301 redirects in 2018; other crawlers ignore it", []string{"google", "rfc9309", "bing", "original"})
-		case robotstxt.FieldCleanParam:
-			l.add(ln.Number, keyColumn(ln), "unsupported-field", "only Yandex reads clean-param; Google, Bing and Baidu ignore it (use rel=canonical for them)", []string{"google", "rfc9309", "bing", "original"})
+		case robotstxt.FieldHost, robotstxt.FieldCleanParam:
+			l.yandexLines = append(l.yandexLines, ln.Number) // yandexFields
 		case robotstxt.FieldRequestRate, robotstxt.FieldVisitTime:
 			l.add(ln.Number, keyColumn(ln), "unsupported-field", fmt.Sprintf("%s is not read by Google, Bing, Yandex or Baidu", ln.Field), allDialects)
 		case robotstxt.FieldNoindex, robotstxt.FieldNofollow, robotstxt.FieldNoarchive:
@@ -639,11 +665,22 @@ func (l *linter) disallowAll() {
 	if !dec.HasRule() || dec.Group.Kind != robotstxt.GroupGlobal {
 		return
 	}
+	// An allow-list: the * group lets some paths in (Allow: /fonts/, then
+	// Disallow: /, as gstatic.com and office365.com write it). Closing the
+	// rest is the point; "remove the line" would open the whole site.
+	groups := l.r.Groups()
+	for _, gi := range dec.Group.Groups {
+		for _, ru := range groups[gi].Rules {
+			if ru.Allow && ru.CanMatch && ru.Pattern != "" && l.r.Allowed(probeToken, probePath(ru.Pattern)) {
+				return
+			}
+		}
+	}
 	// A file that closes the site to all but the crawlers it names, and
 	// lets some of them in by rules of their own, is an allow-list, not a
 	// forgotten staging file. (A group with no rule lets its crawler in
 	// too, but by mistake more often than not: empty-group says so.)
-	for _, g := range l.r.Groups() {
+	for _, g := range groups {
 		if len(g.Rules) == 0 {
 			continue
 		}

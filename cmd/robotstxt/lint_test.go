@@ -136,7 +136,7 @@ func TestLintCorpus(t *testing.T) {
 		{"0317b271820df207.txt", []string{"star-rules-dropped"}},
 		{"44eade71e9775be6.txt", []string{"unknown-field"}},
 		{"7b48debf160d1203.txt", []string{"unreadable-line"}},
-		{"006ebc1954683922.txt", []string{"unsupported-field"}},
+		{"006ebc1954683922.txt", []string{"yandex-only-field"}}, // Host in the * group: Yandex's alone (issue 8.5)
 		{"45e68e960341bfe6.txt", []string{"utf16"}},
 		{"000fac4b1aad089e.txt", []string{"wildcards-in-original"}},
 		{"8741f15fbd811e18.txt", []string{"yandex-too-many-rules"}},
@@ -210,6 +210,26 @@ func TestLintChecks(t *testing.T) {
 		{"first-match order in a group Baidu never reads", "User-agent: Googlebot\nDisallow: /\nAllow: /a\n\nUser-agent: *\nDisallow: /x\n", "", []string{"dialects-disagree"}, ""},
 		{"wildcards in a group Baidu never reads", "User-agent: Googlebot\nDisallow: /*.gif$\n\nUser-agent: *\nDisallow: /x\n", "", []string{"wildcards-in-original"}, ""},
 		{"empty sitemap", "Sitemap:\nUser-agent: *\nDisallow: /a\n", "bad-sitemap-url:1", nil, "has no value"},
+		// Issue 8.5: advice that is safe to follow.
+		{"an allow-list closes the rest of the site on purpose", "User-agent: *\nAllow: /fonts/\nAllow: /images/\nDisallow: /\n", "", []string{"disallow-all"}, ""},
+		{"an allow-list with wildcards", "User-agent: *\nAllow: /*.css$\nAllow: /*.js$\nDisallow: /\n", "", []string{"disallow-all"}, ""},
+		{"an allow that lets nothing in is no allow-list", "User-agent: *\nDisallow: /\nAllow: x\n", "disallow-all:2", nil, ""},
+		{"Yandex fields in a Yandex group", "User-agent: Yandex\nDisallow: /a\nClean-param: ref /books/\nHost: example.com\n", "", []string{"unsupported-field", "yandex-only-field"}, ""},
+		{"Yandex fields in a group of Yandex robots", "User-agent: YandexBot\nUser-agent: YandexImages\nDisallow: /a\n\nClean-param: sid&ref\n\nUser-agent: *\nDisallow: /b\n", "", []string{"unsupported-field", "yandex-only-field"}, ""},
+		{"Yandex fields outside a Yandex group", "User-agent: *\nDisallow: /a\nClean-param: ref\nHost: example.com\n\nUser-agent: Googlebot\nClean-param: utm\nDisallow: /b\n", "yandex-only-field:3", []string{"unsupported-field"}, "lines 3, 4, 7"},
+		{"a group of Yandex and another crawler is not Yandex's alone", "User-agent: Yandex\nUser-agent: Googlebot\nDisallow: /a\nClean-param: ref\n", "yandex-only-field:4", []string{"unsupported-field"}, ""},
+		{"Clean-param with no parameter", "User-agent: Yandex\nDisallow: /a\nClean-param:\n", "yandex-bad-clean-param:3", nil, "no parameter"},
+		{"Clean-param with only a path", "User-agent: Yandex\nClean-param: /forum/\n", "yandex-bad-clean-param:2", nil, "no parameter"},
+		{"Clean-param with commas", "User-agent: Yandex\nClean-param: ref,sid /forum/\n", "yandex-bad-clean-param:2", nil, `"Clean-param: ref&sid /forum/"`},
+		{"Clean-param with semicolons and spaces", "User-agent: Yandex\nClean-param: ref; sid\n", "yandex-bad-clean-param:2", nil, "&"},
+		{"Clean-param with values", "User-agent: Yandex\nClean-param: print=1 /tutor/\n", "yandex-bad-clean-param:2", nil, `"Clean-param: print /tutor/"`},
+		{"Clean-param with a bad path", "User-agent: Yandex\nClean-param: ref forum/?x\n", "yandex-bad-clean-param:2", nil, "path"},
+		{"a good Clean-param", "User-agent: Yandex\nDisallow: /a\nClean-param: utm_source&utm_medium&panorama%5Bspan%5D /forum/*/show.php\nClean-param: sid\n", "", []string{"yandex-bad-clean-param", "unsupported-field", "yandex-only-field"}, ""},
+		{"two hosts", "User-agent: Yandex\nDisallow: /a\nHost: example.com\nHost: www.example.com\n", "yandex-bad-host:4", nil, "line 3"},
+		{"a host with a path", "User-agent: Yandex\nDisallow: /a\nHost: https://example.com/blog/\n", "yandex-bad-host:3", nil, "path"},
+		{"a host with a bad port", "User-agent: Yandex\nDisallow: /a\nHost: example.com:99999\n", "yandex-bad-host:3", nil, "port"},
+		{"good hosts", "User-agent: Yandex\nDisallow: /a\nHost: https://www.example.com:8443\n", "", []string{"yandex-bad-host"}, ""},
+		{"a fix is never cut", "User-agent: *\nDisallow: " + strings.Repeat("segment/", 12) + "end.html\n", "pattern-cannot-match:2", nil, `did you mean "/` + strings.Repeat("segment/", 12) + `end.html"?`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -282,3 +302,150 @@ func TestLintUsage(t *testing.T) {
 func robotsParse(b []byte) *robotstxt.Robots { return robotstxt.Parse(b) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// lintBody lints body as the file r.txt.
+func lintBody(body string) []finding {
+	f := &robotsFile{Name: "r.txt", Body: []byte(body)}
+	f.Robots = robotsParse(f.Body)
+	return lint(f)
+}
+
+func countCode(fs []finding, code string) int {
+	n := 0
+	for _, f := range fs {
+		if f.Code == code {
+			n++
+		}
+	}
+	return n
+}
+
+// TestLintYandexFieldsOncePerFile: Yandex-only fields outside a Yandex
+// group are one info per file, however many lines use them.
+func TestLintYandexFieldsOncePerFile(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\nDisallow: /a\nHost: example.com\n")
+	for i := range 30 {
+		b.WriteString("Clean-param: p" + itoa(i) + " /x/\n")
+	}
+	got := lintBody(b.String())
+	if n := countCode(got, "yandex-only-field"); n != 1 {
+		t.Errorf("%d yandex-only-field findings, want 1", n)
+	}
+	if n := countCode(got, "unsupported-field"); n != 0 {
+		t.Errorf("%d unsupported-field findings, want 0", n)
+	}
+	for _, f := range got {
+		if f.Code == "yandex-only-field" && (f.Severity != sevInfo || !strings.Contains(f.Message, "31 lines")) {
+			t.Errorf("finding %+v", f)
+		}
+	}
+}
+
+// TestLintPartialLastLine: what the cut line claims depends on what is left
+// of it. An empty Disallow blocks nothing: it never matches more URLs.
+func TestLintPartialLastLine(t *testing.T) {
+	build := func(last string, keep int) string {
+		head := "User-agent: *\nDisallow: /a\n"
+		pad := robotstxt.DefaultMaxBytes - len(head) - keep
+		var b strings.Builder
+		b.WriteString(head)
+		for pad > 0 {
+			n := min(pad, 80)
+			if n == 1 {
+				b.WriteString("\n")
+			} else {
+				b.WriteString("#" + strings.Repeat("x", n-2) + "\n")
+			}
+			pad -= n
+		}
+		b.WriteString(last + "\n")
+		if b.Len() <= robotstxt.DefaultMaxBytes {
+			t.Fatalf("body of %d bytes is not over the limit", b.Len())
+		}
+		return b.String()
+	}
+	tests := []struct {
+		last     string
+		keep     int
+		want     string
+		mustNot  string
+		readText string
+	}{
+		{"Disallow: /private/page.html", len("Disallow: /priv"), "match more URLs", "", `"Disallow: /priv"`},
+		{"Disallow: /private/page.html", len("Disallow: "), "blocks nothing", "more URLs", `"Disallow: "`},
+		{"Disallow: /private/page.html", len("Disallow:"), "blocks nothing", "more URLs", `"Disallow:"`},
+		{"Allow: /private/page.html", len("Allow: "), "allows nothing", "more URLs", `"Allow: "`},
+		{"Disallow: /private/page.html", len("Disal"), "no crawler reads", "more URLs", `"Disal"`},
+		{"Disallow: https://example.com/private/", len("Disallow: https://exa"), "matches no URL", "more URLs", ""},
+		{"Sitemap: https://example.com/sitemap.xml", len("Sitemap: https://exa"), "sitemap", "more URLs", ""},
+	}
+	for _, tt := range tests {
+		got := lintBody(build(tt.last, tt.keep))
+		var msg string
+		for _, f := range got {
+			if f.Code == "partial-last-line" {
+				msg = f.Message
+			}
+		}
+		if msg == "" {
+			t.Errorf("%q cut after %d bytes: no partial-last-line (%v)", tt.last, tt.keep, got)
+			continue
+		}
+		if !strings.Contains(msg, tt.want) || tt.mustNot != "" && strings.Contains(msg, tt.mustNot) || !strings.Contains(msg, tt.readText) {
+			t.Errorf("%q cut after %d bytes: message %q, want %q (%q) and not %q", tt.last, tt.keep, msg, tt.want, tt.readText, tt.mustNot)
+		}
+	}
+}
+
+// TestLintAggregate: text output shows the first few findings of a code in
+// a file and counts the rest; JSON keeps every finding.
+func TestLintAggregate(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 12 {
+		b.WriteString("Disallow: page" + itoa(i) + ".html\n")
+	}
+	b.WriteString("Foo: bar\n")
+	body := b.String()
+	code, out, _ := runCmd(t, body, "lint", "-")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if n := strings.Count(out, "warning[pattern-cannot-match]: the pattern"); n != 3 {
+		t.Errorf("%d pattern-cannot-match lines shown, want 3:\n%s", n, out)
+	}
+	if !strings.Contains(out, "standard input: warning[pattern-cannot-match]: ... and 9 more lines (lines 5, 6, 7, 8, 9, 10, 11, 12, 13)\n") {
+		t.Errorf("no aggregate line:\n%s", out)
+	}
+	if !strings.Contains(out, "standard input: 13 findings: 12 pattern-cannot-match, 1 unknown-field\n") {
+		t.Errorf("no summary line for the file:\n%s", out)
+	}
+	if !strings.Contains(out, "standard input:14:1: warning[unknown-field]") {
+		t.Errorf("the other code is not shown:\n%s", out)
+	}
+	lines := strings.Count(out, "\n")
+	if lines != 3+1+1+1+1 {
+		t.Errorf("%d lines, want 7:\n%s", lines, out)
+	}
+	code, out, _ = runCmd(t, body, "lint", "--all", "-")
+	if code != 0 || strings.Count(out, "warning[pattern-cannot-match]: the pattern") != 12 || strings.Contains(out, "more lines") {
+		t.Errorf("--all: exit %d\n%s", code, out)
+	}
+	for _, format := range []string{"--json", "--sarif"} {
+		_, out, _ = runCmd(t, body, "lint", format, "-")
+		if n := strings.Count(out, "starts with neither / nor *"); n != 12 {
+			t.Errorf("%s: %d pattern-cannot-match findings, want every one of 12", format, n)
+		}
+	}
+	// Many lines: the list of line numbers is bounded.
+	b.Reset()
+	b.WriteString("User-agent: *\n")
+	for i := range 40 {
+		b.WriteString("Disallow: page" + itoa(i) + ".html\n")
+	}
+	_, out, _ = runCmd(t, b.String(), "lint", "-")
+	if !strings.Contains(out, "... and 37 more lines (lines 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, ...)\n") {
+		t.Errorf("long aggregate line:\n%s", out)
+	}
+}
