@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/seed53c283f5/robotstxt"
@@ -292,21 +293,7 @@ func (l *linter) perLine() {
 			if !seenAgent {
 				l.add(ln.Number, keyColumn(ln), "rule-before-user-agent", fmt.Sprintf("%q comes before any user-agent line: it belongs to no group and every crawler ignores it; put a User-agent line above it", clip(strings.TrimSpace(ln.Text), 60)), nil)
 			} else if v := ln.Value; v != "" && v[0] != '/' && v[0] != '*' {
-				fix := "/" + v
-				if strings.HasPrefix(v, ".") || strings.HasSuffix(v, "$") {
-					fix = "/*" + v
-				}
-				if h, rest, ok := strings.Cut(v, "/"); ok && looksLikeHost(h) {
-					fix = "/" + rest // www.example.com/path: the host is not part of the URL's path
-				} else if u, err := url.Parse(v); err == nil && u.Host != "" {
-					fix = u.EscapedPath()
-					if fix == "" {
-						fix = "/"
-					}
-					if u.RawQuery != "" {
-						fix += "?" + u.RawQuery
-					}
-				}
+				fix := patternFix(v)
 				l.add(ln.Number, valueColumn(ln), "pattern-cannot-match", fmt.Sprintf("the pattern %q starts with neither / nor *: no URL can match it; did you mean %q?", clip(v, 60), fix), nil) // a fix is pasted: never cut
 			}
 		case robotstxt.FieldCrawlDelay:
@@ -326,6 +313,38 @@ func (l *linter) perLine() {
 			}
 		}
 	}
+}
+
+// patternFix returns the pattern that v, which starts with neither / nor *,
+// most likely meant: the path of a URL, a suffix for an extension or a
+// query, v itself after stray spaces, else v with a leading /.
+func patternFix(v string) string {
+	if t := strings.TrimLeftFunc(v, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' || r == '\u200B' }); t != "" && (t[0] == '/' || t[0] == '*') {
+		return t // "\u00a0/path": a no-break space before the slash
+	}
+	if f := strings.Fields(v); len(f) > 1 && strings.Contains(f[0], "://") {
+		v = f[0] // "https://example.com/sitemap.xml 2023-11-03": a listing pasted in
+	}
+	if rest, ok := strings.CutPrefix(v, "./"); ok {
+		return "/" + rest
+	}
+	if h, rest, ok := strings.Cut(v, "/"); ok && looksLikeHost(h) {
+		return "/" + rest // www.example.com/path: the host is not part of the URL's path
+	}
+	if u, err := url.Parse(v); err == nil && u.Host != "" {
+		fix := u.EscapedPath()
+		if fix == "" {
+			fix = "/"
+		}
+		if u.RawQuery != "" {
+			fix += "?" + u.RawQuery
+		}
+		return fix
+	}
+	if strings.HasPrefix(v, ".") || strings.HasPrefix(v, "?") || strings.HasSuffix(v, "$") && !strings.Contains(v, "/") {
+		return "/*" + v // .gif$, ?utm_source=: a suffix or a query anywhere
+	}
+	return "/" + v
 }
 
 // looksLikeHost reports whether s reads as a host name: dot-separated labels

@@ -229,6 +229,12 @@ func TestLintChecks(t *testing.T) {
 		{"a host with a path", "User-agent: Yandex\nDisallow: /a\nHost: https://example.com/blog/\n", "yandex-bad-host:3", nil, "path"},
 		{"a host with a bad port", "User-agent: Yandex\nDisallow: /a\nHost: example.com:99999\n", "yandex-bad-host:3", nil, "port"},
 		{"good hosts", "User-agent: Yandex\nDisallow: /a\nHost: https://www.example.com:8443\n", "", []string{"yandex-bad-host"}, ""},
+		// Fixes seen wrong on the corpus (pattern-cannot-match sample).
+		{"a pattern after a no-break space", "User-agent: *\nDisallow: \u00a0/textbooks/log\n", "pattern-cannot-match:2", nil, `did you mean "/textbooks/log"?`},
+		{"a relative ./ pattern", "User-agent: *\nDisallow: ./Boston\n", "pattern-cannot-match:2", nil, `did you mean "/Boston"?`},
+		{"a sitemap listing pasted as a rule", "User-agent: *\nAllow: https://example.com/post-sitemap.xml\t2023-11-03 14:37 +00:00\n", "pattern-cannot-match:2", nil, `did you mean "/post-sitemap.xml"?`},
+		{"a path with a wildcard and an end anchor", "User-agent: *\nAllow: en/laws/*page=1$\n", "pattern-cannot-match:2", nil, `did you mean "/en/laws/*page=1$"?`},
+		{"a query without a path", "User-agent: *\nDisallow: ?utm_source=\n", "pattern-cannot-match:2", nil, `did you mean "/*?utm_source="?`},
 		{"a fix is never cut", "User-agent: *\nDisallow: " + strings.Repeat("segment/", 12) + "end.html\n", "pattern-cannot-match:2", nil, `did you mean "/` + strings.Repeat("segment/", 12) + `end.html"?`},
 	}
 	for _, tt := range tests {
