@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -43,6 +44,7 @@ type linter struct {
 	draft map[int]bool // the groups a crawler reading the original draft obeys
 	// yandexLines are the clean-param and host lines, in file order.
 	yandexLines []int
+	delayLines  []int // the crawl-delay lines
 }
 
 // lint runs every check on one file.
@@ -56,6 +58,7 @@ func lint(f *robotsFile) []finding {
 	groups := l.r.Groups()
 	l.draft = l.draftReaders(groups)
 	l.yandexFields(groups)
+	l.crawlDelays(groups)
 	l.shadowed(groups)
 	l.starDropped(groups)
 	l.disallowAll()
@@ -297,7 +300,7 @@ func (l *linter) perLine() {
 				l.add(ln.Number, valueColumn(ln), "pattern-cannot-match", fmt.Sprintf("the pattern %q starts with neither / nor *: no URL can match it; did you mean %q?", clip(v, 60), fix), nil) // a fix is pasted: never cut
 			}
 		case robotstxt.FieldCrawlDelay:
-			l.add(ln.Number, keyColumn(ln), "unsupported-field", "Google and the original draft (Baidu) ignore crawl-delay; Bing reads it, and Yandex reads it but has not obeyed it since 2018", []string{"google", "rfc9309", "original", "yandex"})
+			l.delayLines = append(l.delayLines, ln.Number) // crawlDelays
 			if _, ok := robotstxt.ParseCrawlDelay(ln.Value); !ok {
 				l.add(ln.Number, valueColumn(ln), "bad-crawl-delay", fmt.Sprintf("crawl-delay %q is not a number of seconds: crawlers ignore it; write e.g. Crawl-delay: 5", clip(ln.Value, 40)), nil)
 			}
@@ -345,6 +348,73 @@ func patternFix(v string) string {
 		return "/*" + v // .gif$, ?utm_source=: a suffix or a query anywhere
 	}
 	return "/" + v
+}
+
+// crawlDelays reports crawl-delay lines that the crawlers of their group
+// ignore: one warning per line in a group that names only crawlers that
+// ignore it (Google's, Baidu's, Yandex's), one finding per file for the *
+// group, which both kinds obey. In a group of crawlers that read it
+// (bingbot, AhrefsBot...) it is correct usage.
+func (l *linter) crawlDelays(groups []robotstxt.Group) {
+	var star []int
+	for _, n := range l.delayLines {
+		g := groupOfLine(groups, n)
+		if g == nil {
+			continue // before any group: read by no crawler, and rare
+		}
+		var names []string
+		global, all := false, true
+		for _, a := range g.Agents {
+			global = global || a.Global
+			if ignoresCrawlDelay(a.Token) {
+				names = append(names, a.Value)
+			} else {
+				all = false
+			}
+		}
+		switch {
+		case global:
+			star = append(star, n)
+		case all && len(names) > 0:
+			verb, them := "ignore", "them"
+			if len(names) == 1 {
+				verb, them = "ignores", "it"
+			}
+			l.add(n, keyColumn(&l.lines[n-1]), "unsupported-field", fmt.Sprintf("%s %s crawl-delay: this line does not slow %s (Google sets its own rate, Yandex stopped obeying it in 2018, Baidu never read it)", strings.Join(names, ", "), verb, them), []string{"google", "rfc9309", "original", "yandex"})
+		}
+	}
+	if len(star) > 0 {
+		what := "a crawl-delay in the * group"
+		if len(star) > 1 {
+			what = fmt.Sprintf("crawl-delay in the * group (lines %s)", joinLines(star, 8))
+		}
+		l.add(star[0], keyColumn(&l.lines[star[0]-1]), "unsupported-field", "Google, Baidu and Yandex ignore "+what+"; Bing and many other crawlers read it; one finding per file", []string{"google", "rfc9309", "original", "yandex"})
+	}
+}
+
+// groupOfLine returns the group line n belongs to: the last one that starts
+// at or above it; nil before the first group.
+func groupOfLine(groups []robotstxt.Group, n int) *robotstxt.Group {
+	i := sort.Search(len(groups), func(i int) bool { return groups[i].StartLine > n }) - 1
+	if i < 0 {
+		return nil
+	}
+	return &groups[i]
+}
+
+// ignoresCrawlDelay reports whether the crawlers a token names ignore
+// crawl-delay: Google's, Baidu's and Yandex's.
+func ignoresCrawlDelay(tok string) bool {
+	t := strings.ToLower(tok)
+	if strings.HasPrefix(t, "googlebot") || strings.HasPrefix(t, "baiduspider") || strings.HasPrefix(t, "yandex") {
+		return true
+	}
+	for _, c := range robotstxt.Crawlers() {
+		if strings.EqualFold(c.Token, tok) {
+			return c.Operator == "Google" || c.Operator == "Baidu" || c.Operator == "Yandex"
+		}
+	}
+	return false
 }
 
 // looksLikeHost reports whether s reads as a host name: dot-separated labels

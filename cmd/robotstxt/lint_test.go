@@ -115,7 +115,7 @@ func TestLintCorpus(t *testing.T) {
 		codes []string
 	}{
 		{"bbed08e745628211.txt", []string{"accepted-typo"}},
-		{"b0a4c47a2bc1900a.txt", []string{"bad-crawl-delay", "empty-group", "unsupported-field"}},
+		{"b0a4c47a2bc1900a.txt", []string{"bad-crawl-delay", "empty-group"}}, // crawl-delay for AhrefsBot, which reads it: no unsupported-field
 		{"05f533771f1dbca0.txt", []string{"bad-sitemap-url"}},
 		{"0003ac6bd6a72447.txt", []string{"blank-line-in-group"}},
 		{"02f02f6931a999e6.txt", []string{"bom"}},
@@ -235,6 +235,9 @@ func TestLintChecks(t *testing.T) {
 		{"a sitemap listing pasted as a rule", "User-agent: *\nAllow: https://example.com/post-sitemap.xml\t2023-11-03 14:37 +00:00\n", "pattern-cannot-match:2", nil, `did you mean "/post-sitemap.xml"?`},
 		{"a path with a wildcard and an end anchor", "User-agent: *\nAllow: en/laws/*page=1$\n", "pattern-cannot-match:2", nil, `did you mean "/en/laws/*page=1$"?`},
 		{"a query without a path", "User-agent: *\nDisallow: ?utm_source=\n", "pattern-cannot-match:2", nil, `did you mean "/*?utm_source="?`},
+		// unsupported-field sample: crawl-delay is correct usage for the crawlers that read it.
+		{"crawl-delay for Bing", "User-agent: bingbot\nCrawl-delay: 5\nDisallow: /a\n", "", []string{"unsupported-field"}, ""},
+		{"crawl-delay for crawlers that ignore it", "User-agent: Googlebot\nUser-agent: Baiduspider\nCrawl-delay: 5\nDisallow: /a\n", "unsupported-field:3", nil, "Googlebot, Baiduspider ignore crawl-delay"},
 		{"a fix is never cut", "User-agent: *\nDisallow: " + strings.Repeat("segment/", 12) + "end.html\n", "pattern-cannot-match:2", nil, `did you mean "/` + strings.Repeat("segment/", 12) + `end.html"?`},
 	}
 	for _, tt := range tests {
@@ -453,5 +456,19 @@ func TestLintAggregate(t *testing.T) {
 	_, out, _ = runCmd(t, b.String(), "lint", "-")
 	if !strings.Contains(out, "... and 37 more lines (lines 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, ...)\n") {
 		t.Errorf("long aggregate line:\n%s", out)
+	}
+}
+
+// TestLintCrawlDelayOncePerFile: crawl-delay in the * group is one finding
+// per file, not one per line; in a group of crawlers that read it, none.
+func TestLintCrawlDelayOncePerFile(t *testing.T) {
+	got := lintBody("User-agent: *\nCrawl-delay: 5\nDisallow: /a\n\nUser-agent: AhrefsBot\nCrawl-delay: 10\nDisallow: /a\n\nUser-agent: *\nCrawl-delay: 2\nDisallow: /b\n")
+	if n := countCode(got, "unsupported-field"); n != 1 {
+		t.Fatalf("%d unsupported-field findings, want 1: %v", n, got)
+	}
+	for _, f := range got {
+		if f.Code == "unsupported-field" && (f.Line != 2 || !strings.Contains(f.Message, "lines 2, 10")) {
+			t.Errorf("finding %+v", f)
+		}
 	}
 }
