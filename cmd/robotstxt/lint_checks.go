@@ -676,6 +676,15 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 			delete(seen, strings.ToLower(a.Token))
 		}
 	}
+	// An empty "Allow:" says, like an empty "Disallow:", that the crawler
+	// may fetch everything: deliberate, not a silent drop.
+	for gi := range groups {
+		if slices.ContainsFunc(groups[gi].Rules, func(ru robotstxt.Rule) bool { return ru.Allow && ru.Value == "" }) {
+			for _, a := range groups[gi].Agents {
+				seen[strings.ToLower(a.Token)] = true
+			}
+		}
+	}
 	for gi := range groups {
 		for _, a := range groups[gi].Agents {
 			tok := strings.ToLower(a.Token)

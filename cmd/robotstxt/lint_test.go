@@ -238,6 +238,7 @@ func TestLintChecks(t *testing.T) {
 		// unsupported-field sample: crawl-delay is correct usage for the crawlers that read it.
 		{"crawl-delay for Bing", "User-agent: bingbot\nCrawl-delay: 5\nDisallow: /a\n", "", []string{"unsupported-field"}, ""},
 		{"crawl-delay for crawlers that ignore it", "User-agent: Googlebot\nUser-agent: Baiduspider\nCrawl-delay: 5\nDisallow: /a\n", "unsupported-field:3", nil, "Googlebot, Baiduspider ignore crawl-delay"},
+		{"a specific group with an empty allow", "User-agent: *\nDisallow: /x\n\nUser-agent: AdsBot-Google\nAllow:\n", "", []string{"star-rules-dropped"}, ""},
 		{"a fix is never cut", "User-agent: *\nDisallow: " + strings.Repeat("segment/", 12) + "end.html\n", "pattern-cannot-match:2", nil, `did you mean "/` + strings.Repeat("segment/", 12) + `end.html"?`},
 	}
 	for _, tt := range tests {

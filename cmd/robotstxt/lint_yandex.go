@@ -62,7 +62,9 @@ func (l *linter) yandexFields(groups []robotstxt.Group) {
 		if len(hosts) > 2 {
 			msg = fmt.Sprintf("%d host lines (lines %s): Yandex reads only the first, line %d %q", len(hosts), joinLines(hosts, 8), hosts[0], clip(first.Value, 60))
 		}
-		if same {
+		if same && len(hosts) == 2 {
+			msg += "; both name the same host: keep one"
+		} else if same {
 			msg += "; they all name the same host: keep one"
 		} else {
 			msg += "; keep only the main mirror's (Yandex now reads 301 redirects instead)"
@@ -72,11 +74,25 @@ func (l *linter) yandexFields(groups []robotstxt.Group) {
 	}
 	if len(elsewhere) > 0 {
 		n := elsewhere[0]
-		what := fmt.Sprintf("this %s line is read only by Yandex", l.lines[n-1].Field)
-		if len(elsewhere) > 1 {
-			what = fmt.Sprintf("%d lines of clean-param or host (lines %s) are read only by Yandex", len(elsewhere), joinLines(elsewhere, 8))
+		hosts, cleans := 0, 0
+		for _, m := range elsewhere {
+			if l.lines[m-1].Field == robotstxt.FieldHost {
+				hosts++
+			} else {
+				cleans++
+			}
 		}
-		l.add(n, keyColumn(&l.lines[n-1]), "yandex-only-field", what+": Google, Bing and Baidu skip them, which is harmless (for them, rel=canonical does what clean-param does); to say whom they are for, put them in a User-agent: Yandex group", nil)
+		what := fmt.Sprintf("this %s line is read only by Yandex: Google, Bing and Baidu skip it, which is harmless", l.lines[n-1].Field)
+		if len(elsewhere) > 1 {
+			what = fmt.Sprintf("%d lines of clean-param or host (lines %s) are read only by Yandex: Google, Bing and Baidu skip them, which is harmless", len(elsewhere), joinLines(elsewhere, 8))
+		}
+		if cleans > 0 {
+			what += " (for them, rel=canonical does what clean-param does)"
+		}
+		if hosts > 0 {
+			what += "; Yandex itself replaced host with 301 redirects in 2018"
+		}
+		l.add(n, keyColumn(&l.lines[n-1]), "yandex-only-field", what+"; to say whom they are for, put them in a User-agent: Yandex group", nil)
 	}
 }
 
