@@ -117,7 +117,11 @@ func (l *linter) encoding() bool {
 	if len(l.lines) > 0 {
 		first := l.lines[0]
 		if hasMojibakeBOM(&first) {
-			l.add(1, 1, "mojibake-bom", fmt.Sprintf("the file starts with ï»¿ (a byte order mark encoded twice): every crawler reads the key %q as unknown and skips this line; remove those characters", clip(first.Key, 40)), nil)
+			msg := fmt.Sprintf("the file starts with ï»¿ (a byte order mark encoded twice): every crawler reads the key %q as unknown and skips this line", clip(first.Key, 40))
+			if mojibakeAgent(&first) {
+				msg += ", so the rules after it, up to the next user-agent line, belong to no group and every crawler ignores them"
+			}
+			l.add(1, 1, "mojibake-bom", msg+"; remove those characters", nil)
 		}
 	}
 	if !utf8.Valid(body) {
@@ -189,6 +193,23 @@ func hasMojibakeBOM(ln *robotstxt.Line) bool {
 	return ln.Number == 1 && ln.Field == robotstxt.FieldUnknown && strings.HasPrefix(strings.TrimLeft(ln.Text, " \t"), "\xC3\xAF\xC2\xBB\xC2\xBF")
 }
 
+// mojibakeAgent reports whether the key behind a twice-encoded byte order
+// mark on the first line is user-agent: the rules under it then belong to
+// no group, which mojibake-bom says once.
+func mojibakeAgent(ln *robotstxt.Line) bool {
+	if !hasMojibakeBOM(ln) {
+		return false
+	}
+	k := strings.TrimPrefix(strings.TrimLeft(ln.Key, " \t"), "\xC3\xAF\xC2\xBB\xC2\xBF")
+	return strings.EqualFold(k, "user-agent")
+}
+
+// mojibakeComment reports whether the first line is a comment behind a
+// twice-encoded byte order mark: crawlers skip it, as they skip a comment.
+func mojibakeComment(ln *robotstxt.Line) bool {
+	return ln.Number == 1 && strings.HasPrefix(strings.TrimLeft(ln.Text, " \t"), "\xC3\xAF\xC2\xBB\xC2\xBF#")
+}
+
 func isLineEnd(c byte) bool { return c == '\n' || c == '\r' }
 
 // invalidUTF8At returns the offset of the first byte of s that is not valid UTF-8.
@@ -242,7 +263,9 @@ func valueColumn(ln *robotstxt.Line) int {
 
 // perLine runs the checks that look at one line at a time.
 func (l *linter) perLine() {
-	seenAgent := false
+	// Under a user-agent line made unreadable by ï»¿, mojibake-bom speaks
+	// for the rules.
+	seenAgent := len(l.lines) > 0 && mojibakeAgent(&l.lines[0])
 	rules := 0
 	for i := range l.lines {
 		ln := &l.lines[i]
@@ -255,7 +278,7 @@ func (l *linter) perLine() {
 		// An unknown key followed by white space instead of a colon is
 		// two words of text, not a field: "$$$$ ..MMMM" in ASCII art.
 		if !ln.HasDirective || ln.Field == robotstxt.FieldUnknown && ln.MissingColon {
-			if !ln.Empty && !ln.Comment && !looksLikeMarkup(ln.Text) && !hasMojibakeBOM(ln) {
+			if !ln.Empty && !ln.Comment && !looksLikeMarkup(ln.Text) && !hasMojibakeBOM(ln) && !mojibakeComment(ln) {
 				l.add(ln.Number, keyColumn(ln), "unreadable-line", fmt.Sprintf("%q is neither a field (key: value) nor a comment: crawlers skip it; write key: value, or start the line with #", clip(strings.TrimSpace(ln.Text), 40)), nil)
 			}
 			continue
@@ -276,7 +299,9 @@ func (l *linter) perLine() {
 				break // html-content and mojibake-bom say it once
 			}
 			msg := fmt.Sprintf("no crawler reads the field %q: the line is skipped", clip(ln.Key, 40))
-			if s := suggestField(ln.Key); s != "" {
+			if k := strings.ToLower(ln.Key); (k == "http" || k == "https") && strings.HasPrefix(ln.Value, "//") {
+				msg += fmt.Sprintf("; did you mean %q?", "Sitemap: "+strings.TrimSpace(ln.Text)) // a sitemap URL without its key
+			} else if s := suggestField(ln.Key); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			l.add(ln.Number, keyColumn(ln), "unknown-field", msg, nil)

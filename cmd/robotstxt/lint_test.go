@@ -239,6 +239,10 @@ func TestLintChecks(t *testing.T) {
 		{"crawl-delay for Bing", "User-agent: bingbot\nCrawl-delay: 5\nDisallow: /a\n", "", []string{"unsupported-field"}, ""},
 		{"crawl-delay for crawlers that ignore it", "User-agent: Googlebot\nUser-agent: Baiduspider\nCrawl-delay: 5\nDisallow: /a\n", "unsupported-field:3", nil, "Googlebot, Baiduspider ignore crawl-delay"},
 		{"a specific group with an empty allow", "User-agent: *\nDisallow: /x\n\nUser-agent: AdsBot-Google\nAllow:\n", "", []string{"star-rules-dropped"}, ""},
+		// rule-before-user-agent, unreadable-line, unknown-field samples.
+		{"mojibake BOM before User-agent", "\xC3\xAF\xC2\xBB\xC2\xBFUser-agent: *\nDisallow: /a\nDisallow: /b\n", "mojibake-bom:1", []string{"rule-before-user-agent"}, "belong to no group"},
+		{"mojibake BOM before a comment", "\xC3\xAF\xC2\xBB\xC2\xBF# robots.txt for example.com\nUser-agent: *\nDisallow: /a\n", "", []string{"unreadable-line", "mojibake-bom", "unknown-field"}, ""},
+		{"a sitemap URL without its key", "User-agent: *\nDisallow: /a\nhttps://example.com/sitemap.xml\n", "unknown-field:3", nil, `did you mean "Sitemap: https://example.com/sitemap.xml"?`},
 		{"a fix is never cut", "User-agent: *\nDisallow: " + strings.Repeat("segment/", 12) + "end.html\n", "pattern-cannot-match:2", nil, `did you mean "/` + strings.Repeat("segment/", 12) + `end.html"?`},
 	}
 	for _, tt := range tests {
