@@ -387,9 +387,24 @@ func (l *linter) crawlDelays(groups []robotstxt.Group) {
 		if g == nil {
 			continue // before any group: read by no crawler, and rare
 		}
+		// The user-agent lines above it, after the group's last rule
+		// above it: Google merges "User-agent: a, Crawl-delay: 1,
+		// User-agent: *" into one group, other crawlers do not.
+		last := 0
+		for _, ru := range g.Rules {
+			if ru.Line < n {
+				last = max(last, ru.Line)
+			}
+		}
+		if !slices.ContainsFunc(g.Agents, func(a robotstxt.Agent) bool { return a.Line > last && a.Line < n }) {
+			last = 0 // among the group's rules: every user-agent line above
+		}
 		var names []string
 		global, all := false, true
 		for _, a := range g.Agents {
+			if a.Line <= last || a.Line > n {
+				continue
+			}
 			global = global || a.Global
 			if ignoresCrawlDelay(a.Token) {
 				names = append(names, a.Value)

@@ -129,7 +129,7 @@ func TestLintCorpus(t *testing.T) {
 		{"0596c3d5be9b6fbd.txt", []string{"missing-colon"}},
 		{"3c6bc42cca48c086.txt", []string{"mojibake-bom"}},
 		{"4dc9a0baf6109b07.txt", []string{"non-utf8"}},
-		{"29f9b71cadc11c8f.txt", []string{"duplicate-rule", "nul-byte", "unsupported-field", "wildcards-in-original"}},
+		{"29f9b71cadc11c8f.txt", []string{"duplicate-rule", "nul-byte", "wildcards-in-original"}}, // crawl-delay for SemrushBot, which reads it
 		{"05de537fbeac000c.txt", []string{"pattern-cannot-match"}},
 		{"0e3c39cc263353bb.txt", []string{"rule-before-user-agent"}},
 		{"10b8c04c2ffeb112.txt", []string{"shadowed-rule"}},
@@ -243,6 +243,7 @@ func TestLintChecks(t *testing.T) {
 		{"mojibake BOM before User-agent", "\xC3\xAF\xC2\xBB\xC2\xBFUser-agent: *\nDisallow: /a\nDisallow: /b\n", "mojibake-bom:1", []string{"rule-before-user-agent"}, "belong to no group"},
 		{"mojibake BOM before a comment", "\xC3\xAF\xC2\xBB\xC2\xBF# robots.txt for example.com\nUser-agent: *\nDisallow: /a\n", "", []string{"unreadable-line", "mojibake-bom", "unknown-field"}, ""},
 		{"a sitemap URL without its key", "User-agent: *\nDisallow: /a\nhttps://example.com/sitemap.xml\n", "unknown-field:3", nil, `did you mean "Sitemap: https://example.com/sitemap.xml"?`},
+		{"crawl-delay of a group that Google merges with the * group", "User-Agent: W3C-checklink\nCrawl-delay: 0\n\nUser-agent: *\nDisallow: /admin\n", "", []string{"unsupported-field"}, ""},
 		{"a fix is never cut", "User-agent: *\nDisallow: " + strings.Repeat("segment/", 12) + "end.html\n", "pattern-cannot-match:2", nil, `did you mean "/` + strings.Repeat("segment/", 12) + `end.html"?`},
 	}
 	for _, tt := range tests {
