@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
 )
 
-const lintHelp = `Usage: robotstxt lint [--json | --sarif] [--disable CODE,...] (FILE... | -u URL [--store SPEC])
+const lintHelp = `Usage: robotstxt lint [--json | --sarif | --all] [--disable CODE,...] (FILE... | -u URL [--store SPEC])
 
 Reports, compiler-style, what in robots.txt files crawlers read differently
 from what was meant: typos and unknown fields, fields some crawlers ignore,
@@ -32,10 +33,15 @@ lines inside groups, a site closed by Disallow: /, encoding problems, the
   --json            JSON output (see README: "lint --json")
   --sarif           SARIF 2.1.0 output, for code-scanning tools
   --disable CODES   comma-separated codes not to report
+  --all             text output: every finding; by default a file shows the
+                    first 3 findings of each code and counts the rest on one
+                    line ("... and N more lines (lines ...)"); JSON and SARIF
+                    always hold every finding
   --codes           list every code: severity, dialects, what to do
 
 Each finding is FILE:LINE:COLUMN: SEVERITY[CODE]: MESSAGE (dialects: ...),
-columns counted in bytes from 1. Severities: error, warning, info.
+columns counted in bytes from 1. Severities: error, warning, info. A file
+with several findings ends with FILE: N findings: COUNT CODE, ...
 Exit status: 0 when no finding is an error, 1 when one is, 2 when a file
 cannot be read or on bad usage.
 
@@ -72,6 +78,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	sarifOut := fs.Bool("sarif", false, "SARIF 2.1.0 output")
 	listCodes := fs.Bool("codes", false, "list the codes")
 	disable := fs.String("disable", "", "codes not to report")
+	allLines := fs.Bool("all", false, "text output: every finding")
 	src := addSourceFlags(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -178,7 +185,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *sarifOut:
 		err = writeJSON(stdout, sarif(&rep))
 	default:
-		writeFindings(stdout, &rep, useColor(stdout))
+		writeFindings(stdout, &rep, useColor(stdout), *allLines)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "robotstxt lint: %v\n", err)
@@ -190,24 +197,25 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return status
 }
 
-func writeFindings(w io.Writer, rep *lintReport, color bool) {
+// shownPerCode is how many findings of one code text output shows per file
+// before it counts the rest on one line.
+const shownPerCode = 3
+
+// writeFindings writes the text report: per file, the first findings of
+// each code and one line for the rest, then a count of the file's findings
+// by code; all writes every finding.
+func writeFindings(w io.Writer, rep *lintReport, color, all bool) {
 	var b strings.Builder
 	for _, n := range rep.Notes {
 		fmt.Fprintf(&b, "%s: %s: %s\n", n.File, paint(color, "note", "36"), n.Note)
 	}
-	for _, f := range rep.Findings {
-		code := "36"
-		switch f.Severity {
-		case sevError:
-			code = "31;1"
-		case sevWarning:
-			code = "33"
+	for i := 0; i < len(rep.Findings); {
+		j := i + 1
+		for j < len(rep.Findings) && rep.Findings[j].File == rep.Findings[i].File {
+			j++
 		}
-		fmt.Fprintf(&b, "%s:%d:%d: %s: %s", f.File, f.Line, f.Column, paint(color, f.Severity+"["+f.Code+"]", code), f.Message)
-		if len(f.Dialects) > 0 {
-			fmt.Fprintf(&b, " (dialects: %s)", strings.Join(f.Dialects, ", "))
-		}
-		b.WriteString("\n")
+		writeFileFindings(&b, rep.Findings[i:j], color, all)
+		i = j
 	}
 	if len(rep.Files) > 0 {
 		files := "file"
@@ -218,6 +226,59 @@ func writeFindings(w io.Writer, rep *lintReport, color bool) {
 			rep.Errors, plural(rep.Errors, "error"), rep.Warnings, plural(rep.Warnings, "warning"), rep.Infos)
 	}
 	io.WriteString(w, b.String())
+}
+
+// writeFileFindings writes the findings of one file, in line order.
+func writeFileFindings(b *strings.Builder, fs []finding, color, all bool) {
+	byCode := map[string][]int{} // the lines of each code
+	var codes []string
+	for _, f := range fs {
+		if byCode[f.Code] == nil {
+			codes = append(codes, f.Code)
+		}
+		byCode[f.Code] = append(byCode[f.Code], f.Line)
+	}
+	shown := map[string]int{}
+	for _, f := range fs {
+		label := paint(color, f.Severity+"["+f.Code+"]", severityColor(f.Severity))
+		shown[f.Code]++
+		n := shown[f.Code]
+		if !all && n > shownPerCode {
+			continue
+		}
+		fmt.Fprintf(b, "%s:%d:%d: %s: %s", f.File, f.Line, f.Column, label, f.Message)
+		if len(f.Dialects) > 0 {
+			fmt.Fprintf(b, " (dialects: %s)", strings.Join(f.Dialects, ", "))
+		}
+		b.WriteString("\n")
+		if rest := byCode[f.Code][n:]; !all && n == shownPerCode && len(rest) > 0 {
+			fmt.Fprintf(b, "%s: %s: ... and %d more %s (lines %s)\n", f.File, label, len(rest), plural(len(rest), "line"), joinLines(rest, 10))
+		}
+	}
+	if len(fs) < 2 {
+		return
+	}
+	slices.SortStableFunc(codes, func(x, y string) int {
+		if d := len(byCode[y]) - len(byCode[x]); d != 0 {
+			return d
+		}
+		return lintCodeIndex[x] - lintCodeIndex[y]
+	})
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%d %s", len(byCode[c]), c)
+	}
+	fmt.Fprintf(b, "%s: %d findings: %s\n", fs[0].File, len(fs), strings.Join(parts, ", "))
+}
+
+func severityColor(sev string) string {
+	switch sev {
+	case sevError:
+		return "31;1"
+	case sevWarning:
+		return "33"
+	}
+	return "36"
 }
 
 func plural(n int, s string) string {

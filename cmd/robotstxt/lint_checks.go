@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/seed53c283f5/robotstxt"
@@ -40,6 +42,9 @@ type linter struct {
 	lines []robotstxt.Line
 	out   []finding
 	draft map[int]bool // the groups a crawler reading the original draft obeys
+	// yandexLines are the clean-param and host lines, in file order.
+	yandexLines []int
+	delayLines  []int // the crawl-delay lines
 }
 
 // lint runs every check on one file.
@@ -52,6 +57,8 @@ func lint(f *robotsFile) []finding {
 	l.perLine()
 	groups := l.r.Groups()
 	l.draft = l.draftReaders(groups)
+	l.yandexFields(groups)
+	l.crawlDelays(groups)
 	l.shadowed(groups)
 	l.starDropped(groups)
 	l.disallowAll()
@@ -100,8 +107,8 @@ func (l *linter) encoding() bool {
 		l.add(last, 1, "file-truncated", msg, nil)
 		n := robotstxt.DefaultMaxBytes
 		if len(body) > n && !isLineEnd(body[n-1]) && !isLineEnd(body[n]) {
-			ln := l.lines[last-1]
-			l.add(last, len(ln.Text)+1, "partial-last-line", fmt.Sprintf("the 512,000-byte cut falls inside this line: crawlers read %q as it stands, which may match more URLs than the full line", clip(ln.Text, 60)), nil)
+			ln := &l.lines[last-1]
+			l.add(last, len(ln.Text)+1, "partial-last-line", fmt.Sprintf("the 512,000-byte cut falls inside this line: crawlers read %q as it stands, %s", clip(ln.Text, 60), cutLineReading(ln)), nil)
 		}
 	}
 	if bytes.HasPrefix(body, []byte("\xEF\xBB\xBF")) {
@@ -110,7 +117,11 @@ func (l *linter) encoding() bool {
 	if len(l.lines) > 0 {
 		first := l.lines[0]
 		if hasMojibakeBOM(&first) {
-			l.add(1, 1, "mojibake-bom", fmt.Sprintf("the file starts with ï»¿ (a byte order mark encoded twice): every crawler reads the key %q as unknown and skips this line; remove those characters", clip(first.Key, 40)), nil)
+			msg := fmt.Sprintf("the file starts with ï»¿ (a byte order mark encoded twice): every crawler reads the key %q as unknown and skips this line", clip(first.Key, 40))
+			if mojibakeAgent(&first) {
+				msg += ", so the rules after it, up to the next user-agent line, belong to no group and every crawler ignores them"
+			}
+			l.add(1, 1, "mojibake-bom", msg+"; remove those characters", nil)
 		}
 	}
 	if !utf8.Valid(body) {
@@ -151,10 +162,52 @@ func (l *linter) encoding() bool {
 	return false
 }
 
+// cutLineReading says what crawlers make of the start of a line that the
+// 500 KiB cut ends: a shorter pattern matches more URLs, but an empty one
+// matches none, and a cut key is no field at all.
+func cutLineReading(ln *robotstxt.Line) string {
+	switch {
+	case !ln.HasDirective || ln.Field == robotstxt.FieldUnknown:
+		return "and no crawler reads it: the field of the full line is lost"
+	case ln.Field == robotstxt.FieldDisallow && ln.Value == "":
+		return "an empty disallow that blocks nothing: the rule of the full line is lost"
+	case ln.Field == robotstxt.FieldAllow && ln.Value == "":
+		return "an empty allow that allows nothing: the rule of the full line is lost"
+	case (ln.Field == robotstxt.FieldDisallow || ln.Field == robotstxt.FieldAllow) && ln.Value[0] != '/' && ln.Value[0] != '*':
+		return "a pattern that matches no URL, like the full line"
+	case ln.Field == robotstxt.FieldDisallow:
+		return "a shorter pattern, which may match more URLs than the full line: it may block pages the full line did not"
+	case ln.Field == robotstxt.FieldAllow:
+		return "a shorter pattern, which may match more URLs than the full line: it may allow pages the full line did not"
+	case ln.Field == robotstxt.FieldUserAgent:
+		return "a shorter user-agent value: the group may name another crawler than the full line"
+	case ln.Field == robotstxt.FieldSitemap:
+		return "a sitemap URL cut short: crawlers fetch the wrong URL or none"
+	}
+	return "with its value cut short"
+}
+
 // hasMojibakeBOM reports whether ln is the first line and starts with a byte
 // order mark encoded twice, glued to a key that no crawler then reads.
 func hasMojibakeBOM(ln *robotstxt.Line) bool {
 	return ln.Number == 1 && ln.Field == robotstxt.FieldUnknown && strings.HasPrefix(strings.TrimLeft(ln.Text, " \t"), "\xC3\xAF\xC2\xBB\xC2\xBF")
+}
+
+// mojibakeAgent reports whether the key behind a twice-encoded byte order
+// mark on the first line is user-agent: the rules under it then belong to
+// no group, which mojibake-bom says once.
+func mojibakeAgent(ln *robotstxt.Line) bool {
+	if !hasMojibakeBOM(ln) {
+		return false
+	}
+	k := strings.TrimPrefix(strings.TrimLeft(ln.Key, " \t"), "\xC3\xAF\xC2\xBB\xC2\xBF")
+	return strings.EqualFold(k, "user-agent")
+}
+
+// mojibakeComment reports whether the first line is a comment behind a
+// twice-encoded byte order mark: crawlers skip it, as they skip a comment.
+func mojibakeComment(ln *robotstxt.Line) bool {
+	return ln.Number == 1 && strings.HasPrefix(strings.TrimLeft(ln.Text, " \t"), "\xC3\xAF\xC2\xBB\xC2\xBF#")
 }
 
 func isLineEnd(c byte) bool { return c == '\n' || c == '\r' }
@@ -210,7 +263,9 @@ func valueColumn(ln *robotstxt.Line) int {
 
 // perLine runs the checks that look at one line at a time.
 func (l *linter) perLine() {
-	seenAgent := false
+	// Under a user-agent line made unreadable by ï»¿, mojibake-bom speaks
+	// for the rules.
+	seenAgent := len(l.lines) > 0 && mojibakeAgent(&l.lines[0])
 	rules := 0
 	for i := range l.lines {
 		ln := &l.lines[i]
@@ -223,7 +278,7 @@ func (l *linter) perLine() {
 		// An unknown key followed by white space instead of a colon is
 		// two words of text, not a field: "$$$$ ..MMMM" in ASCII art.
 		if !ln.HasDirective || ln.Field == robotstxt.FieldUnknown && ln.MissingColon {
-			if !ln.Empty && !ln.Comment && !looksLikeMarkup(ln.Text) && !hasMojibakeBOM(ln) {
+			if !ln.Empty && !ln.Comment && !looksLikeMarkup(ln.Text) && !hasMojibakeBOM(ln) && !mojibakeComment(ln) {
 				l.add(ln.Number, keyColumn(ln), "unreadable-line", fmt.Sprintf("%q is neither a field (key: value) nor a comment: crawlers skip it; write key: value, or start the line with #", clip(strings.TrimSpace(ln.Text), 40)), nil)
 			}
 			continue
@@ -244,7 +299,9 @@ func (l *linter) perLine() {
 				break // html-content and mojibake-bom say it once
 			}
 			msg := fmt.Sprintf("no crawler reads the field %q: the line is skipped", clip(ln.Key, 40))
-			if s := suggestField(ln.Key); s != "" {
+			if k := strings.ToLower(ln.Key); (k == "http" || k == "https") && strings.HasPrefix(ln.Value, "//") {
+				msg += fmt.Sprintf("; did you mean %q?", "Sitemap: "+strings.TrimSpace(ln.Text)) // a sitemap URL without its key
+			} else if s := suggestField(ln.Key); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			l.add(ln.Number, keyColumn(ln), "unknown-field", msg, nil)
@@ -264,32 +321,16 @@ func (l *linter) perLine() {
 			if !seenAgent {
 				l.add(ln.Number, keyColumn(ln), "rule-before-user-agent", fmt.Sprintf("%q comes before any user-agent line: it belongs to no group and every crawler ignores it; put a User-agent line above it", clip(strings.TrimSpace(ln.Text), 60)), nil)
 			} else if v := ln.Value; v != "" && v[0] != '/' && v[0] != '*' {
-				fix := "/" + v
-				if strings.HasPrefix(v, ".") || strings.HasSuffix(v, "$") {
-					fix = "/*" + v
-				}
-				if h, rest, ok := strings.Cut(v, "/"); ok && looksLikeHost(h) {
-					fix = "/" + rest // www.example.com/path: the host is not part of the URL's path
-				} else if u, err := url.Parse(v); err == nil && u.Host != "" {
-					fix = u.EscapedPath()
-					if fix == "" {
-						fix = "/"
-					}
-					if u.RawQuery != "" {
-						fix += "?" + u.RawQuery
-					}
-				}
-				l.add(ln.Number, valueColumn(ln), "pattern-cannot-match", fmt.Sprintf("the pattern %q starts with neither / nor *: no URL can match it; did you mean %q?", clip(v, 60), clip(fix, 62)), nil)
+				fix := patternFix(v)
+				l.add(ln.Number, valueColumn(ln), "pattern-cannot-match", fmt.Sprintf("the pattern %q starts with neither / nor *: no URL can match it; did you mean %q?", clip(v, 60), fix), nil) // a fix is pasted: never cut
 			}
 		case robotstxt.FieldCrawlDelay:
-			l.add(ln.Number, keyColumn(ln), "unsupported-field", "Google and the original draft (Baidu) ignore crawl-delay; Bing reads it, and Yandex reads it but has not obeyed it since 2018", []string{"google", "rfc9309", "original", "yandex"})
+			l.delayLines = append(l.delayLines, ln.Number) // crawlDelays
 			if _, ok := robotstxt.ParseCrawlDelay(ln.Value); !ok {
 				l.add(ln.Number, valueColumn(ln), "bad-crawl-delay", fmt.Sprintf("crawl-delay %q is not a number of seconds: crawlers ignore it; write e.g. Crawl-delay: 5", clip(ln.Value, 40)), nil)
 			}
-		case robotstxt.FieldHost:
-			l.add(ln.Number, keyColumn(ln), "unsupported-field", "only Yandex read host (the main mirror), and it replaced it with 301 redirects in 2018; other crawlers ignore it", []string{"google", "rfc9309", "bing", "original"})
-		case robotstxt.FieldCleanParam:
-			l.add(ln.Number, keyColumn(ln), "unsupported-field", "only Yandex reads clean-param; Google, Bing and Baidu ignore it (use rel=canonical for them)", []string{"google", "rfc9309", "bing", "original"})
+		case robotstxt.FieldHost, robotstxt.FieldCleanParam:
+			l.yandexLines = append(l.yandexLines, ln.Number) // yandexFields
 		case robotstxt.FieldRequestRate, robotstxt.FieldVisitTime:
 			l.add(ln.Number, keyColumn(ln), "unsupported-field", fmt.Sprintf("%s is not read by Google, Bing, Yandex or Baidu", ln.Field), allDialects)
 		case robotstxt.FieldNoindex, robotstxt.FieldNofollow, robotstxt.FieldNoarchive:
@@ -300,6 +341,120 @@ func (l *linter) perLine() {
 			}
 		}
 	}
+}
+
+// patternFix returns the pattern that v, which starts with neither / nor *,
+// most likely meant: the path of a URL, a suffix for an extension or a
+// query, v itself after stray spaces, else v with a leading /.
+func patternFix(v string) string {
+	if t := strings.TrimLeftFunc(v, func(r rune) bool { return unicode.IsSpace(r) || r == '\uFEFF' || r == '\u200B' }); t != "" && (t[0] == '/' || t[0] == '*') {
+		return t // "\u00a0/path": a no-break space before the slash
+	}
+	if f := strings.Fields(v); len(f) > 1 && strings.Contains(f[0], "://") {
+		v = f[0] // "https://example.com/sitemap.xml 2023-11-03": a listing pasted in
+	}
+	if rest, ok := strings.CutPrefix(v, "./"); ok {
+		return "/" + rest
+	}
+	if h, rest, ok := strings.Cut(v, "/"); ok && looksLikeHost(h) {
+		return "/" + rest // www.example.com/path: the host is not part of the URL's path
+	}
+	if u, err := url.Parse(v); err == nil && u.Host != "" {
+		fix := u.EscapedPath()
+		if fix == "" {
+			fix = "/"
+		}
+		if u.RawQuery != "" {
+			fix += "?" + u.RawQuery
+		}
+		return fix
+	}
+	if strings.HasPrefix(v, ".") || strings.HasPrefix(v, "?") || strings.HasSuffix(v, "$") && !strings.Contains(v, "/") {
+		return "/*" + v // .gif$, ?utm_source=: a suffix or a query anywhere
+	}
+	return "/" + v
+}
+
+// crawlDelays reports crawl-delay lines that the crawlers of their group
+// ignore: one warning per line in a group that names only crawlers that
+// ignore it (Google's, Baidu's, Yandex's), one finding per file for the *
+// group, which both kinds obey. In a group of crawlers that read it
+// (bingbot, AhrefsBot...) it is correct usage.
+func (l *linter) crawlDelays(groups []robotstxt.Group) {
+	var star []int
+	for _, n := range l.delayLines {
+		g := groupOfLine(groups, n)
+		if g == nil {
+			continue // before any group: read by no crawler, and rare
+		}
+		// The user-agent lines above it, after the group's last rule
+		// above it: Google merges "User-agent: a, Crawl-delay: 1,
+		// User-agent: *" into one group, other crawlers do not.
+		last := 0
+		for _, ru := range g.Rules {
+			if ru.Line < n {
+				last = max(last, ru.Line)
+			}
+		}
+		if !slices.ContainsFunc(g.Agents, func(a robotstxt.Agent) bool { return a.Line > last && a.Line < n }) {
+			last = 0 // among the group's rules: every user-agent line above
+		}
+		var names []string
+		global, all := false, true
+		for _, a := range g.Agents {
+			if a.Line <= last || a.Line > n {
+				continue
+			}
+			global = global || a.Global
+			if ignoresCrawlDelay(a.Token) {
+				names = append(names, a.Value)
+			} else {
+				all = false
+			}
+		}
+		switch {
+		case global:
+			star = append(star, n)
+		case all && len(names) > 0:
+			verb, them := "ignore", "them"
+			if len(names) == 1 {
+				verb, them = "ignores", "it"
+			}
+			l.add(n, keyColumn(&l.lines[n-1]), "unsupported-field", fmt.Sprintf("%s %s crawl-delay: this line does not slow %s (Google sets its own rate, Yandex stopped obeying it in 2018, Baidu never read it)", strings.Join(names, ", "), verb, them), []string{"google", "rfc9309", "original", "yandex"})
+		}
+	}
+	if len(star) > 0 {
+		what := "a crawl-delay in the * group"
+		if len(star) > 1 {
+			what = fmt.Sprintf("crawl-delay in the * group (lines %s)", joinLines(star, 8))
+		}
+		l.add(star[0], keyColumn(&l.lines[star[0]-1]), "unsupported-field", "Google, Baidu and Yandex ignore "+what+"; Bing and many other crawlers read it; one finding per file", []string{"google", "rfc9309", "original", "yandex"})
+	}
+}
+
+// groupOfLine returns the group line n belongs to: the last one that starts
+// at or above it; nil before the first group.
+func groupOfLine(groups []robotstxt.Group, n int) *robotstxt.Group {
+	i := sort.Search(len(groups), func(i int) bool { return groups[i].StartLine > n }) - 1
+	if i < 0 {
+		return nil
+	}
+	return &groups[i]
+}
+
+// ignoresCrawlDelay reports whether the crawlers a token names ignore
+// crawl-delay: Google's, Baidu's and Yandex's.
+func ignoresCrawlDelay(tok string) bool {
+	t := strings.ToLower(tok)
+	if strings.HasPrefix(t, "googlebot") || strings.HasPrefix(t, "baiduspider") || strings.HasPrefix(t, "yandex") {
+		return true
+	}
+	for _, c := range robotstxt.Crawlers() {
+		if strings.EqualFold(c.Token, tok) {
+			return c.Operator == "Google" || c.Operator == "Baidu" || c.Operator == "Yandex"
+		}
+	}
+	return false
 }
 
 // looksLikeHost reports whether s reads as a host name: dot-separated labels
@@ -561,6 +716,15 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 			delete(seen, strings.ToLower(a.Token))
 		}
 	}
+	// An empty "Allow:" says, like an empty "Disallow:", that the crawler
+	// may fetch everything: deliberate, not a silent drop.
+	for gi := range groups {
+		if slices.ContainsFunc(groups[gi].Rules, func(ru robotstxt.Rule) bool { return ru.Allow && ru.Value == "" }) {
+			for _, a := range groups[gi].Agents {
+				seen[strings.ToLower(a.Token)] = true
+			}
+		}
+	}
 	for gi := range groups {
 		for _, a := range groups[gi].Agents {
 			tok := strings.ToLower(a.Token)
@@ -639,11 +803,22 @@ func (l *linter) disallowAll() {
 	if !dec.HasRule() || dec.Group.Kind != robotstxt.GroupGlobal {
 		return
 	}
+	// An allow-list: the * group lets some paths in (Allow: /fonts/, then
+	// Disallow: /, as gstatic.com and office365.com write it). Closing the
+	// rest is the point; "remove the line" would open the whole site.
+	groups := l.r.Groups()
+	for _, gi := range dec.Group.Groups {
+		for _, ru := range groups[gi].Rules {
+			if ru.Allow && ru.CanMatch && ru.Pattern != "" && l.r.Allowed(probeToken, probePath(ru.Pattern)) {
+				return
+			}
+		}
+	}
 	// A file that closes the site to all but the crawlers it names, and
 	// lets some of them in by rules of their own, is an allow-list, not a
 	// forgotten staging file. (A group with no rule lets its crawler in
 	// too, but by mistake more often than not: empty-group says so.)
-	for _, g := range l.r.Groups() {
+	for _, g := range groups {
 		if len(g.Rules) == 0 {
 			continue
 		}
