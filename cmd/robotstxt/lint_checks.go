@@ -406,7 +406,7 @@ func (l *linter) crawlDelays(groups []robotstxt.Group) {
 				continue
 			}
 			global = global || a.Global
-			if ignoresCrawlDelay(a.Token) {
+			if lintIgnoresCrawlDelay(a.Token) {
 				names = append(names, a.Value)
 			} else {
 				all = false
@@ -442,9 +442,9 @@ func groupOfLine(groups []robotstxt.Group, n int) *robotstxt.Group {
 	return &groups[i]
 }
 
-// ignoresCrawlDelay reports whether the crawlers a token names ignore
+// lintIgnoresCrawlDelay reports whether the crawlers a token names ignore
 // crawl-delay: Google's, Baidu's and Yandex's.
-func ignoresCrawlDelay(tok string) bool {
+func lintIgnoresCrawlDelay(tok string) bool {
 	t := strings.ToLower(tok)
 	if strings.HasPrefix(t, "googlebot") || strings.HasPrefix(t, "baiduspider") || strings.HasPrefix(t, "yandex") {
 		return true
