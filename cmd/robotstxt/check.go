@@ -72,6 +72,9 @@ type checkReport struct {
 	Results []checkResult `json:"results"`
 	Allowed int           `json:"allowed"`
 	Blocked int           `json:"blocked"`
+	// perRow is set when the rows read the fetched answer with fetch
+	// policies that differ: each row's text says which it used.
+	perRow bool
 }
 
 type checkResult struct {
@@ -93,6 +96,9 @@ type checkResult struct {
 	// Policy is set when no rules applied: a fetch policy ("allow-all",
 	// "disallow-all") decided.
 	Policy string `json:"policy,omitempty"`
+	// FetchPolicy is, with -u and no -d, the dialect whose fetch policy
+	// read the site's answer for this row: the crawler's own.
+	FetchPolicy string `json:"fetch_policy,omitempty"`
 }
 
 type checkGroup struct {
@@ -258,11 +264,12 @@ func checkSubjects(crawlerNames, tokens, agentLists []string) ([]checkSubject, e
 }
 
 func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []string) *checkReport {
-	rep := &checkReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(), Results: []checkResult{}}
-	r := f.Robots
-	if f.truncated() {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them", robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes))
+	var ds []robotstxt.Dialect
+	for _, s := range subjects {
+		ds = append(ds, rowDialect(robotstxt.Query{Crawler: s.crawler, Dialect: d}))
 	}
+	rep := &checkReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), Results: []checkResult{}, perRow: f.mixed(ds)}
+	rep.Notes = append(rep.Notes, f.fileNotes()...)
 	for _, u := range urls {
 		n := robotstxt.NormalizeURL(u)
 		for _, s := range subjects {
@@ -270,13 +277,9 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 			if s.crawler == nil && d == robotstxt.DefaultDialect {
 				q.Dialect = robotstxt.Google
 			}
-			var dec robotstxt.Decision
-			policy := f.policy()
-			if policy == "rules" {
-				dec = r.Decide(q)
-			} else {
-				dec = decidePolicy(q, policy, f.Fetched.Reason)
-			}
+			a := f.answer(rowDialect(q))
+			dec := a.Decide(q)
+			policy := a.Policy.String()
 			res := checkResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
 				Allowed: dec.Allowed, Path: dec.Path, Line: dec.Line(), Reason: dec.Reason,
 				Group:   checkGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
@@ -289,6 +292,9 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 			}
 			if policy != "rules" && dec.Path != "/robots.txt" {
 				res.Policy = policy
+			}
+			if f.perRow() {
+				res.FetchPolicy = a.Dialect.String()
 			}
 			if s.crawler != nil {
 				res.Crawler = s.crawler.Name
@@ -341,10 +347,14 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 		}
 		fmt.Fprintf(&b, "  %s  %-*s  %-*s  ", verdict, whoW, res.Who, dW, res.Dialect)
 		switch {
+		case res.Policy != "" && rep.perRow:
+			fmt.Fprintf(&b, "%s (%s fetch policy): %s\n", strings.ReplaceAll(res.Policy, "-", " "), res.FetchPolicy, res.Reason)
 		case res.Policy == "disallow-all":
 			b.WriteString("disallow all: the site's robots.txt gives no rules (see above)\n")
 		case res.Policy == "allow-all":
 			b.WriteString("allow all: the site's robots.txt gives no rules (see above)\n")
+		case strings.HasPrefix(res.Reason, robotstxt.OversizedReason):
+			b.WriteString(res.Reason + "\n")
 		case res.Line > 0:
 			fmt.Fprintf(&b, "line %d: %s\n", res.Line, strings.TrimSpace(res.Rule))
 		case strings.HasPrefix(res.Reason, "/robots.txt"):
@@ -382,29 +392,6 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 	}
 	fmt.Fprintf(&b, "\n%d allowed, %d blocked\n", rep.Allowed, rep.Blocked)
 	io.WriteString(w, b.String())
-}
-
-// decidePolicy answers q when no rules apply and a fetch policy decides,
-// as package cache does: /robots.txt itself is allowed; every other URL is
-// allowed ("allow-all") or disallowed ("disallow-all"), for the reason the
-// fetch gave.
-func decidePolicy(q robotstxt.Query, policy, reason string) robotstxt.Decision {
-	d := q.Dialect
-	if d == robotstxt.DefaultDialect {
-		d = robotstxt.Google
-		if q.Crawler != nil && q.Crawler.Dialect != robotstxt.DefaultDialect {
-			d = q.Crawler.Dialect
-		}
-	}
-	path := robotstxt.PathParamsQuery(q.URL)
-	dec := robotstxt.Decision{Allowed: policy != "disallow-all", Dialect: d, Path: path, Reason: reason}
-	dec.Group.Kind = robotstxt.GroupNone
-	dec.Group.Reason = "no group: the site's robots.txt gives no rules"
-	if path == "/robots.txt" {
-		dec.Allowed = true
-		dec.Reason = "/robots.txt itself is always allowed to a crawler that fetches it"
-	}
-	return dec
 }
 
 // writeCrawlerTable lists the known crawlers.
