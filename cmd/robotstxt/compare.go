@@ -335,6 +335,9 @@ func explainDisagreement(vs map[string]dialectVerdict) string {
 	}
 	out := strings.Join(parts, "; ")
 	for _, d := range odd {
+		if vs[d.String()].Policy != "" {
+			continue // its fetch policy decided, not its reading
+		}
 		if hint := dialectHints[d]; hint != "" {
 			out += "; " + hint
 		}

@@ -96,14 +96,14 @@ type robotsFile struct {
 }
 
 // mixed reports whether the fetch policies of dialects ds read the
-// fetched answer differently (always false without perRow).
+// fetched answer as different policies (always false without perRow).
 func (f *robotsFile) mixed(ds []robotstxt.Dialect) bool {
 	if !f.perRow() {
 		return false
 	}
 	g := f.answer(robotstxt.Google)
 	for _, d := range ds {
-		if a := f.answer(d); a.Policy != g.Policy || a.Reason != g.Reason {
+		if f.answer(d).Policy != g.Policy {
 			return true
 		}
 	}
