@@ -270,6 +270,7 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 	}
 	rep := &checkReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), Results: []checkResult{}, perRow: f.mixed(ds)}
 	rep.Notes = append(rep.Notes, f.fileNotes()...)
+	rep.Notes = append(rep.Notes, f.originNotes(urls)...)
 	for _, u := range urls {
 		n := robotstxt.NormalizeURL(u)
 		for _, s := range subjects {

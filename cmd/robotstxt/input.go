@@ -177,9 +177,49 @@ func (f *robotsFile) truncated() bool {
 // would hide it: a cut at 500 KiB (and Yandex's size rule).
 func (f *robotsFile) fileNotes() []string {
 	var notes []string
+	if f.policy() == "rules" && len(bytes.TrimSpace(f.Body)) > 0 {
+		// What crawlers read from a file they cannot read: nothing
+		// usable, so every answer is "allowed"; say why.
+		switch {
+		case bytes.HasPrefix(f.Body, []byte{0xFF, 0xFE}) || bytes.HasPrefix(f.Body, []byte{0xFE, 0xFF}):
+			notes = append(notes, "the file is UTF-16: crawlers read it as bytes and find no usable rule in it, so every answer is \"allowed\"; save it as UTF-8")
+		case !hasField(f.Robots):
+			notes = append(notes, "no line of the file reads as a robots.txt field (user-agent, allow, disallow, sitemap...): crawlers find nothing usable in it, so every answer is \"allowed\"")
+		}
+	}
 	if f.truncated() {
 		notes = append(notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them; %s: everything is allowed for Yandex crawlers",
 			robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes, robotstxt.OversizedReason))
+	}
+	return notes
+}
+
+// hasField reports whether any line of r reads as a field, in Google's
+// reading.
+func hasField(r *robotstxt.Robots) bool {
+	for _, l := range r.Lines() {
+		if l.Field != robotstxt.FieldNone && l.Field != robotstxt.FieldUnknown {
+			return true
+		}
+	}
+	return false
+}
+
+// originNotes say, for a file fetched from a site, which of the URLs asked
+// about are on another origin: its rules do not govern them (SPEC §1;
+// Yandex's tester says "URL does not belong to your domain").
+func (f *robotsFile) originNotes(urls []string) []string {
+	if f.Fetched == nil {
+		return nil
+	}
+	var notes []string
+	for _, u := range urls {
+		if !strings.Contains(u, "://") {
+			continue // a path: on the file's origin
+		}
+		if o, err := fetch.OriginOf(u); err != nil || o.String() != f.Fetched.Origin {
+			notes = append(notes, fmt.Sprintf("%s is not on %s: this robots.txt does not govern it (the answers below are what it would say)", u, f.Fetched.Origin))
+		}
 	}
 	return notes
 }

@@ -254,3 +254,45 @@ func TestEveryCrawlerAgreesEverywhere(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+// check says when the answers hide a problem with the file (issue 8.4).
+func TestCheckNotesUnreadableFile(t *testing.T) {
+	dir := t.TempDir()
+	utf16 := []byte{0xFF, 0xFE}
+	for _, r := range "User-agent: *\nDisallow: /\n" {
+		utf16 = append(utf16, byte(r), 0)
+	}
+	for _, c := range []struct {
+		name, want string
+		body       []byte
+	}{
+		{"utf16.txt", "the file is UTF-16", utf16},
+		{"page.html", "no line of the file reads as a robots.txt field", []byte("<html><body>Not here</body></html>\n")},
+	} {
+		path := filepath.Join(dir, c.name)
+		os.WriteFile(path, c.body, 0o644)
+		_, out, stderr := runCmd(t, "", "check", "-f", path, "/x")
+		if !strings.Contains(out, "note: "+c.want) {
+			t.Errorf("%s: output lacks %q:\n%s%s", c.name, c.want, out, stderr)
+		}
+	}
+	path := filepath.Join(dir, "ok.txt")
+	os.WriteFile(path, []byte("User-agent: *\nDisallow: /x\n"), 0o644)
+	if _, out, _ := runCmd(t, "", "check", "-f", path, "/x"); strings.Contains(out, "note:") {
+		t.Errorf("a readable file gets a note:\n%s", out)
+	}
+}
+
+// check -u with a URL of another origin says that the file does not
+// govern it.
+func TestCheckURLOtherOrigin(t *testing.T) {
+	s := newPolicySite(t, 200, "User-agent: *\nDisallow: /x\n", "")
+	_, out, _ := runCmd(t, "", "check", "-u", s.URL, "--store", "memory", "https://other.example/x", s.URL+"/x", "/x")
+	want := "note: https://other.example/x is not on " + strings.TrimPrefix(s.URL, "") + ": this robots.txt does not govern it"
+	if !strings.Contains(out, want) {
+		t.Errorf("output lacks %q:\n%s", want, out)
+	}
+	if strings.Count(out, "does not govern") != 1 {
+		t.Errorf("want one note:\n%s", out)
+	}
+}
