@@ -21,10 +21,15 @@ other rules that matched and why they lost.
 
   -f FILE       the robots.txt file ("-" for standard input)
   -u URL        instead of -f: fetch the live robots.txt of URL's origin
-                through the cache, as robotstxt fetch does, with the fetch
-                policy of -d's dialect, else Google's. A missing robots.txt
-                (4xx) allows everything, an unreachable one (5xx, network
-                error) disallows everything: the output says which, and why
+                once, through the cache, as robotstxt fetch does; each row
+                reads the answer with its crawler's own fetch policy (-d:
+                one for all). For Google a missing robots.txt (4xx) allows
+                everything and an unreachable one (5xx, network error)
+                disallows everything; for Baidu 401/403 disallow
+                everything; for Yandex anything but 200, or a file over
+                500 KB, allows everything: each row says which, and why.
+                A URL on another origin gets a note: the file does not
+                govern it
   --store SPEC  the cache's store, with -u: memory (this run only), a bbolt
                 file path, or a redis:// URL (default: robotstxt/cache.db in
                 the user's cache directory)
@@ -34,8 +39,8 @@ other rules that matched and why they lost.
                 Google's semantics, in the google dialect unless -d says
   --agents A,B  one crawler that obeys several tokens at once (Google's
                 semantics: every group naming any of them applies; repeatable)
-  -d DIALECT    google, rfc9309, bing, yandex or original: wins over each
-                crawler's own dialect
+  -d DIALECT    google, rfc9309, bing, yandex, baidu or original: wins over
+                each crawler's own dialect (with -u, its fetch policy too)
   -v            also list the rules that matched and lost, with the reason
   --json        JSON output (see README: "check --json")
   --crawlers    list the known crawlers and exit

@@ -21,14 +21,17 @@ const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store SPEC]] 
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
 own engine reads the file, and marks the cells where the dialects (google,
-rfc9309, bing, yandex, original) disagree, with an explanation below the table.
+rfc9309, bing, yandex, baidu, original) disagree, with an explanation below
+the table.
 
   -f FILE       the robots.txt file ("-" for standard input); without -f
                 or -u, the example file bundled with robotstxt
   -u URL        instead of -f: fetch the live robots.txt of URL's origin
-                through the cache (Google's fetch policy). A missing (4xx) or
-                unreachable (5xx, network error) one has no rules to compare:
-                the output says what applies instead, and why
+                once, through the cache; each crawler and dialect reads the
+                answer with its own fetch policy (a 403 allows Google and
+                blocks Baidu; a 503 blocks Google and allows Yandex). When
+                every engine reads it alike and no rules apply (a 404), there
+                is nothing to compare: the output says what applies, and why
   --store SPEC  the cache's store, with -u: memory (this run only), a bbolt
                 file path, or a redis:// URL (default: robotstxt/cache.db in
                 the user's cache directory)

@@ -423,7 +423,7 @@ func parseDialectFlag(s string) (robotstxt.Dialect, error) {
 	}
 	d, err := robotstxt.ParseDialect(s)
 	if err != nil {
-		return 0, fmt.Errorf("unknown dialect %q (google, rfc9309, bing, yandex, original)", s)
+		return 0, fmt.Errorf("unknown dialect %q (google, rfc9309, bing, yandex, baidu, original)", s)
 	}
 	return d, nil
 }
