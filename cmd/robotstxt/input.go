@@ -95,6 +95,35 @@ type robotsFile struct {
 	answers map[robotstxt.Dialect]*fetch.Answer
 }
 
+// policyNotes say, for a file fetched without -d, which dialects' fetch
+// policies read the answer otherwise than Google's, one note per policy
+// ("for baidu, original: disallow all: 403 Forbidden: ...").
+func (f *robotsFile) policyNotes(ds []robotstxt.Dialect) []string {
+	if !f.mixed(ds) {
+		return nil
+	}
+	g := f.answer(robotstxt.Google)
+	var order []fetch.Policy
+	who := map[fetch.Policy][]string{}
+	why := map[fetch.Policy]string{}
+	for _, d := range ds {
+		a := f.answer(d)
+		if a.Policy == g.Policy {
+			continue
+		}
+		if who[a.Policy] == nil {
+			order = append(order, a.Policy)
+			why[a.Policy] = a.Reason
+		}
+		who[a.Policy] = append(who[a.Policy], d.String())
+	}
+	var notes []string
+	for _, p := range order {
+		notes = append(notes, fmt.Sprintf("for %s: %s: %s", strings.Join(who[p], ", "), strings.ReplaceAll(p.String(), "-", " "), why[p]))
+	}
+	return notes
+}
+
 // mixed reports whether the fetch policies of dialects ds read the
 // fetched answer as different policies (always false without perRow).
 func (f *robotsFile) mixed(ds []robotstxt.Dialect) bool {

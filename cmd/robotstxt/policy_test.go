@@ -296,3 +296,17 @@ func TestCheckURLOtherOrigin(t *testing.T) {
 		t.Errorf("want one note:\n%s", out)
 	}
 }
+
+// lint -u says which engines read the answer otherwise than Google.
+func TestLintURLEachCrawlersPolicy(t *testing.T) {
+	s := newPolicySite(t, 403, "", "")
+	code, out, stderr := runCmd(t, "", "lint", "-u", s.URL, "--store", "memory")
+	if code != 0 || !strings.Contains(out, "note: for baidu, original: disallow all: 403 Forbidden") {
+		t.Errorf("403: exit %d:\n%s%s", code, out, stderr)
+	}
+	s = newPolicySite(t, 200, policyAnswers[1].body, "")
+	_, out, _ = runCmd(t, "", "lint", "-u", s.URL, "--store", "memory")
+	if !strings.Contains(out, "note: for yandex: allow all: 200 OK: Yandex ignores files over 500 KB") {
+		t.Errorf("600 KB:\n%s", out)
+	}
+}
