@@ -112,7 +112,7 @@ const OversizedReason = "Yandex ignores files over 500 KB"
 // wildcard or end anchor. For a path (isPath), a literal '*' or '$' is
 // escaped the same way, so that "%2A" in a pattern matches it.
 func decodeBaidu(s string, isPath bool) string {
-	if strings.IndexByte(s, '%') < 0 && (!isPath || strings.IndexAny(s, "*$") < 0) {
+	if strings.IndexByte(s, '%') < 0 && (!isPath || !strings.ContainsAny(s, "*$")) {
 		return s
 	}
 	var b strings.Builder
