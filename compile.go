@@ -460,7 +460,7 @@ func (c *compiled) build(body string, d Dialect) {
 	c.raws = make([]rawRule, 0, lines+1)
 	cur := -1
 	lex(body, c.mode, func(ln *lexLine) {
-		if d == Original && ln.flags&flagEmpty != 0 {
+		if d.draftRecords() && ln.flags&flagEmpty != 0 {
 			cur = -1 // the draft separates records by blank lines
 			return
 		}
@@ -635,7 +635,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 	}
 	s.rules, s.nmatch = rules, int32(k)
 	s.manyWild = wild >= 4
-	if c.dialect == Original {
+	if c.dialect.firstMatch() {
 		return // the first match wins: keep file order
 	}
 	if k > bigSet {
@@ -661,6 +661,8 @@ func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) [
 	switch c.dialect {
 	case Original:
 		pat = decodeOriginal(v)
+	case Baidu:
+		pat = decodeBaidu(v, false)
 	case RFC9309:
 		pat = normalizeRFCPattern(v)
 	default:
@@ -704,6 +706,10 @@ func (c *compiled) classifyRule(pat string, off int, line int32, flags uint8) cr
 		if pat == "" || pat[0] != '/' {
 			r.flags |= ruleDead
 		}
+		return r
+	}
+	if c.dialect == Baidu && pat == "" {
+		r.flags |= ruleDead // as the draft: an empty value blocks nothing
 		return r
 	}
 	body := pat

@@ -50,7 +50,7 @@ func yandex(name, purpose string) Crawler {
 }
 
 func baidu(name, purpose string, fallbacks ...string) Crawler {
-	return Crawler{Name: name, Token: name, Fallbacks: fallbacks, Dialect: Original, Operator: "Baidu", Purpose: purpose}
+	return Crawler{Name: name, Token: name, Fallbacks: fallbacks, Dialect: Baidu, Operator: "Baidu", Purpose: purpose}
 }
 
 func other(name, operator, purpose string, aliases ...string) Crawler {
@@ -111,7 +111,8 @@ var crawlers = []Crawler{
 	yandex("YandexAdditional", "additional search services"),
 	{Name: "Yandex", Token: "Yandex", Dialect: Yandex, Operator: "Yandex", Purpose: "every Yandex robot"},
 
-	// Baidu: the seeds say Baidu follows the original draft standard.
+	// Baidu (ziyuan.baidu.com, robots.txt help): the draft's records, the
+	// first matching line decides, and Baiduspider supports * and $.
 	baidu("Baiduspider", "search"),
 	baidu("Baiduspider-image", "image search", "Baiduspider"),
 	baidu("Baiduspider-video", "video search", "Baiduspider"),

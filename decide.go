@@ -186,8 +186,16 @@ func (r *Robots) Decide(q Query) Decision {
 		path = normalizeRFC(path, true)
 	case Original:
 		path = decodeOriginal(path)
+	case Baidu:
+		path = decodeBaidu(path, true)
 	}
 	dec.Path = path
+	if d.IgnoresOversized() && r.size > DefaultMaxBytes {
+		dec.Allowed = true
+		dec.Group.Reason = "no group: the file is not read"
+		dec.Reason = fmt.Sprintf("%s (this one is %d bytes): everything is allowed", OversizedReason, r.size)
+		return dec
+	}
 
 	var set int32
 	dec.Group, set = c.choose(q, d)
@@ -365,7 +373,7 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 		}
 		slices.Sort(groups)
 		groups = slices.Compact(groups)
-		if d == Original && len(groups) > 1 {
+		if d.draftRecords() && len(groups) > 1 {
 			// The draft: only the first record that names the crawler.
 			g := c.groups[groups[0]]
 			groups = groups[:1]
@@ -375,7 +383,7 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 		}
 		slices.Sort(lines)
 		set := noSet
-		if len(named) == 1 && d != Original {
+		if len(named) == 1 && !d.draftRecords() {
 			if t := c.findToken(named[0]); t >= 0 && slices.Equal(c.toks[t].groups, toInt32s(groups)) {
 				set = c.toks[t].set
 			}
@@ -404,7 +412,7 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 	var groups, lines []int
 	gl := c.globalGroups
 	set := c.global
-	if d == Original {
+	if d.draftRecords() {
 		gl = gl[:1] // the draft: the first record for '*'
 		set = noSet
 	}
@@ -437,7 +445,7 @@ func toInt32s(xs []int) []int32 {
 // with the line's leading run of letters, digits, '-', '_' and '.', and with
 // its whole value without version ("Yahoo!  Slurp/3.0" names "Yahoo! Slurp").
 func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, lines []int) {
-	if d == Original {
+	if d.draftRecords() {
 		// The draft: a case-insensitive substring match of the name
 		// without version information.
 		name := looseToken(strings.TrimSpace(tok))

@@ -19,12 +19,13 @@ const (
 	Bing                          // Bing: Google's reading; honours crawl-delay
 	Yandex                        // Yandex: longest match, Yandex group fallback, clean-param
 	Original                      // the 1994/1996 draft: blank-line records, first match, no wildcards
+	Baidu                         // Baidu: the draft's records and first match, with Google's * and $
 )
 
-var dialectNames = [...]string{"", "google", "rfc9309", "bing", "yandex", "original"}
+var dialectNames = [...]string{"", "google", "rfc9309", "bing", "yandex", "original", "baidu"}
 
 // Dialects lists every dialect, in a stable order.
-func Dialects() []Dialect { return []Dialect{Google, RFC9309, Bing, Yandex, Original} }
+func Dialects() []Dialect { return []Dialect{Google, RFC9309, Bing, Yandex, Baidu, Original} }
 
 // String returns the dialect's name as ParseDialect reads it.
 func (d Dialect) String() string {
@@ -38,8 +39,8 @@ func (d Dialect) String() string {
 }
 
 // ParseDialect returns the dialect with the given name, ignoring case:
-// "google", "rfc9309", "bing", "yandex" or "original" ("baidu" and "draft"
-// are accepted for "original", "rfc" for "rfc9309").
+// "google", "rfc9309", "bing", "yandex", "baidu" or "original" ("draft" is
+// accepted for "original", "rfc" for "rfc9309").
 func ParseDialect(name string) (Dialect, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	for i := Google; int(i) < len(dialectNames); i++ {
@@ -52,10 +53,10 @@ func ParseDialect(name string) (Dialect, error) {
 		return DefaultDialect, nil
 	case "rfc":
 		return RFC9309, nil
-	case "baidu", "draft":
+	case "draft":
 		return Original, nil
 	}
-	return DefaultDialect, fmt.Errorf("robotstxt: unknown dialect %q (want one of google, rfc9309, bing, yandex, original)", name)
+	return DefaultDialect, fmt.Errorf("robotstxt: unknown dialect %q (want one of google, rfc9309, bing, yandex, baidu, original)", name)
 }
 
 // HonoursCrawlDelay reports whether crawlers of this dialect read
@@ -73,7 +74,7 @@ func (d Dialect) resolve() Dialect {
 }
 
 func (d Dialect) reading() reading {
-	if d == RFC9309 || d == Original {
+	if d == RFC9309 || d == Original || d == Baidu {
 		return readStrict
 	}
 	return readGoogle
@@ -81,7 +82,57 @@ func (d Dialect) reading() reading {
 
 // firstMatch reports whether the first matching rule in file order wins,
 // rather than the longest.
-func (d Dialect) firstMatch() bool { return d == Original }
+func (d Dialect) firstMatch() bool { return d == Original || d == Baidu }
+
+// draftRecords reports whether the dialect reads the file as the original
+// draft does: records separated by blank lines, the first record whose
+// user-agent value contains the crawler's name (else the first '*'
+// record), %xx escapes decoded before comparison.
+func (d Dialect) draftRecords() bool { return d == Original || d == Baidu }
 
 // robotsTxtAllowed reports whether the dialect always allows /robots.txt.
-func (d Dialect) robotsTxtAllowed() bool { return d == RFC9309 || d == Original }
+func (d Dialect) robotsTxtAllowed() bool { return d == RFC9309 || d == Original || d == Baidu }
+
+// IgnoresOversized reports whether crawlers of this dialect read a
+// robots.txt over DefaultMaxBytes as no restrictions at all: Yandex does
+// ("if the file exceeds 500 KB ... everything is allowed", Yandex's
+// robots.txt help). Others read its first DefaultMaxBytes. Yandex's "500 KB"
+// is read as 500 KiB, the limit Google and RFC 9309 cut at, so that one
+// number decides both (see Robots.Size and ParseOptions.Size).
+func (d Dialect) IgnoresOversized() bool { return d == Yandex }
+
+// OversizedReason is why a dialect that ignores oversized files
+// (Dialect.IgnoresOversized) allows everything, in the words every answer
+// (Decide, the fetcher, the command line) uses.
+const OversizedReason = "Yandex ignores files over 500 KB"
+
+// decodeBaidu decodes the %xx escapes of a pattern as the draft does
+// (decodeOriginal), except those of '/', '*' and '$', which stay escaped
+// (upper-case hex): an escaped '*' or '$' is a literal byte, never Baidu's
+// wildcard or end anchor. For a path (isPath), a literal '*' or '$' is
+// escaped the same way, so that "%2A" in a pattern matches it.
+func decodeBaidu(s string, isPath bool) string {
+	if strings.IndexByte(s, '%') < 0 && (!isPath || !strings.ContainsAny(s, "*$")) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 4)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			switch d := unhex(s[i+1])<<4 | unhex(s[i+2]); d {
+			case '/', '*', '$':
+				fmt.Fprintf(&b, "%%%02X", d)
+			default:
+				b.WriteByte(d)
+			}
+			i += 2
+		case isPath && (c == '*' || c == '$'):
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -285,7 +286,7 @@ func TestCrawlerTable(t *testing.T) {
 			t.Errorf("crawler %q has no dialect", name)
 		}
 	}
-	for name, want := range map[string]Dialect{"Googlebot": Google, "bingbot": Bing, "YandexBot": Yandex, "Baiduspider": Original, "GPTBot": Google} {
+	for name, want := range map[string]Dialect{"Googlebot": Google, "bingbot": Bing, "YandexBot": Yandex, "Baiduspider": Baidu, "Baiduspider-image": Baidu, "GPTBot": Google} {
 		if c, _ := LookupCrawler(name); c.Dialect != want {
 			t.Errorf("%s dialect = %s, want %s", name, c.Dialect, want)
 		}
@@ -296,10 +297,10 @@ func TestCrawlerTable(t *testing.T) {
 	if d := r.Decide(Query{URL: "/x", Crawler: &s360}); d.Allowed {
 		t.Errorf("360Spider should follow its own group: %s", d.Group.Reason)
 	}
-	// Baidu reads by the draft: first match wins.
+	// Baidu reads in file order: first match wins.
 	baidu, _ := LookupCrawler("Baiduspider")
 	r = ParseString("User-agent: Baiduspider\nDisallow: /a\nAllow: /a/b\n")
-	if d := r.Decide(Query{URL: "/a/b", Crawler: &baidu}); d.Allowed || d.Dialect != Original {
+	if d := r.Decide(Query{URL: "/a/b", Crawler: &baidu}); d.Allowed || d.Dialect != Baidu {
 		t.Errorf("Baiduspider /a/b: %v in %s, want disallowed by the first match", d.Allowed, d.Dialect)
 	}
 	if d := r.Decide(Query{URL: "/a/b", Crawler: &baidu, Dialect: Google}); !d.Allowed {
@@ -429,5 +430,78 @@ func TestCrawlerAliasesNameTheCrawler(t *testing.T) {
 		if d.Group.Token != token || len(d.Group.Lines) != 1 || d.Group.Lines[0] != 1 {
 			t.Errorf("%q: group = %+v, want line 1 naming %s", body, d.Group, token)
 		}
+	}
+}
+
+// Baidu's robots.txt help: the first matching Allow or Disallow line
+// decides, and Baiduspider supports * and $ (docs/protocol.md, Dialects).
+func TestBaidu(t *testing.T) {
+	baidu, _ := LookupCrawler("Baiduspider")
+	body := "User-agent: Baiduspider\nAllow: /*.html$\nDisallow: /images/*\nDisallow: /*?*\nAllow: /a%2Ab\nDisallow: /\n"
+	checkDialect(t, body, Query{Crawler: &baidu}, []dialectCase{
+		{"/x/page.html", true, 2},
+		{"/x/page.html?q=1", false, 4},
+		{"/images/a.png", false, 3},
+		{"/images/a.html", true, 2},
+		{"/list?page=2", false, 4},
+		{"/a*b", true, 5},
+		{"/aXb", false, 6},
+		{"/robots.txt", true, 0},
+		{"/other", false, 6},
+	})
+	// The original draft, asked for explicitly, reads the same file
+	// without wildcards.
+	checkDialect(t, body, Query{Crawler: &baidu, Dialect: Original}, []dialectCase{
+		{"/images/a.png", false, 6},
+		{"/x/page.html", false, 6},
+	})
+	r := ParseString("User-agent: *\nDisallow: /a\nAllow: /a/b\n")
+	d := r.Decide(Query{URL: "/a/b/c", Crawler: &baidu, Explain: true})
+	if d.Allowed || len(d.Lost()) != 1 || !strings.Contains(d.Lost()[0].Lost, "first match wins in the baidu dialect") {
+		t.Errorf("explain: %v %+v", d.Allowed, d.Matches)
+	}
+	if got, err := ParseDialect("Baidu"); err != nil || got != Baidu {
+		t.Errorf("ParseDialect(baidu) = %v, %v", got, err)
+	}
+	if got, err := ParseDialect("draft"); err != nil || got != Original {
+		t.Errorf("ParseDialect(draft) = %v, %v", got, err)
+	}
+}
+
+// Yandex reads a robots.txt over 500 KB as no restrictions, whatever the
+// source of the file (docs/protocol.md, Dialects); other dialects read its first 500 KiB.
+func TestYandexIgnoresOversizedFiles(t *testing.T) {
+	head := "User-agent: *\nDisallow: /\n"
+	pad := func(n int) string { return head + strings.Repeat("#", n-len(head)) }
+	yb, _ := LookupCrawler("YandexBot")
+	gb, _ := LookupCrawler("Googlebot")
+	for _, tc := range []struct {
+		name   string
+		r      *Robots
+		yandex bool // allowed for YandexBot
+	}{
+		{"at the limit", ParseString(pad(DefaultMaxBytes)), false},
+		{"one byte over", ParseString(pad(DefaultMaxBytes + 1)), true},
+		{"600 KB", Parse([]byte(pad(600_000))), true},
+		{"no limit", ParseWith([]byte(pad(600_000)), &ParseOptions{MaxBytes: -1}), true},
+		{"cut by the caller", ParseWith([]byte(pad(DefaultMaxBytes)), &ParseOptions{Size: DefaultMaxBytes + 1}), true},
+		{"caller's size not over the body", ParseWith([]byte(pad(1000)), &ParseOptions{Size: 10}), false},
+	} {
+		d := tc.r.Decide(Query{URL: "/x", Crawler: &yb})
+		if d.Allowed != tc.yandex {
+			t.Errorf("%s: YandexBot allowed = %v, want %v (%s)", tc.name, d.Allowed, tc.yandex, d.Reason)
+		}
+		if tc.yandex && !strings.HasPrefix(d.Reason, "Yandex ignores files over 500 KB") {
+			t.Errorf("%s: reason %q", tc.name, d.Reason)
+		}
+		if d := tc.r.Decide(Query{URL: "/x", Agents: []string{"x"}, Dialect: Yandex}); d.Allowed != tc.yandex {
+			t.Errorf("%s: dialect yandex allowed = %v", tc.name, d.Allowed)
+		}
+		if d := tc.r.Decide(Query{URL: "/x", Crawler: &gb}); d.Allowed {
+			t.Errorf("%s: Googlebot reads the first 500 KiB: allowed", tc.name)
+		}
+	}
+	if r := ParseWith([]byte("x"), &ParseOptions{Size: 700_000}); !r.Truncated() || r.Size() != 700_000 {
+		t.Errorf("caller-cut body: Truncated %v Size %d", r.Truncated(), r.Size())
 	}
 }

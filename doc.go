@@ -1,6 +1,6 @@
 // Package robotstxt parses robots.txt files and answers whether a crawler may
 // fetch a URL, exactly as Google's robots.txt library answers, and also as
-// RFC 9309, Bing, Yandex and the original 1996 draft read the same file.
+// RFC 9309, Bing, Yandex, Baidu and the original 1996 draft read the same file.
 //
 // # What robots.txt is
 //
@@ -82,16 +82,27 @@
 //     group naming it, else "User-agent: Yandex", else '*'; clean-param,
 //     host and crawl-delay are read ([Robots.CleanURL] gives the canonical
 //     URL). Google's index.htm rule does not apply.
-//   - [Original]: the 1994/1996 draft, which the seeds say Baidu follows:
-//     blank lines end records; the first record whose user-agent value
-//     contains the crawler's name applies, else the first '*' record; rules
-//     are tried in file order and the first match wins; no wildcards; %xx
-//     escapes are decoded before comparing, except %2F; /robots.txt is
-//     always allowed.
+//     A file over 500 KB (read as 500 KiB, [DefaultMaxBytes]) means no
+//     restrictions ([Dialect.IgnoresOversized], from [Robots.Size]).
+//   - [Baidu]: Baiduspider and its variants. Records, group choice and
+//     /robots.txt as [Original]; rules tried in file order, the first match
+//     wins; '*' and '$' matched as Google matches them (an escaped %2A or
+//     %24 is a literal byte); paths case-sensitive; an empty rule blocks
+//     nothing.
+//   - [Original]: the 1994/1996 draft, strict: blank lines end records;
+//     the first record whose user-agent value contains the crawler's name
+//     applies, else the first '*' record; rules are tried in file order and
+//     the first match wins; no wildcards; %xx escapes are decoded before
+//     comparing, except %2F; /robots.txt is always allowed.
 //
-// Where a source is thin this package documents its assumption: Bing's
-// fine print is taken to be Google's; Baidu is taken to follow the draft;
-// crawlers whose engines document nothing else read as Google does.
+// Sources: Google's library and documentation; RFC 9309; Bing's webmaster
+// help; Yandex's robots.txt help (longest match, the Yandex group, the
+// 500 KB rule); Baidu's robots.txt help (order matters, the first matching
+// line decides; Baiduspider supports * and $); the 1996 draft. Where a
+// source is thin this package documents its assumption: Bing's fine print
+// is taken to be Google's; Baidu's records and fetch policy are taken to be
+// the draft's; crawlers whose engines document nothing else read as Google
+// does.
 //
 // # The line report
 //

@@ -70,6 +70,7 @@ func ExampleRobots_Decide_dialects() {
 	// rfc9309 true
 	// bing true
 	// yandex true
+	// baidu false
 	// original false
 }
 

@@ -24,12 +24,12 @@ type Rule struct {
 // Group is one group of a robots.txt file: user-agent lines and the rules
 // that follow them, with the group's extension fields.
 type Group struct {
-	Agents      []Agent
-	Rules       []Rule // in file order
-	StartLine   int    // the first user-agent line
-	EndLine     int    // the last line that belongs to the group
-	CrawlDelay  float64
-	DelayLine   int // the line of the crawl-delay that counts; 0 when none
+	Agents     []Agent
+	Rules      []Rule // in file order
+	StartLine  int    // the first user-agent line
+	EndLine    int    // the last line that belongs to the group
+	CrawlDelay float64
+	DelayLine  int // the line of the crawl-delay that counts; 0 when none
 	// RequestRate and VisitTime are the group's request-rate and
 	// visit-time lines; their zero values (Line 0) mean none, so they are
 	// safe to read without a check.

@@ -16,6 +16,12 @@ type ParseOptions struct {
 	// ignored and Truncated reports it. Zero means DefaultMaxBytes; a
 	// negative value means no limit.
 	MaxBytes int
+	// Size is the length of the whole body when the caller holds only
+	// its first part (a fetcher that stopped reading at its limit): Size
+	// and Truncated then report it, and Yandex-dialect questions treat the
+	// file as the oversized one it is. Zero, or a value not over
+	// len(body), means the body is whole.
+	Size int
 }
 
 // Robots is a parsed robots.txt file. It is immutable and safe for
@@ -31,6 +37,8 @@ type Robots struct {
 	rfc      *compiled
 	origOnce sync.Once
 	orig     *compiled
+	baiOnce  sync.Once
+	bai      *compiled
 
 	report lineReport
 }
@@ -67,6 +75,9 @@ func parseString(body string, opts *ParseOptions) *Robots {
 // parse cuts body to the size limit, copies it once and reads it.
 func parse[T string | []byte](body T, opts *ParseOptions) *Robots {
 	r := &Robots{size: len(body)}
+	if opts != nil && opts.Size > len(body) {
+		r.size, r.truncated = opts.Size, true
+	}
 	if limit := limitOf(opts); limit >= 0 && len(body) > limit {
 		body, r.truncated = body[:limit], true
 	}
@@ -107,7 +118,9 @@ func (r *Robots) Compile() {
 // only its first part was parsed.
 func (r *Robots) Truncated() bool { return r.truncated }
 
-// Size returns the length in bytes of the body as it was given, before any cut.
+// Size returns the length in bytes of the body as it was given, before any
+// cut (or ParseOptions.Size when larger). Over DefaultMaxBytes, Yandex-dialect
+// questions allow everything (Dialect.IgnoresOversized).
 func (r *Robots) Size() int { return r.size }
 
 // Body returns the part of the body that was parsed.
@@ -120,6 +133,8 @@ func (r *Robots) compiledFor(d Dialect) *compiled {
 		return r.lazyReading(&r.rfcOnce, &r.rfc, d)
 	case Original:
 		return r.lazyReading(&r.origOnce, &r.orig, d)
+	case Baidu:
+		return r.lazyReading(&r.baiOnce, &r.bai, d)
 	}
 	r.google.prepare()
 	return &r.google

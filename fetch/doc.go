@@ -24,13 +24,21 @@
 //	reset, TLS failure, body     to be retried (a cache keeps serving its
 //	cut short or malformed       last good copy meanwhile)
 //
-// Yandex reads any answer but 200 OK, and a body over the size limit, as no
-// restrictions. The original draft reads 401 and 403 as everything
-// disallowed. HTML, JavaScript and meta-refresh redirects are not followed:
+// Yandex reads any answer but 200 OK, and a body over 500 KB (read as 500
+// KiB, robotstxt.DefaultMaxBytes: one limit for every dialect), as no
+// restrictions (Yandex's robots.txt help). The original draft reads 401 and
+// 403 as everything disallowed, and so does Baidu, which follows it. HTML, JavaScript and meta-refresh redirects are not followed:
 // an HTML page is parsed as a robots.txt body, and only its lines that read as
 // rules count. A network failure, which is no answer at all, is unreachable in
 // every dialect (for Yandex too: this package assumes that a robot that could
 // not ask does not read silence as consent).
+//
+// # Your own HTTP client
+//
+// Interpret gives the same answer for a status, header and body that any
+// client fetched (colly, net/http): the policy, why, and the parsed file;
+// Answer.Decide then answers questions as the cache does. The Fetcher
+// decides with the same code, so both always agree.
 //
 // FTP origins are fetched with an anonymous login and RETR /robots.txt. A
 // 550 reply is a 404, a refused login (530) is a 401, other permanent (5xx)

@@ -63,3 +63,27 @@ func ExampleError() {
 	// Output:
 	// disallow-all dial
 }
+
+// A crawler with its own HTTP client (colly, net/http) gets the same answers
+// as the Fetcher: fetch /robots.txt as usual, then Interpret the status,
+// header and body for each crawler's dialect.
+func ExampleInterpret() {
+	// What a client got: 403 Forbidden.
+	status, header, body := http.StatusForbidden, http.Header{}, []byte(nil)
+	for _, name := range []string{"Googlebot", "Baiduspider", "YandexBot"} {
+		c, _ := robotstxt.LookupCrawler(name)
+		a := fetch.Interpret(status, header, body, c.Dialect)
+		d := a.Decide(robotstxt.Query{URL: "https://example.com/page", Crawler: &c})
+		fmt.Println(name, a.Policy, d.Allowed)
+	}
+
+	// 200 OK with rules: the answer holds the parsed file.
+	body = []byte("User-agent: *\nDisallow: /*.pdf$\n")
+	a := fetch.Interpret(http.StatusOK, http.Header{"Content-Type": {"text/plain"}}, body, robotstxt.Google)
+	fmt.Println(a.Policy, a.Allowed("MyBot", "/doc.pdf"), a.Allowed("MyBot", "/doc.html"))
+	// Output:
+	// Googlebot allow-all true
+	// Baiduspider disallow-all false
+	// YandexBot allow-all true
+	// rules false true
+}

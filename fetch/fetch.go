@@ -354,26 +354,16 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 		}
 		res.Truncated = truncated
 		res.Validators = Validators{ETag: tr.ETag, LastModified: tr.LastModified}
-		if d == robotstxt.Yandex {
-			if code != http.StatusOK {
-				res.Policy = AllowAll
-				res.Reason = sl + ": Yandex reads any answer but 200 OK as no restrictions: everything is allowed"
-				return nil
-			}
-			if truncated {
-				res.Policy = AllowAll
-				res.Reason = fmt.Sprintf("%s: the body is over %d bytes, which Yandex reads as no restrictions: everything is allowed", sl, limit)
-				return nil
-			}
-		}
-		res.Policy, res.Body = Rules, body
-		res.Reason = fmt.Sprintf("%s: %d bytes of rules", sl, len(body))
+		size := len(body)
 		if truncated {
-			res.Reason = fmt.Sprintf("%s: the body is over %d bytes; its first %d are read, the rest ignored and not downloaded", sl, limit, limit)
+			size = limit + 1 // at least: one byte past the limit was read
 		}
-		if ct := tr.ContentType; ct != "" && mediaType(ct) == "text/html" {
-			res.Reason += " (served as HTML: only lines that read as rules count)"
+		v := decide(d, code, tr.ContentType, len(body), size, limit)
+		res.Policy, res.Reason, res.Unreachable = v.policy, v.reason, v.unreachable
+		if v.policy != Rules {
+			return nil
 		}
+		res.Body = body
 		if redirects > 0 {
 			res.Reason += fmt.Sprintf(", after %d redirect(s); they apply to %s", redirects, o)
 		}
@@ -391,23 +381,8 @@ func (f *Fetcher) notFound(res *Result, why string) {
 // decideStatus sets the policy of a final answer that has no body to parse:
 // a 4xx, 5xx or another status that is neither 2xx nor a redirect.
 func (f *Fetcher) decideStatus(res *Result, code int) {
-	d := f.dialect()
-	sl := statusLine(code)
-	serverError := code >= 500 || code < 200 || code == http.StatusTooManyRequests && d != robotstxt.RFC9309
-	switch {
-	case d == robotstxt.Yandex:
-		res.Policy, res.Unreachable = AllowAll, serverError
-		res.Reason = sl + ": Yandex reads any answer but 200 OK as no restrictions: everything is allowed"
-	case serverError:
-		res.Policy, res.Unreachable = DisallowAll, true
-		res.Reason = sl + ": the server cannot answer now: everything is disallowed until a retry gets an answer"
-	case d == robotstxt.Original && (code == http.StatusUnauthorized || code == http.StatusForbidden):
-		res.Policy = DisallowAll
-		res.Reason = sl + ": the original standard reads refused access as everything disallowed"
-	default:
-		res.Policy = AllowAll
-		res.Reason = sl + ": no valid robots.txt, everything is allowed"
-	}
+	v := decide(f.dialect(), code, "", 0, 0, f.maxBytes())
+	res.Policy, res.Reason, res.Unreachable = v.policy, v.reason, v.unreachable
 }
 
 // statusLine is "404 Not Found".

@@ -99,7 +99,7 @@ func (f *Fetcher) fetchFTP(ctx context.Context, res *Result, o Origin) *Error {
 			tr.Status, res.Status = 530, 530
 			tr.Err = "login refused: " + err.Error()
 			res.Trace = append(res.Trace, tr)
-			if f.dialect() == robotstxt.Original {
+			if refusalDisallows(f.dialect()) {
 				res.Policy = DisallowAll
 				res.Reason = "FTP 530: anonymous login refused, which the original standard reads as everything disallowed"
 			} else {

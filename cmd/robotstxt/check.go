@@ -22,10 +22,15 @@ other rules that matched and why they lost.
 
   -f FILE       the robots.txt file ("-" for standard input)
   -u URL        instead of -f: fetch the live robots.txt of URL's origin
-                through the cache, as robotstxt fetch does, with the fetch
-                policy of -d's dialect, else Google's. A missing robots.txt
-                (4xx) allows everything, an unreachable one (5xx, network
-                error) disallows everything: the output says which, and why
+                once, through the cache, as robotstxt fetch does; each row
+                reads the answer with its crawler's own fetch policy (-d:
+                one for all). For Google a missing robots.txt (4xx) allows
+                everything and an unreachable one (5xx, network error)
+                disallows everything; for Baidu 401/403 disallow
+                everything; for Yandex anything but 200, or a file over
+                500 KB, allows everything: each row says which, and why.
+                A URL on another origin gets a note: the file does not
+                govern it
   --store SPEC  the cache's store, with -u: memory (this run only), a bbolt
                 file path, or a redis:// URL (default: robotstxt/cache.db in
                 the user's cache directory)
@@ -38,8 +43,8 @@ other rules that matched and why they lost.
                 tokens of Google's crawlers, which ignore it)
   --agents A,B  one crawler that obeys several tokens at once (Google's
                 semantics: every group naming any of them applies; repeatable)
-  -d DIALECT    google, rfc9309, bing, yandex or original: wins over each
-                crawler's own dialect
+  -d DIALECT    google, rfc9309, bing, yandex, baidu or original: wins over
+                each crawler's own dialect (with -u, its fetch policy too)
   -v            also list the rules that matched and lost, with the reason
   --json        JSON output (see README: "check --json")
   --crawlers    list the known crawlers and exit
@@ -77,6 +82,9 @@ type checkReport struct {
 	Results []checkResult `json:"results"`
 	Allowed int           `json:"allowed"`
 	Blocked int           `json:"blocked"`
+	// perRow is set when the rows read the fetched answer with fetch
+	// policies that differ: each row's text says which it used.
+	perRow bool
 }
 
 type checkResult struct {
@@ -98,6 +106,9 @@ type checkResult struct {
 	// Policy is set when no rules applied: a fetch policy ("allow-all",
 	// "disallow-all") decided.
 	Policy string `json:"policy,omitempty"`
+	// FetchPolicy is, with -u and no -d, the dialect whose fetch policy
+	// read the site's answer for this row: the crawler's own.
+	FetchPolicy string `json:"fetch_policy,omitempty"`
 }
 
 type checkGroup struct {
@@ -267,11 +278,13 @@ func checkSubjects(crawlerNames, tokens, agentLists []string) ([]checkSubject, e
 }
 
 func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []string) *checkReport {
-	rep := &checkReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(), Results: []checkResult{}}
-	r := f.Robots
-	if f.truncated() {
-		rep.Notes = append(rep.Notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them", robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes))
+	var ds []robotstxt.Dialect
+	for _, s := range subjects {
+		ds = append(ds, rowDialect(robotstxt.Query{Crawler: s.crawler, Dialect: d}))
 	}
+	rep := &checkReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), Results: []checkResult{}, perRow: f.mixed(ds)}
+	rep.Notes = append(rep.Notes, f.fileNotes()...)
+	rep.Notes = append(rep.Notes, f.originNotes(urls)...)
 	for _, u := range urls {
 		n := robotstxt.NormalizeURL(u)
 		for _, s := range subjects {
@@ -279,13 +292,9 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 			if s.crawler == nil && d == robotstxt.DefaultDialect {
 				q.Dialect = robotstxt.Google
 			}
-			var dec robotstxt.Decision
-			policy := f.policy()
-			if policy == "rules" {
-				dec = r.Decide(q)
-			} else {
-				dec = decidePolicy(q, policy, f.Fetched.Reason)
-			}
+			a := f.answer(rowDialect(q))
+			dec := a.Decide(q)
+			policy := a.Policy.String()
 			res := checkResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
 				Allowed: dec.Allowed, Path: dec.Path, Line: dec.Line(), Reason: dec.Reason,
 				Group:   checkGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
@@ -299,6 +308,9 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 			if policy != "rules" && dec.Path != "/robots.txt" {
 				res.Policy = policy
 			}
+			if f.perRow() {
+				res.FetchPolicy = a.Dialect.String()
+			}
 			if s.crawler != nil {
 				res.Crawler = s.crawler.Name
 			}
@@ -308,11 +320,11 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 			if dec.HasCrawlDelay && dec.Dialect.HonoursCrawlDelay() {
 				cd := dec.CrawlDelay
 				res.CrawlDelay, res.CrawlDelayLine = &cd, dec.CrawlDelayLine
-			} else if s.token && policy == "rules" {
+			} else if s.token && policy == "rules" && a.Robots != nil {
 				// A token is a custom crawler: it honours crawl-delay
 				// whatever the dialect, as the polite client paces it
 				// (its group's, else '*''s).
-				if p := r.CrawlDelay(q); p.CrawlDelayLine != 0 {
+				if p := a.Robots.CrawlDelay(q); p.CrawlDelayLine != 0 {
 					cd := p.CrawlDelay
 					res.CrawlDelay, res.CrawlDelayLine = &cd, p.CrawlDelayLine
 				}
@@ -358,10 +370,14 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 		}
 		fmt.Fprintf(&b, "  %s  %-*s  %-*s  ", verdict, whoW, res.Who, dW, res.Dialect)
 		switch {
+		case res.Policy != "" && rep.perRow:
+			fmt.Fprintf(&b, "%s (%s fetch policy): %s\n", strings.ReplaceAll(res.Policy, "-", " "), res.FetchPolicy, res.Reason)
 		case res.Policy == "disallow-all":
 			b.WriteString("disallow all: the site's robots.txt gives no rules (see above)\n")
 		case res.Policy == "allow-all":
 			b.WriteString("allow all: the site's robots.txt gives no rules (see above)\n")
+		case strings.HasPrefix(res.Reason, robotstxt.OversizedReason):
+			b.WriteString(res.Reason + "\n")
 		case res.Line > 0:
 			fmt.Fprintf(&b, "line %d: %s\n", res.Line, strings.TrimSpace(res.Rule))
 		case strings.HasPrefix(res.Reason, "/robots.txt"):
@@ -399,29 +415,6 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 	}
 	fmt.Fprintf(&b, "\n%d allowed, %d blocked\n", rep.Allowed, rep.Blocked)
 	io.WriteString(w, b.String())
-}
-
-// decidePolicy answers q when no rules apply and a fetch policy decides,
-// as package cache does: /robots.txt itself is allowed; every other URL is
-// allowed ("allow-all") or disallowed ("disallow-all"), for the reason the
-// fetch gave.
-func decidePolicy(q robotstxt.Query, policy, reason string) robotstxt.Decision {
-	d := q.Dialect
-	if d == robotstxt.DefaultDialect {
-		d = robotstxt.Google
-		if q.Crawler != nil && q.Crawler.Dialect != robotstxt.DefaultDialect {
-			d = q.Crawler.Dialect
-		}
-	}
-	path := robotstxt.PathParamsQuery(q.URL)
-	dec := robotstxt.Decision{Allowed: policy != "disallow-all", Dialect: d, Path: path, Reason: reason}
-	dec.Group.Kind = robotstxt.GroupNone
-	dec.Group.Reason = "no group: the site's robots.txt gives no rules"
-	if path == "/robots.txt" {
-		dec.Allowed = true
-		dec.Reason = "/robots.txt itself is always allowed to a crawler that fetches it"
-	}
-	return dec
 }
 
 // writeCrawlerTable lists the known crawlers.

@@ -19,7 +19,7 @@ func TestCheckGolden(t *testing.T) {
 	golden(t, "check_example.txt", out)
 	for _, want := range []string{
 		`BLOCKED  Baiduspider`,
-		`also matched line 24 "Allow: /private/press", lost: line 23 matched first (the first match wins in the original dialect)`,
+		`also matched line 24 "Allow: /private/press", lost: line 23 matched first (the first match wins in the baidu dialect)`,
 		`(normalised from https://www.example.com/cart/ツ)`,
 		`it ignores the * group`,
 		`group: no group names FooBot: the * group applies (line 4)`,
@@ -43,7 +43,7 @@ func TestCheckGolden(t *testing.T) {
 		t.Fatalf("%d results, %d allowed, %d blocked", len(rep.Results), rep.Allowed, rep.Blocked)
 	}
 	baidu := rep.Results[1]
-	if baidu.Crawler != "Baiduspider" || baidu.Allowed || baidu.Line != 23 || baidu.Dialect != "original" ||
+	if baidu.Crawler != "Baiduspider" || baidu.Allowed || baidu.Line != 23 || baidu.Dialect != "baidu" ||
 		len(baidu.Matches) != 2 || baidu.Matches[1].Line != 24 || baidu.Matches[1].Lost == "" {
 		t.Errorf("Baiduspider result = %+v", baidu)
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/fetch"
 )
 
 //go:embed example.robots.txt
@@ -20,14 +21,17 @@ const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store SPEC]] 
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
 own engine reads the file, and marks the cells where the dialects (google,
-rfc9309, bing, yandex, original) disagree, with an explanation below the table.
+rfc9309, bing, yandex, baidu, original) disagree, with an explanation below
+the table.
 
   -f FILE       the robots.txt file ("-" for standard input); without -f
                 or -u, the example file bundled with robotstxt
   -u URL        instead of -f: fetch the live robots.txt of URL's origin
-                through the cache (Google's fetch policy). A missing (4xx) or
-                unreachable (5xx, network error) one has no rules to compare:
-                the output says what applies instead, and why
+                once, through the cache; each crawler and dialect reads the
+                answer with its own fetch policy (a 403 allows Google and
+                blocks Baidu; a 503 blocks Google and allows Yandex). When
+                every engine reads it alike and no rules apply (a 404), there
+                is nothing to compare: the output says what applies, and why
   --store SPEC  the cache's store, with -u: memory (this run only), a bbolt
                 file path, or a redis:// URL (default: robotstxt/cache.db in
                 the user's cache directory)
@@ -81,6 +85,9 @@ type dialectVerdict struct {
 	Allowed bool   `json:"allowed"`
 	Line    int    `json:"line"`
 	Rule    string `json:"rule"`
+	// Policy is set when the dialect's fetch policy, not rules, decided
+	// (-u): "allow-all" or "disallow-all".
+	Policy string `json:"policy,omitempty"`
 }
 
 type disagreement struct {
@@ -119,7 +126,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f := &robotsFile{Name: "example.robots.txt (bundled)", Body: exampleRobots, Robots: robotstxt.Parse(exampleRobots)}
 	switch {
 	case src.URL != "":
-		f, err = src.load(context.Background(), robotstxt.Google, stderr)
+		f, err = src.load(context.Background(), robotstxt.DefaultDialect, stderr)
 	case *file != "":
 		f, err = loadRobots(*file, stdin)
 	}
@@ -134,11 +141,13 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
 		return 2
 	}
-	cmp := comparison{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes()}
-	if f.truncated() {
-		cmp.Notes = append(cmp.Notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them", robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes))
+	ds := robotstxt.Dialects()
+	for _, c := range crawlers {
+		ds = append(ds, c.Dialect)
 	}
-	if f.policy() != "rules" {
+	cmp := comparison{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...)}
+	cmp.Notes = append(cmp.Notes, f.fileNotes()...)
+	if f.policy() != "rules" && !f.mixed(ds) {
 		// No rules: every crawler gets the policy's answer for every
 		// URL, and there is no reading of rules to compare.
 		cmp.Notes = append(cmp.Notes, "nothing to compare: the dialects read rules differently, but no rules apply")
@@ -156,7 +165,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		cmp.URLs = append(cmp.URLs, n)
 	}
-	compare(r, crawlers, &cmp)
+	compare(f, crawlers, &cmp)
 	return writeCompare(stdout, stderr, &cmp, *jsonOut)
 }
 
@@ -237,20 +246,27 @@ func deriveURLs(r *robotstxt.Robots, max int) []string {
 	return urls
 }
 
-func compare(r *robotstxt.Robots, crawlers []robotstxt.Crawler, cmp *comparison) {
+// compare fills in the table: each cell as the crawler's own engine
+// answers (its dialect, and with -u its fetch policy), and each dialect's
+// answer to mark where they disagree.
+func compare(f *robotsFile, crawlers []robotstxt.Crawler, cmp *comparison) {
 	for i := range crawlers {
 		c := &crawlers[i]
 		_, isKnown := robotstxt.LookupCrawler(c.Name)
 		row := compareRow{Crawler: c.Name, Token: c.Token, Dialect: c.Dialect.String(), Known: isKnown}
 		for _, u := range cmp.URLs {
-			own := r.Decide(robotstxt.Query{URL: u, Crawler: c})
+			own := f.answer(c.Dialect).Decide(robotstxt.Query{URL: u, Crawler: c})
 			cell := compareCell{URL: u, Allowed: own.Allowed, Line: own.Line(), Group: own.Group.Reason, Dialects: map[string]dialectVerdict{}}
 			if own.HasRule() {
 				cell.Rule = own.Rule.Text
 			}
 			for _, d := range robotstxt.Dialects() {
-				dec := r.Decide(robotstxt.Query{URL: u, Crawler: c, Dialect: d})
+				a := f.answer(d)
+				dec := a.Decide(robotstxt.Query{URL: u, Crawler: c, Dialect: d})
 				v := dialectVerdict{Allowed: dec.Allowed, Line: dec.Line()}
+				if a.Policy != fetch.Rules {
+					v.Policy = a.Policy.String()
+				}
 				if dec.HasRule() {
 					v.Rule = dec.Rule.Text
 				}
@@ -289,14 +305,23 @@ func explainDisagreement(vs map[string]dialectVerdict) string {
 			if v.Allowed != google {
 				odd = append(odd, d)
 			}
-			if _, ok := byLine[v.Line]; !ok {
-				lines = append(lines, v.Line)
+			key := v.Line // a fetch policy's verdicts apart: keys -1, -2
+			switch v.Policy {
+			case "allow-all":
+				key = -1
+			case "disallow-all":
+				key = -2
 			}
-			byLine[v.Line] = append(byLine[v.Line], d.String())
+			if _, ok := byLine[key]; !ok {
+				lines = append(lines, key)
+			}
+			byLine[key] = append(byLine[key], d.String())
 		}
 		for _, l := range lines {
 			who := strings.Join(byLine[l], ", ")
-			if l == 0 {
+			if p := vs[byLine[l][0]].Policy; l < 0 {
+				groups = append(groups, who+" (fetch policy: "+strings.ReplaceAll(p, "-", " ")+")")
+			} else if l == 0 {
 				groups = append(groups, who+" (no rule matches)")
 			} else {
 				groups = append(groups, fmt.Sprintf("%s (line %d %q)", who, l, vs[byLine[l][0]].Rule))
@@ -313,6 +338,9 @@ func explainDisagreement(vs map[string]dialectVerdict) string {
 	}
 	out := strings.Join(parts, "; ")
 	for _, d := range odd {
+		if vs[d.String()].Policy != "" {
+			continue // its fetch policy decided, not its reading
+		}
 		if hint := dialectHints[d]; hint != "" {
 			out += "; " + hint
 		}
@@ -323,6 +351,7 @@ func explainDisagreement(vs map[string]dialectVerdict) string {
 // dialectHints say what, in a dialect's reading, usually makes it differ.
 var dialectHints = map[robotstxt.Dialect]string{
 	robotstxt.Original: "the original draft takes the first matching rule in file order and has no wildcards",
+	robotstxt.Baidu:    "Baidu takes the first matching rule in file order",
 	robotstxt.RFC9309:  "RFC 9309 reads keys exactly, needs the colon and compares URLs percent-decoded",
 	robotstxt.Yandex:   "Yandex has no index.htm rule",
 }
@@ -339,7 +368,7 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 	for _, n := range cmp.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
-	if cmp.Fetch != nil && cmp.Fetch.Policy != "rules" {
+	if cmp.Fetch != nil && len(cmp.Rows) == 0 {
 		io.WriteString(w, b.String())
 		return
 	}

@@ -28,7 +28,7 @@ robots.txt file, with the deciding line on each side.
                 no group names; the default set is *, Googlebot,
                 Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
                 Baiduspider, GPTBot, CCBot and every crawler either file names
-  -d DIALECT    google, rfc9309, bing, yandex or original, for every crawler
+  -d DIALECT    google, rfc9309, bing, yandex, baidu or original, for every crawler
   --json        JSON output (see README: "diff --json")
 
 Exit status, as diff(1): 0 when no verdict changes, 1 when some do, 2 on

@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/fetch"
 )
 
 const evalHelp = `Usage: robotstxt eval [-max-bytes N] < questions.jsonl > answers.jsonl
@@ -28,7 +29,14 @@ Question fields:
   url                                 an absolute URL or a path starting with '/'
                                       (taken as given, not normalised)
   dialect                             optional: google, rfc9309, bing, yandex,
-                                      original; wins over the crawler's own
+                                      baidu, original; wins over the
+                                      crawler's own
+  status                              optional: the HTTP status the file was
+                                      served with (default 200); the fetch
+                                      policy of the dialect that answers
+                                      applies, as check -u applies it (e.g.
+                                      403: allowed for Google, disallowed
+                                      for Baidu)
 Unknown fields are ignored.
 
 Answer fields:
@@ -61,6 +69,7 @@ type question struct {
 	Crawler    *string         `json:"crawler"`
 	URL        *string         `json:"url"`
 	Dialect    *string         `json:"dialect"`
+	Status     *int            `json:"status"`
 }
 
 type answer struct {
@@ -237,7 +246,25 @@ func (e *evaluator) answer(line []byte) (any, error) {
 		}
 		query.Dialect = d
 	}
-	dec := r.Decide(query)
+	var dec robotstxt.Decision
+	if q.Status != nil {
+		if *q.Status < 100 || *q.Status > 999 {
+			return nil, fmt.Errorf("status: %d is not an HTTP status", *q.Status)
+		}
+		// The fetch policy first, as the fetcher and check -u apply it;
+		// the size is the file's, so that Yandex's size rule holds.
+		d := query.Dialect
+		if d == robotstxt.DefaultDialect && query.Crawler != nil {
+			d = query.Crawler.Dialect
+		}
+		ans := fetch.Response{Status: *q.Status, Size: r.Size()}.Interpret(d)
+		if ans.Policy == fetch.Rules {
+			ans.Robots = r
+		}
+		dec = ans.Decide(query)
+	} else {
+		dec = r.Decide(query)
+	}
 	a := answer{Allowed: dec.Allowed, Line: dec.Line(), Dialect: dec.Dialect.String()}
 	what := "agents"
 	if q.UA != nil {
@@ -312,8 +339,14 @@ func readRobotsFile(path string, max int) ([]byte, error) {
 	}
 	defer f.Close()
 	var r io.Reader = f
-	if max > 0 {
-		r = io.LimitReader(f, int64(max)+1)
+	if max >= 0 {
+		// At least one byte past 500 KiB, so that the parse knows the
+		// file's size reaches past Yandex's limit.
+		n := int64(robotstxt.DefaultMaxBytes)
+		if int64(max) > n {
+			n = int64(max)
+		}
+		r = io.LimitReader(f, n+1)
 	}
 	return io.ReadAll(r)
 }

@@ -34,7 +34,8 @@ stale cache) and when it expires.
                 or a redis:// URL (default: robotstxt/cache.db in the user's
                 cache directory, so that a second run within the copy's
                 lifetime is answered from it: "source: fresh cache")
-  -d DIALECT    fetch policy: google (default), rfc9309, bing, yandex, original
+  -d DIALECT    fetch policy: google (default), rfc9309, bing, yandex, baidu,
+                original
   -A UA         the User-Agent header (default: robotstxt/VERSION (+URL))
   --timeout D   time allowed for the whole fetch (default 15s)
 

@@ -7,10 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/fetch"
 )
 
 // maxInputBytes bounds how much of a robots.txt file the CLI reads: what
@@ -86,6 +88,102 @@ type robotsFile struct {
 	// Policy is not "rules", no file applies: Body is empty and the
 	// commands answer with the policy (allow all, disallow all).
 	Fetched *fetchInfo
+	// resp is the answer the fetch got, when every question is to be
+	// read with its own crawler's fetch policy (-u without -d); answers
+	// holds what it means in each dialect asked about.
+	resp    *fetch.Response
+	answers map[robotstxt.Dialect]*fetch.Answer
+}
+
+// policyNotes say, for a file fetched without -d, which dialects' fetch
+// policies read the answer otherwise than Google's, one note per policy
+// ("for baidu, original: disallow all: 403 Forbidden: ...").
+func (f *robotsFile) policyNotes(ds []robotstxt.Dialect) []string {
+	if !f.mixed(ds) {
+		return nil
+	}
+	g := f.answer(robotstxt.Google)
+	var order []fetch.Policy
+	who := map[fetch.Policy][]string{}
+	why := map[fetch.Policy]string{}
+	for _, d := range ds {
+		a := f.answer(d)
+		if a.Policy == g.Policy {
+			continue
+		}
+		if who[a.Policy] == nil {
+			order = append(order, a.Policy)
+			why[a.Policy] = a.Reason
+		}
+		who[a.Policy] = append(who[a.Policy], d.String())
+	}
+	var notes []string
+	for _, p := range order {
+		notes = append(notes, fmt.Sprintf("for %s: %s: %s", strings.Join(who[p], ", "), strings.ReplaceAll(p.String(), "-", " "), why[p]))
+	}
+	return notes
+}
+
+// mixed reports whether the fetch policies of dialects ds read the
+// fetched answer as different policies (always false without perRow).
+func (f *robotsFile) mixed(ds []robotstxt.Dialect) bool {
+	if !f.perRow() {
+		return false
+	}
+	g := f.answer(robotstxt.Google)
+	for _, d := range ds {
+		if f.answer(d).Policy != g.Policy {
+			return true
+		}
+	}
+	return false
+}
+
+// perRow reports whether each question gets its own crawler's fetch
+// policy: the file was fetched without -d.
+func (f *robotsFile) perRow() bool { return f.resp != nil }
+
+// answer returns what the file means for questions in dialect d: for a
+// file read from disk or fetched with -d, the one policy it has; for one
+// fetched without -d, the answer read with d's fetch policy (the same
+// code the fetcher decides with, fetch.Interpret).
+func (f *robotsFile) answer(d robotstxt.Dialect) *fetch.Answer {
+	if d == robotstxt.DefaultDialect {
+		d = robotstxt.Google
+	}
+	if a, ok := f.answers[d]; ok {
+		return a
+	}
+	var a *fetch.Answer
+	switch {
+	case f.resp != nil:
+		a = f.resp.Interpret(d)
+	case f.Fetched != nil:
+		p, _ := fetch.ParsePolicy(f.Fetched.Policy)
+		a = &fetch.Answer{Dialect: d, Policy: p, Reason: f.Fetched.Reason}
+	default:
+		a = &fetch.Answer{Dialect: d, Policy: fetch.Rules}
+	}
+	if a.Policy == fetch.Rules && (f.resp == nil || f.Fetched.Policy == "rules") {
+		a.Robots = f.Robots // parsed once, with the size the source had
+	}
+	if f.answers == nil {
+		f.answers = map[robotstxt.Dialect]*fetch.Answer{}
+	}
+	f.answers[d] = a
+	return a
+}
+
+// rowDialect is the dialect a question is read in: -d's, else the
+// crawler's own, else Google's.
+func rowDialect(q robotstxt.Query) robotstxt.Dialect {
+	switch {
+	case q.Dialect != robotstxt.DefaultDialect:
+		return q.Dialect
+	case q.Crawler != nil && q.Crawler.Dialect != robotstxt.DefaultDialect:
+		return q.Crawler.Dialect
+	}
+	return robotstxt.Google
 }
 
 // policy returns how the file decides: "rules" for a file read from disk or
@@ -104,15 +202,73 @@ func (f *robotsFile) truncated() bool {
 	return f.Robots.Truncated() || f.Fetched != nil && f.Fetched.Truncated
 }
 
+// fileNotes say what crawlers make of the file where the answers alone
+// would hide it: a cut at 500 KiB (and Yandex's size rule).
+func (f *robotsFile) fileNotes() []string {
+	var notes []string
+	if f.policy() == "rules" && len(bytes.TrimSpace(f.Body)) > 0 {
+		// What crawlers read from a file they cannot read: nothing
+		// usable, so every answer is "allowed"; say why.
+		switch {
+		case bytes.HasPrefix(f.Body, []byte{0xFF, 0xFE}) || bytes.HasPrefix(f.Body, []byte{0xFE, 0xFF}):
+			notes = append(notes, "the file is UTF-16: crawlers read it as bytes and find no usable rule in it, so every answer is \"allowed\"; save it as UTF-8")
+		case !hasField(f.Robots):
+			notes = append(notes, "no line of the file reads as a robots.txt field (user-agent, allow, disallow, sitemap...): crawlers find nothing usable in it, so every answer is \"allowed\"")
+		}
+	}
+	if f.truncated() {
+		notes = append(notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them; %s: everything is allowed for Yandex crawlers",
+			robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes, robotstxt.OversizedReason))
+	}
+	return notes
+}
+
+// hasField reports whether any line of r reads as a field, in Google's
+// reading.
+func hasField(r *robotstxt.Robots) bool {
+	for _, l := range r.Lines() {
+		if l.Field != robotstxt.FieldNone && l.Field != robotstxt.FieldUnknown {
+			return true
+		}
+	}
+	return false
+}
+
+// originNotes say, for a file fetched from a site, which of the URLs asked
+// about are on another origin: its rules do not govern them (docs/protocol.md, Scope;
+// Yandex's tester says "URL does not belong to your domain").
+func (f *robotsFile) originNotes(urls []string) []string {
+	if f.Fetched == nil {
+		return nil
+	}
+	var notes []string
+	for _, u := range urls {
+		if !strings.Contains(u, "://") {
+			continue // a path: on the file's origin
+		}
+		if o, err := fetch.OriginOf(u); err != nil || o.String() != f.Fetched.Origin {
+			notes = append(notes, fmt.Sprintf("%s is not on %s: this robots.txt does not govern it (the answers below are what it would say)", u, f.Fetched.Origin))
+		}
+	}
+	return notes
+}
+
 // fetchNotes say, for a file fetched from a site, where the answer came from
 // and, when no rules apply, what applies instead: one line each. They are
 // nil for a file read from disk.
-func (f *robotsFile) fetchNotes() []string {
+//
+// Questions asked in dialects ds whose fetch policies read the answer
+// differently (-u without -d) get a note saying that each row has its own.
+func (f *robotsFile) fetchNotes(ds ...robotstxt.Dialect) []string {
 	i := f.Fetched
 	if i == nil {
 		return nil
 	}
 	src := map[string]string{"network": "fetched now", "cache": "from the cache", "stale-cache": "from the cache (stale: the refresh failed)"}[i.Source]
+	if f.mixed(ds) {
+		return []string{fmt.Sprintf("%s (store: %s): %s", src, i.Store, i.Reason),
+			"each crawler's own engine reads this answer (its fetch policy, row by row); -d sets one for all"}
+	}
 	notes := []string{fmt.Sprintf("%s with the %s fetch policy (store: %s): %s", src, i.Dialect, i.Store, i.Reason)}
 	switch i.Policy {
 	case "allow-all":
@@ -163,13 +319,33 @@ func (s *robotsSource) check(fs *flag.FlagSet, haveFile bool, fileWhat string) e
 // name is its robots.txt URL. An unreachable site is not an error: the
 // file's Fetched says which policy applies and why. The error is for a URL
 // with no origin or a store that cannot be opened.
+//
+// With d DefaultDialect the fetch uses Google's policy, and the file's
+// answer(d) reads the same answer with each dialect's own policy.
 func (s *robotsSource) load(ctx context.Context, d robotstxt.Dialect, stderr io.Writer) (*robotsFile, error) {
 	body, info, err := fetchRobotsWith(ctx, s.URL, fetchOptions{store: s.Store, dialect: d, now: fetchClock}, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("-u %s: %v", s.URL, err)
 	}
-	return &robotsFile{Name: info.RobotsURL, Body: body, Robots: robotstxt.Parse(body),
-		Size: int64(len(body)), Fetched: &info}, nil
+	size := len(body)
+	if info.Truncated {
+		size = len(body) + 1 // at least: the fetcher read one byte past its limit
+	}
+	f := &robotsFile{Name: info.RobotsURL, Body: body, Robots: robotstxt.ParseWith(body, &robotstxt.ParseOptions{Size: size}),
+		Size: int64(size), Fetched: &info}
+	if d == robotstxt.DefaultDialect && info.Source != "stale-cache" && info.Error == "" && info.Status != 0 {
+		// One fetch with Google's policy, which keeps the body of every
+		// 2xx answer; each question reads the answer with its own
+		// crawler's policy. (A stale copy served after a failed refresh
+		// is what every crawler keeps using, and no answer at all means
+		// the same to every crawler: unreachable.)
+		h := http.Header{}
+		if n := len(info.Trace); n > 0 && info.Trace[n-1].ContentType != "" {
+			h.Set("Content-Type", info.Trace[n-1].ContentType)
+		}
+		f.resp = &fetch.Response{Status: info.Status, Header: h, Body: body, Size: size}
+	}
+	return f, nil
 }
 
 // loadRobots loads the robots.txt file of a command: a path, or "-" for
@@ -276,7 +452,7 @@ func parseDialectFlag(s string) (robotstxt.Dialect, error) {
 	}
 	d, err := robotstxt.ParseDialect(s)
 	if err != nil {
-		return 0, fmt.Errorf("unknown dialect %q (google, rfc9309, bing, yandex, original)", s)
+		return 0, fmt.Errorf("unknown dialect %q (google, rfc9309, bing, yandex, baidu, original)", s)
 	}
 	return d, nil
 }

@@ -119,7 +119,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rep := lintReport{Files: []string{}, Findings: []finding{}}
 	load := func(name string) (*robotsFile, error) {
 		if src.URL != "" {
-			return src.load(context.Background(), robotstxt.Google, stderr)
+			return src.load(context.Background(), robotstxt.DefaultDialect, stderr)
 		}
 		f, err := loadRobots(name, stdin)
 		if err == nil && name != "-" {
@@ -146,7 +146,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if f.Fetched != nil {
 			rep.Fetch = f.Fetched
-			for _, n := range f.fetchNotes() {
+			for _, n := range append(f.fetchNotes(), f.policyNotes(robotstxt.Dialects())...) {
 				rep.Notes = append(rep.Notes, lintNote{f.Name, n})
 			}
 			if f.truncated() {

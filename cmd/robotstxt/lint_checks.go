@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"net/url"
 	"slices"
@@ -420,7 +421,7 @@ func (l *linter) crawlDelays(groups []robotstxt.Group) {
 			if len(names) == 1 {
 				verb, them = "ignores", "it"
 			}
-			l.add(n, keyColumn(&l.lines[n-1]), "unsupported-field", fmt.Sprintf("%s %s crawl-delay: this line does not slow %s (Google sets its own rate, Yandex stopped obeying it in 2018, Baidu never read it)", strings.Join(names, ", "), verb, them), []string{"google", "rfc9309", "original", "yandex"})
+			l.add(n, keyColumn(&l.lines[n-1]), "unsupported-field", fmt.Sprintf("%s %s crawl-delay: this line does not slow %s (Google sets its own rate, Yandex stopped obeying it in 2018, Baidu never read it)", strings.Join(names, ", "), verb, them), []string{"google", "rfc9309", "baidu", "original", "yandex"})
 		}
 	}
 	if len(star) > 0 {
@@ -428,7 +429,7 @@ func (l *linter) crawlDelays(groups []robotstxt.Group) {
 		if len(star) > 1 {
 			what = fmt.Sprintf("crawl-delay in the * group (lines %s)", joinLines(star, 8))
 		}
-		l.add(star[0], keyColumn(&l.lines[star[0]-1]), "unsupported-field", "Google, Baidu and Yandex ignore "+what+"; Bing and many other crawlers read it; one finding per file", []string{"google", "rfc9309", "original", "yandex"})
+		l.add(star[0], keyColumn(&l.lines[star[0]-1]), "unsupported-field", "Google, Baidu and Yandex ignore "+what+"; Bing and many other crawlers read it; one finding per file", []string{"google", "rfc9309", "baidu", "original", "yandex"})
 	}
 }
 
@@ -663,7 +664,7 @@ func (l *linter) shadowed(groups []robotstxt.Group) {
 				}
 				msg := fmt.Sprintf("this rule never decides: line %d %q matches the same URLs and wins (%s)", w.Line, l.ruleText(w.Line), why)
 				if ru.Line < w.Line && l.draft[gi] {
-					msg += "; under the original draft's first match (Baidu) this line wins instead"
+					msg += "; under Baidu's first match this line wins instead"
 				}
 				l.add(ru.Line, col, "shadowed-rule", msg+"; remove one of the two", nil)
 			}
@@ -919,17 +920,17 @@ type trieNode struct {
 }
 
 // draftReaders returns the groups (indices into groups, Google's reading)
-// that a crawler reading the original draft (Baidu's) obeys: the first
-// record naming it, else the first '*' record. The other groups are never
-// read by first match, whatever their order.
+// that a crawler reading the draft's records (Baidu's, the original
+// dialect's) obeys: the first record naming it, else the first '*' record.
+// The other groups are never read by first match, whatever their order.
 func (l *linter) draftReaders(groups []robotstxt.Group) map[int]bool {
-	records := l.r.GroupsFor(robotstxt.Original)
+	records := l.r.GroupsFor(robotstxt.Original) // Baidu's records are the draft's
 	read := map[int]bool{}
 	for _, c := range robotstxt.Crawlers() {
-		if c.Dialect != robotstxt.Original {
+		if c.Dialect != robotstxt.Original && c.Dialect != robotstxt.Baidu {
 			continue
 		}
-		d := l.r.Decide(robotstxt.Query{URL: "/", Crawler: &c, Dialect: robotstxt.Original})
+		d := l.r.Decide(robotstxt.Query{URL: "/", Crawler: &c, Dialect: c.Dialect})
 		for _, ri := range d.Group.Groups {
 			start := records[ri].StartLine
 			for gi := range groups {
@@ -940,6 +941,43 @@ func (l *linter) draftReaders(groups []robotstxt.Group) map[int]bool {
 		}
 	}
 	return read
+}
+
+// trieInsert adds literal rule ru to the trie of a group's patterns and
+// returns the first earlier rule of the other kind whose pattern is a
+// prefix of ru's (0 if none): the rule that matches first in the draft.
+func trieInsert(trie *[]trieNode, ru robotstxt.Rule) int {
+	node, earlier := 0, 0
+	p := ru.Pattern
+	for i := 0; ; i++ {
+		n := &(*trie)[node]
+		e := n.deny
+		if !ru.Allow {
+			e = n.allow
+		}
+		if e > 0 && (earlier == 0 || e < earlier) {
+			earlier = e
+		}
+		if i == len(p) {
+			break
+		}
+		nx, ok := n.next[p[i]]
+		if !ok {
+			if n.next == nil {
+				n.next = map[byte]int32{}
+			}
+			*trie = append(*trie, trieNode{})
+			nx = int32(len(*trie) - 1)
+			(*trie)[node].next[p[i]] = nx
+		}
+		node = int(nx)
+	}
+	if t := &(*trie)[node]; ru.Allow && t.allow == 0 {
+		t.allow = ru.Line
+	} else if !ru.Allow && t.deny == 0 {
+		t.deny = ru.Line
+	}
+	return earlier
 }
 
 // orderClash is a rule that decides under longest match but loses to an
@@ -987,48 +1025,42 @@ func (l *linter) firstMatchOrder(groups []robotstxt.Group) {
 			}
 		}
 		trie := []trieNode{{}}
+		// The first rule of each kind so far, and the first with * or $:
+		// Baidu reads wildcards, so a wildcard rule may match before a
+		// longer rule of the other kind, and any earlier rule of the other
+		// kind may match before a wildcard rule.
+		var firstAllow, firstDeny, wildAllow, wildDeny int
 		for _, ru := range g.Rules {
 			if !ru.CanMatch || ru.Pattern == "" {
 				continue
 			}
+			earlier := 0
 			if strings.ContainsAny(ru.Pattern, "*$") {
 				wild++
 				if firstWild == 0 {
 					firstWild = ru.Line
 				}
-				continue
-			}
-			// Walk the pattern: any earlier rule of the other kind whose
-			// pattern is a prefix of this one matches first in the draft.
-			node, earlier := 0, 0
-			p := ru.Pattern
-			for i := 0; ; i++ {
-				n := &trie[node]
-				e := n.deny
-				if !ru.Allow {
-					e = n.allow
+				if ru.Allow {
+					earlier, wildAllow = firstDeny, cmp.Or(wildAllow, ru.Line)
+				} else {
+					earlier, wildDeny = firstAllow, cmp.Or(wildDeny, ru.Line)
 				}
-				if e > 0 && (earlier == 0 || e < earlier) {
+			} else if ru.Allow {
+				earlier = wildDeny
+			} else {
+				earlier = wildAllow
+			}
+			if ru.Allow {
+				firstAllow = cmp.Or(firstAllow, ru.Line)
+			} else {
+				firstDeny = cmp.Or(firstDeny, ru.Line)
+			}
+			if !strings.ContainsAny(ru.Pattern, "*$") {
+				// Any earlier literal rule of the other kind whose
+				// pattern is a prefix of this one matches first.
+				if e := trieInsert(&trie, ru); e > 0 && (earlier == 0 || e < earlier) {
 					earlier = e
 				}
-				if i == len(p) {
-					break
-				}
-				nx, ok := n.next[p[i]]
-				if !ok {
-					if n.next == nil {
-						trie[node].next = map[byte]int32{}
-					}
-					trie = append(trie, trieNode{})
-					nx = int32(len(trie) - 1)
-					trie[node].next[p[i]] = nx
-				}
-				node = int(nx)
-			}
-			if ru.Allow && trie[node].allow == 0 {
-				trie[node].allow = ru.Line
-			} else if !ru.Allow && trie[node].deny == 0 {
-				trie[node].deny = ru.Line
 			}
 			if earlier == 0 || checks >= maxOrderChecks {
 				continue
@@ -1036,7 +1068,7 @@ func (l *linter) firstMatchOrder(groups []robotstxt.Group) {
 			checks++
 			probe := probePath(ru.Pattern)
 			gd := l.r.Decide(robotstxt.Query{URL: probe, Agents: []string{who}, Dialect: robotstxt.Google})
-			od := l.r.Decide(robotstxt.Query{URL: probe, Agents: []string{who}, Dialect: robotstxt.Original})
+			od := l.r.Decide(robotstxt.Query{URL: probe, Agents: []string{who}, Dialect: robotstxt.Baidu})
 			e := od.Line()
 			if gd.Allowed == od.Allowed || gd.Line() != ru.Line || e == 0 || e >= ru.Line || !mine[e] || !sameRecord(e, ru.Line) {
 				continue
@@ -1052,7 +1084,7 @@ func (l *linter) firstMatchOrder(groups []robotstxt.Group) {
 		c := cs[0]
 		var msg string
 		if len(cs) == 1 {
-			msg = fmt.Sprintf("under the original draft's first match (Baidu), this rule decides for %s (%s) before the longer line %d %q, which decides under longest match (Google, Bing, Yandex, RFC 9309: %s); move this line below line %d so that every dialect agrees",
+			msg = fmt.Sprintf("under Baidu's first match (file order, with * and $), this rule decides for %s (%s) before the longer line %d %q, which decides under longest match (Google, Bing, Yandex, RFC 9309: %s); move this line below line %d so that every dialect agrees",
 				clip(c.probe, 60), verdictOf(!c.gAllow), c.line, l.ruleText(c.line), verdictOf(c.gAllow), c.line)
 		} else {
 			lines := make([]int, len(cs))
@@ -1060,7 +1092,7 @@ func (l *linter) firstMatchOrder(groups []robotstxt.Group) {
 				lines[i] = cs[i].line
 			}
 			last := lines[len(lines)-1]
-			msg = fmt.Sprintf("under the original draft's first match (Baidu), this rule decides before %d longer rules after it (lines %s), which decide under longest match (Google, Bing, Yandex, RFC 9309): for %s, line %d %q says %s, Baidu's reading %s; move this line below line %d so that every dialect agrees",
+			msg = fmt.Sprintf("under Baidu's first match (file order, with * and $), this rule decides before %d longer rules after it (lines %s), which decide under longest match (Google, Bing, Yandex, RFC 9309): for %s, line %d %q says %s, Baidu's reading %s; move this line below line %d so that every dialect agrees",
 				len(cs), joinLines(lines, 8), clip(c.probe, 60), c.line, l.ruleText(c.line), verdictOf(c.gAllow), verdictOf(!c.gAllow), last)
 		}
 		l.add(e, keyColumn(&l.lines[e-1]), "dialects-disagree", msg, nil)
@@ -1071,7 +1103,7 @@ func (l *linter) firstMatchOrder(groups []robotstxt.Group) {
 		if wild > 1 {
 			msg = fmt.Sprintf("%d rules use * or $ (this is the first)", wild)
 		}
-		l.add(firstWild, valueColumn(ln), "wildcards-in-original", msg+": Google, Bing, Yandex and RFC 9309 read them as wildcards, but the original draft, which Baidu is said to follow, reads them as literal characters", nil)
+		l.add(firstWild, valueColumn(ln), "wildcards-in-original", msg+": Google, Bing, Yandex, Baidu and RFC 9309 read them as wildcards; only the strict 1996 draft (the original dialect) reads them as literal characters", nil)
 	}
 }
 

@@ -15,10 +15,11 @@ const (
 
 // Dialect sets of lint codes.
 var (
-	allDialects     = []string{"google", "rfc9309", "bing", "yandex", "original"}
+	allDialects     = []string{"google", "rfc9309", "bing", "yandex", "baidu", "original"}
 	longestMatch    = []string{"google", "rfc9309", "bing", "yandex"}
 	googleReading   = []string{"google", "bing", "yandex"}
-	strictReading   = []string{"rfc9309", "original"}
+	strictReading   = []string{"rfc9309", "baidu", "original"}
+	draftRecords    = []string{"baidu", "original"} // blank-line records, first match
 	originalDialect = []string{"original"}
 	yandexDialect   = []string{"yandex"}
 	noDialect       = []string{}
@@ -60,10 +61,10 @@ var lintCodes = []lintCode{
 	{"star-rules-dropped", sevInfo, allDialects, "a crawler named by its own group ignores every rule of the * group, and some URLs the * group blocks are allowed for it by default (no rule of its group as specific says so)", "repeat in the crawler's group the * rules it should follow"},
 	{"disallow-all", sevWarning, allDialects, "Disallow: / for every crawler without a group of its own, and no named crawler let in: the whole site is closed (a staging file left in production?)", "remove the line if the site should be crawled"},
 	{"empty-group", sevWarning, allDialects, "a crawler's group has no allow or disallow rule: the crawler may fetch everything and ignores the * group's rules", "add the rules it should follow, or remove the group"},
-	{"blank-line-in-group", sevWarning, originalDialect, "a blank line inside a group: Google reads on, the original draft (Baidu) ends the record there and the rules after it belong to no crawler; Yandex's validator warns", "remove blank lines inside groups; separate groups with one blank line"},
-	{"dialects-disagree", sevWarning, originalDialect, "in a group Baidu obeys, a rule that comes before longer rules and, under the original draft's first match (Baidu), decides for URLs they decide under longest match (Google, Bing, Yandex, RFC 9309); one finding per such rule", "move the shorter rule below the longer ones: every dialect then agrees"},
-	{"wildcards-in-original", sevInfo, originalDialect, "rules with * or $ in a group Baidu obeys: the original draft (which Baidu is said to follow) has no wildcards and reads them as literal characters; one finding per file", "nothing, if Baidu is not a concern; otherwise add literal rules for it"},
-	{"yandex-only-field", sevInfo, []string{"google", "rfc9309", "bing", "original"}, "clean-param or host outside a group only Yandex reads: only Yandex reads them, the others skip them (harmless); one finding per file", "nothing; or put them in a User-agent: Yandex group to say whom they are for"},
+	{"blank-line-in-group", sevWarning, draftRecords, "a blank line inside a group: Google reads on, the original draft (Baidu) ends the record there and the rules after it belong to no crawler; Yandex's validator warns", "remove blank lines inside groups; separate groups with one blank line"},
+	{"dialects-disagree", sevWarning, draftRecords, "in a group Baidu obeys, a rule that comes before longer rules and, under Baidu's first match (with * and $, as Baidu's robots.txt help says), decides for URLs they decide under longest match (Google, Bing, Yandex, RFC 9309); one finding per such rule", "move the shorter rule below the longer ones: every dialect then agrees"},
+	{"wildcards-in-original", sevInfo, originalDialect, "rules with * or $ in a group the draft's readers obey: Google, Bing, Yandex, Baidu and RFC 9309 read them as wildcards, only the strict 1996 draft (the original dialect) reads them as literal characters; one finding per file", "nothing, unless a crawler that reads the strict draft matters to you"},
+	{"yandex-only-field", sevInfo, []string{"google", "rfc9309", "bing", "baidu", "original"}, "clean-param or host outside a group only Yandex reads: only Yandex reads them, the others skip them (harmless); one finding per file", "nothing; or put them in a User-agent: Yandex group to say whom they are for"},
 	{"yandex-bad-clean-param", sevWarning, yandexDialect, "a clean-param line Yandex's analyzer rejects: no parameter, parameters not separated by &, values, or a bad path", "write Clean-param: name[&name...] [path], the path starting with / or *"},
 	{"yandex-bad-host", sevWarning, yandexDialect, "a host line Yandex's analyzer rejects (a path, a bad port, no name) or a second host line, which Yandex ignores", "keep one Host: with only the main mirror's name, optionally https:// and a port"},
 	{"yandex-too-many-rules", sevWarning, yandexDialect, "more than 2,048 allow and disallow rules: Yandex reads at most 2,048", "merge rules with wildcards"},

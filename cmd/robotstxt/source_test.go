@@ -241,19 +241,31 @@ func TestCompareURL(t *testing.T) {
 		}
 	}
 
+	// 503: unreachable for Google's policy, no restrictions for Yandex's
+	// (issue 8.3): each row reads the answer with its crawler's policy.
 	down := newSite(t, 503, "")
 	code, out, _ = runCmd(t, "", "compare", "--json", "--store", "memory", "-u", down.URL, "/a")
 	var cmp comparison
 	if err := json.Unmarshal([]byte(out), &cmp); err != nil || code != 0 {
 		t.Fatalf("503: exit %d, %v: %s", code, err, out)
 	}
-	if cmp.Fetch == nil || cmp.Fetch.Policy != "disallow-all" || len(cmp.Rows) != 0 || cmp.File != down.URL+"/robots.txt" {
+	if cmp.Fetch == nil || cmp.Fetch.Policy != "disallow-all" || cmp.File != down.URL+"/robots.txt" {
 		t.Errorf("503: %+v", cmp)
 	}
-	code, out, _ = runCmd(t, "", "compare", "--store", "memory", "-u", down.URL)
-	if code != 0 || !strings.Contains(out, "note: no robots.txt rules apply: everything is disallowed") ||
+	for _, r := range cmp.Rows {
+		if want := r.Crawler == "YandexBot"; r.Cells[0].Allowed != want {
+			t.Errorf("503: %s allowed %v, want %v", r.Crawler, r.Cells[0].Allowed, want)
+		}
+	}
+	if len(cmp.Rows) == 0 || len(cmp.Disagreements) == 0 || !strings.Contains(cmp.Disagreements[0].Explanation, "allowed by yandex (fetch policy: allow all)") {
+		t.Errorf("503: rows %d, disagreements %+v", len(cmp.Rows), cmp.Disagreements)
+	}
+	// 404: every engine reads it as no restrictions: nothing to compare.
+	gone := newSite(t, 404, "")
+	code, out, _ = runCmd(t, "", "compare", "--store", "memory", "-u", gone.URL)
+	if code != 0 || !strings.Contains(out, "note: no robots.txt rules apply: everything is allowed") ||
 		!strings.Contains(out, "nothing to compare") || strings.Contains(out, "URLs:") || strings.Contains(out, "agree") {
-		t.Errorf("503: exit %d:\n%s", code, out)
+		t.Errorf("404: exit %d:\n%s", code, out)
 	}
 }
 
