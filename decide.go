@@ -349,7 +349,7 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 	for _, tier := range tiers {
 		var groups []int
 		var lines []int
-		var named []string // the tokens of the tier that name groups
+		var named []string    // the tokens of the tier that name groups
 		var have map[int]bool // the lines so far, once there are many
 		for _, tok := range tier {
 			gs, ls := c.groupsNaming(tok, d, loose)
