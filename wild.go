@@ -35,7 +35,14 @@ type wildIndex struct {
 	fail  []int32 // per node: the node of its longest proper suffix in the trie
 	out   []int32 // per node: the word of its longest suffix that is a word (itself included), or -1
 	root  [256]int32
+	// The full transitions of the first nodes (breadth first: the
+	// shallowest), by byte class: dense[v*nclass+class[c]] for v < ndense.
+	class  [256]uint8
+	nclass int32
+	ndense int32
+	dense  []int32
 
+	words    []string
 	wordNode []int32 // per word: its node
 	wordLen  []int32
 	wordNext []int32 // per word: the word of its longest proper suffix that is one, or -1
@@ -74,15 +81,11 @@ func (w *wildIndex) putScratch(sc *wildScratch) {
 }
 
 // wildScratch is what a question keeps while it matches: where each word
-// occurs in the path.
+// first ends in the path.
 type wildScratch struct {
-	occWord, occEnd []int32 // the occurrences, in path order
-	cnt             []int32 // per word: its occurrences, 0 when none (presence only once overflowed)
-	at              []int32 // per word: where its ends start in ends
-	ends            []int32 // per word, its ends in increasing order
-	seen            []int32 // the words that occur
-	overflow        bool    // too many occurrences to list: rules are matched by globMatch
-	final           int32   // the automaton's node at the end of the path
+	first []int32 // per word: the end of its first occurrence, 0 when none
+	seen  []int32 // the words that occur
+	final int32   // the automaton's node at the end of the path
 }
 
 // segmented reports whether wildcard rule r has a literal segment after its
@@ -127,6 +130,7 @@ func (s *ruleSet) buildWild(ids []int32) *wildIndex {
 		}
 	}
 	w.start = append(w.start, int32(len(w.segs)))
+	w.words = list
 	w.build(list)
 
 	// Keys.
@@ -151,7 +155,7 @@ func (s *ruleSet) buildWild(ids []int32) *wildIndex {
 	w.kany, w.byAny = keyTable(anyKey, len(list))
 	nw := len(list)
 	w.scratch.New = func() any {
-		return &wildScratch{cnt: make([]int32, nw), at: make([]int32, nw)}
+		return &wildScratch{first: make([]int32, nw)}
 	}
 	return w
 }
@@ -273,6 +277,46 @@ func (w *wildIndex) build(words []string) {
 			}
 		}
 	}
+	w.buildDense()
+}
+
+// maxDense bounds the entries of the dense transition table.
+const maxDense = 1 << 17
+
+// buildDense tabulates the moves of the shallowest nodes.
+func (w *wildIndex) buildDense() {
+	var used [256]bool
+	for _, c := range w.label[1:] {
+		used[c] = true
+	}
+	w.nclass = 1 // class 0: the bytes no word holds
+	var rep []byte
+	rep = append(rep, 0)
+	for c := range used {
+		if used[c] {
+			w.class[c] = uint8(w.nclass)
+			rep = append(rep, byte(c))
+			w.nclass++
+		}
+	}
+	if w.nclass > 255 {
+		return
+	}
+	nn := int32(len(w.label))
+	w.ndense = min(nn, maxDense/w.nclass)
+	w.dense = make([]int32, w.ndense*w.nclass)
+	for v := int32(0); v < w.ndense; v++ {
+		row := w.dense[v*w.nclass : (v+1)*w.nclass]
+		for k := int32(1); k < w.nclass; k++ {
+			c := rep[k]
+			switch u := w.child(v, c); {
+			case u >= 0:
+				row[k] = u
+			case v != 0:
+				row[k] = w.dense[w.fail[v]*w.nclass+k] // fail[v] is shallower
+			}
+		}
+	}
 }
 
 // child returns v's child by byte c, or -1.
@@ -303,6 +347,9 @@ func (w *wildIndex) child(v int32, c byte) int32 {
 // step is the automaton's move from node v by byte c.
 func (w *wildIndex) step(v int32, c byte) int32 {
 	for v != 0 {
+		if v < w.ndense {
+			return w.dense[v*w.nclass+int32(w.class[c])]
+		}
 		if u := w.child(v, c); u >= 0 {
 			return u
 		}
@@ -311,87 +358,53 @@ func (w *wildIndex) step(v int32, c byte) int32 {
 	return w.root[c]
 }
 
-// scan runs the automaton over path, noting in sc where each word ends.
+// scan runs the automaton over path, noting in sc where each word first
+// ends. A word noted once has its suffixes noted too (they ended there
+// with it), so each byte stops at the first noted word: the pass costs the
+// path's length plus the words that occur.
 func (w *wildIndex) scan(path string, sc *wildScratch) {
 	for _, wd := range sc.seen {
-		sc.cnt[wd] = 0
+		sc.first[wd] = 0
 	}
-	sc.seen, sc.occWord, sc.occEnd = sc.seen[:0], sc.occWord[:0], sc.occEnd[:0]
-	sc.overflow = false
-	// Listing every occurrence costs as many words as end at each byte;
-	// past a budget, only which words occur is kept.
-	budget := 8*len(path) + 1024
+	sc.seen = sc.seen[:0]
 	v := int32(0)
 	for j := 0; j < len(path); j++ {
 		v = w.step(v, path[j])
-		for wd := w.out[v]; wd >= 0; wd = w.wordNext[wd] {
-			if sc.cnt[wd] == 0 {
-				sc.seen = append(sc.seen, wd)
-			} else if sc.overflow {
-				break // its suffixes were noted with it
-			}
-			sc.cnt[wd]++
-			if !sc.overflow {
-				sc.occWord = append(sc.occWord, wd)
-				sc.occEnd = append(sc.occEnd, int32(j+1))
-				sc.overflow = len(sc.occWord) >= budget
-			}
+		for wd := w.out[v]; wd >= 0 && sc.first[wd] == 0; wd = w.wordNext[wd] {
+			sc.first[wd] = int32(j + 1)
+			sc.seen = append(sc.seen, wd)
 		}
 	}
 	sc.final = v
-	if sc.overflow {
-		return
-	}
-	// Group the ends by word (a counting sort: they stay in order).
-	n := int32(0)
-	for _, wd := range sc.seen {
-		sc.at[wd] = n
-		n += sc.cnt[wd]
-	}
-	sc.ends = slices.Grow(sc.ends[:0], int(n))[:n]
-	for i, wd := range sc.occWord {
-		sc.ends[sc.at[wd]] = sc.occEnd[i]
-		sc.at[wd]++
-	}
-	for _, wd := range sc.seen {
-		sc.at[wd] -= sc.cnt[wd]
-	}
 }
 
 // matches reports whether rule k, whose prefix the path has, matches path,
-// after scan.
+// after scan. Rules keyed by their tail are only asked about when the tail
+// ends the path. It walks the segments as globMatch does, leftmost first,
+// jumping to a word's first end when that is far enough.
 func (w *wildIndex) matches(s *ruleSet, k int, path string, sc *wildScratch) bool {
 	r := &s.rules[w.rules[k]]
 	segs := w.segs[w.start[k]:w.start[k+1]]
 	for _, wd := range segs {
-		if sc.cnt[wd] == 0 {
+		if sc.first[wd] == 0 {
 			return false
 		}
 	}
-	if sc.overflow {
-		return s.matchRest(r, path)
-	}
-	pos := int32(r.lit)
-	n := int32(len(path))
+	pos := int(r.lit)
 	for i, wd := range segs {
-		ends := sc.ends[sc.at[wd] : sc.at[wd]+sc.cnt[wd]]
-		need := pos + w.wordLen[wd] // the first end that leaves room for the word
+		n := int(w.wordLen[wd])
 		if i == len(segs)-1 && w.tail[k] {
-			return ends[len(ends)-1] == n && need <= n
+			return len(path)-n >= pos
 		}
-		lo, hi := 0, len(ends)
-		for lo < hi {
-			m := int(uint(lo+hi) >> 1)
-			if ends[m] < need {
-				lo = m + 1
-			} else {
-				hi = m
-			}
+		if e := int(sc.first[wd]); e-n >= pos {
+			pos = e
+			continue
 		}
-		if lo == len(ends) {
+		j := strings.Index(path[pos:], w.words[wd])
+		if j < 0 {
 			return false
 		}
-		pos = ends[lo]
+		pos += j + n
 	}
 	return true
 }
