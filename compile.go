@@ -290,13 +290,8 @@ func word8(s string) uint64 {
 // so that indexing it with a uint8 needs no bounds check.
 var wordMask = [256]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
-// match reports whether rule r matches path.
-func (s *ruleSet) match(r *crule, path string) bool {
-	p := newProbe(path, false)
-	return !p.reject(r) && s.matchRest(r, p.pathFor(r))
-}
-
-// matchRest is match once the probe has not rejected r: the path's first
+// matchRest reports whether rule r matches path once the probe has not
+// rejected it: the path's first
 // wlen bytes then equal those of the literal prefix, so once the path is
 // known to be long enough, a rule whose literal prefix is that short is
 // decided without reading its pattern.

@@ -43,7 +43,7 @@ type wildIndex struct {
 	dense  []int32
 
 	words    []string
-	wordNode []int32 // per word: its node
+	wordNode []int32 // per word: its node (while building)
 	wordLen  []int32
 	wordNext []int32 // per word: the word of its longest proper suffix that is one, or -1
 
@@ -253,6 +253,7 @@ func (w *wildIndex) build(words []string) {
 		for i, v := range w.wordNode {
 			w.wordNext[i] = w.out[w.fail[v]]
 		}
+		w.wordNode = nil // only building needs it
 	}()
 	// Failure links and outputs, breadth first.
 	newWord := make([]int32, nn)
@@ -281,7 +282,7 @@ func (w *wildIndex) build(words []string) {
 }
 
 // maxDense bounds the entries of the dense transition table.
-const maxDense = 1 << 17
+const maxDense = 1 << 16
 
 // buildDense tabulates the moves of the shallowest nodes.
 func (w *wildIndex) buildDense() {
