@@ -76,7 +76,7 @@ func (w *wildIndex) getScratch() *wildScratch {
 
 func (w *wildIndex) putScratch(sc *wildScratch) {
 	if !w.spare.CompareAndSwap(nil, sc) {
-		w.putScratch(sc)
+		w.scratch.Put(sc)
 	}
 }
 

@@ -191,3 +191,37 @@ func TestHostileWork(t *testing.T) {
 		}
 	}
 }
+
+// TestWildConcurrent asks a set with a wildIndex from several goroutines at
+// once: each takes its own scratch (the kept one or a pooled one) and the
+// answers are those of one goroutine alone.
+func TestWildConcurrent(t *testing.T) {
+	body := wildGroups(9, 3*bigSet)
+	r := ParseString(body)
+	var urls []string
+	for i := 0; i < 64; i++ {
+		urls = append(urls, "http://example.com/"+strings.Repeat("ab/$"[i%4:], 1+i%7)+strings.Repeat("a", i))
+	}
+	want := make([]bool, len(urls))
+	for i, u := range urls {
+		want[i] = r.Allowed("FooBot", u)
+	}
+	done := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for n := 0; n < 200; n++ {
+				i := (n*7 + g) % len(urls)
+				if got := r.Allowed("FooBot", urls[i]); got != want[i] {
+					done <- fmt.Sprintf("%s: %v, alone %v", urls[i], got, want[i])
+					return
+				}
+			}
+			done <- ""
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}
