@@ -112,6 +112,7 @@ const (
 	ruleIndexHTM       // implied by an allow of .../index.htm (Google)
 	ruleDead           // no URL can match the pattern
 	ruleExtra          // the pattern is in the set's arena, not in the body
+	ruleAut            // a wildcard rule found through the set's wildIndex
 )
 
 func (r *crule) allow() bool { return r.flags&ruleAllow != 0 }
@@ -289,13 +290,8 @@ func word8(s string) uint64 {
 // so that indexing it with a uint8 needs no bounds check.
 var wordMask = [256]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
-// match reports whether rule r matches path.
-func (s *ruleSet) match(r *crule, path string) bool {
-	p := newProbe(path, false)
-	return !p.reject(r) && s.matchRest(r, p.pathFor(r))
-}
-
-// matchRest is match once the probe has not rejected r: the path's first
+// matchRest reports whether rule r matches path once the probe has not
+// rejected it: the path's first
 // wlen bytes then equal those of the literal prefix, so once the path is
 // known to be long enough, a rule whose literal prefix is that short is
 // decided without reading its pattern.
@@ -417,22 +413,34 @@ const maxBucketCopies = 4
 // order. Rules with a flag in skip are passed over.
 func (s *ruleSet) scan(path string, skip uint8, first bool) *crule {
 	var best *crule
-	for i := range s.rules[:s.nmatch] {
-		r := &s.rules[i]
-		if r.flags&skip != 0 || !s.match(r, path) {
-			continue
-		}
-		if first {
-			if best == nil || r.line < best.line {
-				best = r
-			}
-			continue
-		}
-		if best == nil || better(r, best) {
+	s.eachMatch(path, skip, func(r *crule) {
+		if best == nil || first && r.line < best.line || !first && better(r, best) {
 			best = r
 		}
-	}
+	})
 	return best
+}
+
+// eachMatch calls fn for every rule of set s that matches path and has no
+// flag in skip, in no particular order. The wildcard rules of a wildIndex
+// are found through it.
+func (s *ruleSet) eachMatch(path string, skip uint8, fn func(*crule)) {
+	p := newProbe(path, false)
+	try := func(r *crule) {
+		if r.flags&skip == 0 && !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
+			fn(r)
+		}
+	}
+	if s.idx == nil || s.idx.aut == nil {
+		for i := range s.rules[:s.nmatch] {
+			try(&s.rules[i])
+		}
+		return
+	}
+	for _, i := range s.idx.plain {
+		try(&s.rules[i])
+	}
+	s.idx.aut.each(s, p.clean(), skip, fn)
 }
 
 // build reads body in dialect d's reading: groups, tokens and extension

@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unsafe"
 )
@@ -219,14 +220,23 @@ func (r *Robots) Decide(q Query) Decision {
 	if d == Yandex {
 		skip = ruleIndexHTM // Google's index.htm rule is Google's alone
 	}
+	// The rule set of exactly these groups when there is one (its rules
+	// indexed together), else each group's own.
+	var sets []*ruleSet
+	if set != noSet {
+		sets = []*ruleSet{c.set(set)}
+	} else {
+		for _, gi := range groups {
+			sets = append(sets, c.set(gi))
+		}
+	}
 	var win hit
 	switch {
 	case set != noSet && skip == 0 && !d.firstMatch():
 		s := c.set(set)
 		win = hit{s, s.eval(path)}
 	default:
-		for _, gi := range groups {
-			s := c.set(gi)
+		for _, s := range sets {
 			r := s.scan(path, skip, d.firstMatch())
 			if r == nil {
 				continue
@@ -258,7 +268,7 @@ func (r *Robots) Decide(q Query) Decision {
 		}
 	}
 	if q.Explain {
-		dec.Matches = r.explain(c, groups, path, win.r, d, skip)
+		dec.Matches = r.explain(sets, path, win.r, d, skip)
 	}
 	return dec
 }
@@ -282,16 +292,11 @@ func (r *Robots) ruleMatch(h hit) RuleMatch {
 	return RuleMatch{Line: int(cr.line), Allow: cr.allow(), Pattern: h.s.pat(cr), Implicit: cr.flags&ruleIndexHTM != 0, Text: r.lineText(int(cr.line))}
 }
 
-// explain lists every rule of the groups that matches path, the winner first.
-func (r *Robots) explain(c *compiled, groups []int32, path string, win *crule, d Dialect, skip uint8) []RuleMatch {
+// explain lists every rule of the sets that matches path, the winner first.
+func (r *Robots) explain(sets []*ruleSet, path string, win *crule, d Dialect, skip uint8) []RuleMatch {
 	var hits []hit
-	for _, gi := range groups {
-		s := c.set(gi)
-		for i := range s.rules[:s.nmatch] {
-			if cr := &s.rules[i]; cr.flags&skip == 0 && s.match(cr, path) {
-				hits = append(hits, hit{s, cr})
-			}
-		}
+	for _, s := range sets {
+		s.eachMatch(path, skip, func(cr *crule) { hits = append(hits, hit{s, cr}) })
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int {
 		if d.firstMatch() {
@@ -352,13 +357,38 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 	for _, tier := range tiers {
 		var groups []int
 		var lines []int
-		var named []string // the tokens of the tier that name groups
+		var named []string    // the tokens of the tier that name groups
+		var have map[int]bool // the lines so far, once there are many
 		for _, tok := range tier {
 			gs, ls := c.groupsNaming(tok, d, loose)
+			if len(tier) == 1 {
+				// One name: its groups and lines as they are.
+				groups, lines = gs, ls
+				if len(ls) > 0 {
+					named = append(named, tok)
+				}
+				break
+			}
 			n := len(lines)
+			if have == nil && n > 0 && n+len(ls) > 64 {
+				have = make(map[int]bool, n+len(ls))
+				for _, l := range lines {
+					have[l] = true
+				}
+			}
 			for _, l := range ls {
-				if !slices.Contains(lines[:n], l) {
+				switch {
+				case have != nil:
+					if !have[l] {
+						lines = append(lines, l)
+					}
+				case !slices.Contains(lines[:n], l):
 					lines = append(lines, l)
+				}
+			}
+			for _, l := range lines[n:] {
+				if have != nil {
+					have[l] = true
 				}
 			}
 			if len(lines) > n {
@@ -485,7 +515,9 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 		}
 		return groups, lines
 	}
-	for _, gi := range c.tokenGroups(tok) {
+	tg := c.tokenGroups(tok)
+	groups, lines = make([]int, 0, len(tg)), make([]int, 0, len(tg))
+	for _, gi := range tg {
 		groups = append(groups, int(gi))
 		g := &c.groups[gi]
 		for _, a := range c.agents[g.alo:g.ahi] {
@@ -538,13 +570,25 @@ func (c *compiled) crawlDelay(dec *Decision, d Dialect) {
 	}
 }
 
+// joinInts writes xs as "1, 2, 3", the first maxListed of them followed by
+// how many more there are.
 func joinInts(xs []int) string {
-	var b strings.Builder
+	const maxListed = 32
+	more := 0
+	if len(xs) > maxListed {
+		xs, more = xs[:maxListed], len(xs)-maxListed
+	}
+	b := make([]byte, 0, 8*len(xs)+16)
 	for i, x := range xs {
 		if i > 0 {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
-		fmt.Fprint(&b, x)
+		b = strconv.AppendInt(b, int64(x), 10)
 	}
-	return b.String()
+	if more > 0 {
+		b = append(b, " and "...)
+		b = strconv.AppendInt(b, int64(more), 10)
+		b = append(b, " more"...)
+	}
+	return string(b)
 }

@@ -30,6 +30,11 @@ type ruleIndex struct {
 	wstart   []int32
 	wbucket  []int32
 	wgeneric []int32
+	// With many wildcard rules that have a segment after their first
+	// '*', those rules are found through aut instead, and left out of
+	// the buckets.
+	aut   *wildIndex
+	plain []int32 // then, positions in rules: the matchable rules aut does not hold
 }
 
 func (s *ruleSet) buildIndex() *ruleIndex {
@@ -90,6 +95,20 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 	ix.exact = dedupe(ix.exact)
 	slices.SortFunc(ix.wild, order)
 
+	var segged []int32
+	for _, id := range ix.wild {
+		if segmented(s.pat(&s.rules[id]), &s.rules[id]) {
+			segged = append(segged, id)
+		}
+	}
+	if len(segged) >= wildMin {
+		ix.aut = s.buildWild(segged)
+		for i := range s.rules[:s.nmatch] {
+			if s.rules[i].flags&ruleAut == 0 {
+				ix.plain = append(ix.plain, int32(i))
+			}
+		}
+	}
 	ix.bucketWild(s)
 	ix.words = make([]uint64, len(ix.lits))
 	for k, id := range ix.lits {
@@ -195,6 +214,9 @@ func (s *ruleSet) evalIndexed(path string) *crule {
 			break
 		}
 	}
+	if ix.aut != nil {
+		best, _ = ix.aut.best(s, p.clean(), best)
+	}
 	return best
 }
 
@@ -209,6 +231,9 @@ func (ix *ruleIndex) bucketWild(s *ruleSet) {
 		return -1
 	}
 	for k, id := range ix.wild {
+		if s.rules[id].flags&ruleAut != 0 {
+			continue
+		}
 		if b := bucketOf(&s.rules[id]); b >= 0 {
 			count[b]++
 		} else {
@@ -225,6 +250,9 @@ func (ix *ruleIndex) bucketWild(s *ruleSet) {
 	ix.wbucket = make([]int32, n)
 	var fill [256]int32
 	for k, id := range ix.wild {
+		if s.rules[id].flags&ruleAut != 0 {
+			continue
+		}
 		if b := bucketOf(&s.rules[id]); b >= 0 {
 			ix.wbucket[ix.wstart[b]+fill[b]] = int32(k)
 			fill[b]++

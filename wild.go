@@ -1,0 +1,476 @@
+package robotstxt
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// wildMin is the number of wildcard rules with a literal segment after
+// their first '*' from which a large set finds them through a wildIndex
+// rather than trying each: below it, searching a few segments over the path
+// costs less than one pass of the automaton.
+const wildMin = 64
+
+// wildIndex finds the wildcard rules of a large set that match a path in
+// one pass over the path, whatever the number of rules.
+//
+// A wildcard pattern is a literal prefix (matched through the probe, as
+// for every rule) then literal segments separated by '*'s, the last one
+// tied to the end of the path when the pattern ends with '$' and not with
+// '*' (its tail). Every distinct segment of the set's rules is a word of an
+// Aho-Corasick automaton: one pass over the path lists where each word
+// ends. A rule keyed by a word that does not occur is never looked at; one
+// that is looked at is decided by the same leftmost-first walk as
+// globMatch, each step a binary search among its segment's ends instead of
+// a search through the path. Each rule is keyed by its tail if it has one
+// (only the words ending the path are tried), else by its longest segment.
+type wildIndex struct {
+	// The automaton. Nodes are numbered breadth first, so the children
+	// of node v are the nodes first[v] to first[v+1]-1, in the order of
+	// their labels; node 0 is the root.
+	first []int32
+	label []byte  // per node: the byte leading to it from its parent
+	fail  []int32 // per node: the node of its longest proper suffix in the trie
+	out   []int32 // per node: the word of its longest suffix that is a word (itself included), or -1
+	root  [256]int32
+	// The full transitions of the first nodes (breadth first: the
+	// shallowest), by byte class: dense[v*nclass+class[c]] for v < ndense.
+	class  [256]uint8
+	nclass int32
+	ndense int32
+	dense  []int32
+
+	words    []string
+	wordNode []int32 // per word: its node (while building)
+	wordLen  []int32
+	wordNext []int32 // per word: the word of its longest proper suffix that is one, or -1
+
+	// The rules, in precedence order: rule k is s.rules[rules[k]], its
+	// segments (words) are segs[start[k]:start[k+1]], and tail[k] says
+	// that its last segment must end the path.
+	rules []int32
+	segs  []int32
+	start []int32
+	tail  []bool
+
+	// The rules keyed by each word, in precedence order: byTail[ktail[w]:
+	// ktail[w+1]] are those whose tail is word w, byAny[kany[w]:kany[w+1]]
+	// those keyed by their longest segment.
+	ktail, byTail []int32
+	kany, byAny   []int32
+
+	// A question's scratch: one kept here (which a collection does not
+	// empty), others pooled while it is taken.
+	spare   atomic.Pointer[wildScratch]
+	scratch sync.Pool
+}
+
+func (w *wildIndex) getScratch() *wildScratch {
+	if sc := w.spare.Swap(nil); sc != nil {
+		return sc
+	}
+	return w.scratch.Get().(*wildScratch)
+}
+
+func (w *wildIndex) putScratch(sc *wildScratch) {
+	if !w.spare.CompareAndSwap(nil, sc) {
+		w.scratch.Put(sc)
+	}
+}
+
+// wildScratch is what a question keeps while it matches: where each word
+// first ends in the path.
+type wildScratch struct {
+	first []int32 // per word: the end of its first occurrence, 0 when none
+	seen  []int32 // the words that occur
+	final int32   // the automaton's node at the end of the path
+}
+
+// segmented reports whether wildcard rule r has a literal segment after its
+// first '*'.
+func segmented(pat string, r *crule) bool {
+	body := pat[r.lit:]
+	if r.flags&ruleAnchored != 0 {
+		body = body[:len(body)-1]
+	}
+	return strings.Trim(body, "*") != ""
+}
+
+// buildWild indexes the wildcard rules ids (positions in s.rules, in
+// precedence order) that have a segment. It marks them ruleAut.
+func (s *ruleSet) buildWild(ids []int32) *wildIndex {
+	w := &wildIndex{}
+	words := map[string]int32{}
+	var list []string
+	w.start = make([]int32, 0, len(ids)+1)
+	for _, id := range ids {
+		r := &s.rules[id]
+		r.flags |= ruleAut
+		w.rules = append(w.rules, id)
+		w.start = append(w.start, int32(len(w.segs)))
+		pat := s.pat(r)
+		body := pat[r.lit:]
+		if r.flags&ruleAnchored != 0 {
+			body = body[:len(body)-1]
+		}
+		w.tail = append(w.tail, r.flags&ruleAnchored != 0 && !strings.HasSuffix(body, "*"))
+		for seg := range strings.SplitSeq(body, "*") {
+			if seg == "" {
+				continue
+			}
+			id, ok := words[seg]
+			if !ok {
+				id = int32(len(list))
+				words[seg] = id
+				list = append(list, seg)
+			}
+			w.segs = append(w.segs, id)
+		}
+	}
+	w.start = append(w.start, int32(len(w.segs)))
+	w.words = list
+	w.build(list)
+
+	// Keys.
+	tailKey := make([]int32, len(w.rules))
+	anyKey := make([]int32, len(w.rules))
+	for k := range w.rules {
+		segs := w.segs[w.start[k]:w.start[k+1]]
+		tailKey[k], anyKey[k] = -1, -1
+		if w.tail[k] {
+			tailKey[k] = segs[len(segs)-1]
+			continue
+		}
+		best := segs[0]
+		for _, sg := range segs[1:] {
+			if w.wordLen[sg] >= w.wordLen[best] {
+				best = sg
+			}
+		}
+		anyKey[k] = best
+	}
+	w.ktail, w.byTail = keyTable(tailKey, len(list))
+	w.kany, w.byAny = keyTable(anyKey, len(list))
+	nw := len(list)
+	w.scratch.New = func() any {
+		return &wildScratch{first: make([]int32, nw)}
+	}
+	return w
+}
+
+// keyTable groups the rules k by key[k] (-1: none), keeping their order.
+func keyTable(key []int32, words int) (bounds, rules []int32) {
+	bounds = make([]int32, words+1)
+	n := 0
+	for _, w := range key {
+		if w >= 0 {
+			bounds[w+1]++
+			n++
+		}
+	}
+	for i := 1; i <= words; i++ {
+		bounds[i] += bounds[i-1]
+	}
+	rules = make([]int32, n)
+	fill := slices.Clone(bounds[:words])
+	for k, w := range key {
+		if w >= 0 {
+			rules[fill[w]] = int32(k)
+			fill[w]++
+		}
+	}
+	return bounds, rules
+}
+
+// build makes the automaton of the words.
+func (w *wildIndex) build(words []string) {
+	// A trie built from the sorted words, in depth-first order: each new
+	// word shares its common prefix with the one before.
+	order := make([]int32, len(words))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(words[a], words[b]) })
+	var (
+		lbl     = []byte{0}
+		child   = []int32{-1} // first child
+		sibling = []int32{-1} // next sibling, in label order
+		lastCh  = []int32{-1}
+		word    = []int32{-1}
+	)
+	stack := []int32{0} // stack[d]: the node of the previous word's first d bytes
+	prev := ""
+	for _, id := range order {
+		wd := words[id]
+		common := commonPrefix(prev, wd)
+		stack = stack[:common+1]
+		for d := common; d < len(wd); d++ {
+			parent := stack[d]
+			n := int32(len(lbl))
+			lbl = append(lbl, wd[d])
+			child, sibling, lastCh, word = append(child, -1), append(sibling, -1), append(lastCh, -1), append(word, -1)
+			if lastCh[parent] < 0 {
+				child[parent] = n
+			} else {
+				sibling[lastCh[parent]] = n
+			}
+			lastCh[parent] = n
+			stack = append(stack, n)
+		}
+		word[stack[len(wd)]] = id
+		prev = wd
+	}
+	// Number the nodes breadth first.
+	nn := len(lbl)
+	w.first = make([]int32, nn+1)
+	w.label = make([]byte, nn)
+	w.fail = make([]int32, nn)
+	w.out = make([]int32, nn)
+	w.wordNode = make([]int32, len(words))
+	w.wordLen = make([]int32, len(words))
+	for i, wd := range words {
+		w.wordLen[i] = int32(len(wd))
+	}
+	queue := make([]int32, 1, nn) // old numbers, in new order
+	next := int32(1)
+	for i := 0; i < len(queue); i++ {
+		v := queue[i]
+		w.first[i] = next
+		for c := child[v]; c >= 0; c = sibling[c] {
+			w.label[next] = lbl[c]
+			if word[c] >= 0 {
+				w.wordNode[word[c]] = next
+			}
+			queue = append(queue, c)
+			next++
+		}
+	}
+	w.first[nn] = next
+	defer func() {
+		w.wordNext = make([]int32, len(words))
+		for i, v := range w.wordNode {
+			w.wordNext[i] = w.out[w.fail[v]]
+		}
+		w.wordNode = nil // only building needs it
+	}()
+	// Failure links and outputs, breadth first.
+	newWord := make([]int32, nn)
+	for i, old := range queue {
+		newWord[i] = word[old]
+	}
+	w.out[0] = -1
+	for c := range w.root {
+		w.root[c] = 0
+	}
+	for u := w.first[0]; u < w.first[1]; u++ {
+		w.root[w.label[u]] = u
+	}
+	for v := int32(0); v < int32(nn); v++ {
+		for u := w.first[v]; u < w.first[v+1]; u++ {
+			if v != 0 {
+				w.fail[u] = w.step(w.fail[v], w.label[u])
+			}
+			w.out[u] = newWord[u]
+			if w.out[u] < 0 {
+				w.out[u] = w.out[w.fail[u]]
+			}
+		}
+	}
+	w.buildDense()
+}
+
+// maxDense bounds the entries of the dense transition table.
+const maxDense = 1 << 16
+
+// buildDense tabulates the moves of the shallowest nodes.
+func (w *wildIndex) buildDense() {
+	var used [256]bool
+	for _, c := range w.label[1:] {
+		used[c] = true
+	}
+	w.nclass = 1 // class 0: the bytes no word holds
+	var rep []byte
+	rep = append(rep, 0)
+	for c := range used {
+		if used[c] {
+			w.class[c] = uint8(w.nclass)
+			rep = append(rep, byte(c))
+			w.nclass++
+		}
+	}
+	if w.nclass > 255 {
+		return
+	}
+	nn := int32(len(w.label))
+	w.ndense = min(nn, maxDense/w.nclass)
+	w.dense = make([]int32, w.ndense*w.nclass)
+	for v := int32(0); v < w.ndense; v++ {
+		row := w.dense[v*w.nclass : (v+1)*w.nclass]
+		for k := int32(1); k < w.nclass; k++ {
+			c := rep[k]
+			switch u := w.child(v, c); {
+			case u >= 0:
+				row[k] = u
+			case v != 0:
+				row[k] = w.dense[w.fail[v]*w.nclass+k] // fail[v] is shallower
+			}
+		}
+	}
+}
+
+// child returns v's child by byte c, or -1.
+func (w *wildIndex) child(v int32, c byte) int32 {
+	lo, hi := w.first[v], w.first[v+1]
+	if hi-lo > 8 {
+		for lo < hi {
+			m := int32(uint32(lo+hi) >> 1)
+			if w.label[m] < c {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		if lo < w.first[v+1] && w.label[lo] == c {
+			return lo
+		}
+		return -1
+	}
+	for ; lo < hi; lo++ {
+		if w.label[lo] == c {
+			return lo
+		}
+	}
+	return -1
+}
+
+// step is the automaton's move from node v by byte c.
+func (w *wildIndex) step(v int32, c byte) int32 {
+	for v != 0 {
+		if v < w.ndense {
+			return w.dense[v*w.nclass+int32(w.class[c])]
+		}
+		if u := w.child(v, c); u >= 0 {
+			return u
+		}
+		v = w.fail[v]
+	}
+	return w.root[c]
+}
+
+// scan runs the automaton over path, noting in sc where each word first
+// ends. A word noted once has its suffixes noted too (they ended there
+// with it), so each byte stops at the first noted word: the pass costs the
+// path's length plus the words that occur.
+func (w *wildIndex) scan(path string, sc *wildScratch) {
+	for _, wd := range sc.seen {
+		sc.first[wd] = 0
+	}
+	sc.seen = sc.seen[:0]
+	v := int32(0)
+	for j := 0; j < len(path); j++ {
+		v = w.step(v, path[j])
+		for wd := w.out[v]; wd >= 0 && sc.first[wd] == 0; wd = w.wordNext[wd] {
+			sc.first[wd] = int32(j + 1)
+			sc.seen = append(sc.seen, wd)
+		}
+	}
+	sc.final = v
+}
+
+// matches reports whether rule k, whose prefix the path has, matches path,
+// after scan. Rules keyed by their tail are only asked about when the tail
+// ends the path. It walks the segments as globMatch does, leftmost first,
+// jumping to a word's first end when that is far enough.
+func (w *wildIndex) matches(s *ruleSet, k int, path string, sc *wildScratch) bool {
+	r := &s.rules[w.rules[k]]
+	segs := w.segs[w.start[k]:w.start[k+1]]
+	for _, wd := range segs {
+		if sc.first[wd] == 0 {
+			return false
+		}
+	}
+	pos := int(r.lit)
+	for i, wd := range segs {
+		n := int(w.wordLen[wd])
+		if i == len(segs)-1 && w.tail[k] {
+			return len(path)-n >= pos
+		}
+		if e := int(sc.first[wd]); e-n >= pos {
+			pos = e
+			continue
+		}
+		j := strings.Index(path[pos:], w.words[wd])
+		if j < 0 {
+			return false
+		}
+		pos += j + n
+	}
+	return true
+}
+
+// prefixed reports whether path starts with the literal prefix of rule r.
+func (s *ruleSet) prefixed(r *crule, pw uint64, path string) bool {
+	if pw&wordMask[r.wlen] != r.word || len(path) < int(r.lit) {
+		return false
+	}
+	return r.lit <= uint32(r.wlen) || path[r.wlen:r.lit] == s.base(r)[r.off+uint32(r.wlen):r.off+r.lit]
+}
+
+// best returns the best of best and the indexed rules that match path (cut
+// at its end), and how many rules it examined (looked at beyond their key).
+func (w *wildIndex) best(s *ruleSet, path string, best *crule) (*crule, int) {
+	if best != nil && !better(&s.rules[w.rules[0]], best) {
+		return best, 0 // no indexed rule can win
+	}
+	sc := w.getScratch()
+	w.scan(path, sc)
+	pw := word8(path)
+	examined := 0
+	try := func(list []int32) {
+		for _, k := range list {
+			r := &s.rules[w.rules[k]]
+			if best != nil && !better(r, best) {
+				return // the rest of the list is behind r
+			}
+			examined++
+			if s.prefixed(r, pw, path) && w.matches(s, int(k), path, sc) {
+				best = r
+				return
+			}
+		}
+	}
+	// Rules keyed by their tail: only words that end the path.
+	for wd := w.out[sc.final]; wd >= 0; wd = w.wordNext[wd] {
+		try(w.byTail[w.ktail[wd]:w.ktail[wd+1]])
+	}
+	for _, wd := range sc.seen {
+		try(w.byAny[w.kany[wd]:w.kany[wd+1]])
+	}
+	w.putScratch(sc)
+	return best, examined
+}
+
+// each calls fn for every indexed rule that matches path (cut at its end)
+// and has no flag in skip.
+func (w *wildIndex) each(s *ruleSet, path string, skip uint8, fn func(*crule)) {
+	sc := w.getScratch()
+	w.scan(path, sc)
+	pw := word8(path)
+	try := func(list []int32) {
+		for _, k := range list {
+			r := &s.rules[w.rules[k]]
+			if r.flags&skip == 0 && s.prefixed(r, pw, path) && w.matches(s, int(k), path, sc) {
+				fn(r)
+			}
+		}
+	}
+	for wd := w.out[sc.final]; wd >= 0; wd = w.wordNext[wd] {
+		try(w.byTail[w.ktail[wd]:w.ktail[wd+1]])
+	}
+	for _, wd := range sc.seen {
+		try(w.byAny[w.kany[wd]:w.kany[wd+1]])
+	}
+	w.putScratch(sc)
+}
