@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -91,9 +88,7 @@ type disagreement struct {
 }
 
 func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, compareHelp) }
+	fs := newFlagSet("compare")
 	file := fs.String("f", "", "robots.txt file")
 	jsonOut := fs.Bool("json", false, "JSON output")
 	var crawlerNames stringList
@@ -101,18 +96,15 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	src := addSourceFlags(fs)
 	urls, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagFailed(stderr, "compare", compareHelp, args, err)
 	}
 	if err := src.check(fs, *file != "", "-f"); err != nil {
-		fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+		complain(stderr, "compare", "%v", err)
 		return 2
 	}
 	for _, u := range urls {
 		if err := checkURL(u); err != nil {
-			fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+			complain(stderr, "compare", "%v", err)
 			return 2
 		}
 	}
@@ -124,14 +116,14 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		f, err = loadRobots(*file, stdin)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+		complain(stderr, "compare", "%v", err)
 		return 2
 	}
 	r := f.Robots
 
 	crawlers, err := pickCrawlers(r, crawlerNames)
 	if err != nil {
-		fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+		complain(stderr, "compare", "%v", err)
 		return 2
 	}
 	cmp := comparison{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes()}
@@ -164,11 +156,8 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // exit status.
 func writeCompare(stdout, stderr io.Writer, cmp *comparison, jsonOut bool) int {
 	if jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(cmp); err != nil {
-			fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+		if err := writeJSON(stdout, cmp); err != nil {
+			complain(stderr, "compare", "%v", err)
 			return 1
 		}
 		return 0
@@ -335,9 +324,9 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "robots.txt: %s\n", cmp.File)
+	fmt.Fprintf(&b, "robots.txt: %s\n", esc(cmp.File))
 	for _, n := range cmp.Notes {
-		fmt.Fprintf(&b, "note: %s\n", n)
+		fmt.Fprintf(&b, "note: %s\n", esc(n))
 	}
 	if cmp.Fetch != nil && cmp.Fetch.Policy != "rules" {
 		io.WriteString(w, b.String())
@@ -345,7 +334,7 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 	}
 	b.WriteString("\nURLs:\n")
 	for i, u := range cmp.URLs {
-		fmt.Fprintf(&b, "  %2d  %s\n", i+1, u)
+		fmt.Fprintf(&b, "  %2d  %s\n", i+1, esc(u))
 	}
 	nameW := len("crawler")
 	for _, row := range cmp.Rows {
@@ -382,7 +371,7 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 	} else {
 		b.WriteString("\nWhere the dialects disagree:\n")
 		for _, d := range cmp.Disagreements {
-			fmt.Fprintf(&b, "  [%d] %s, %s: %s\n", d.Note, d.Crawler, d.URL, d.Explanation)
+			fmt.Fprintf(&b, "  [%d] %s, %s: %s\n", d.Note, esc(d.Crawler), esc(d.URL), esc(d.Explanation))
 		}
 	}
 	io.WriteString(w, b.String())

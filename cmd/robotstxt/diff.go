@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -69,9 +68,7 @@ type diffVerdict struct {
 }
 
 func runDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("diff", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, diffHelp) }
+	fs := newFlagSet("diff")
 	urlsFile := fs.String("urls", "", "URL list")
 	dialect := fs.String("d", "", "dialect")
 	jsonOut := fs.Bool("json", false, "JSON output")
@@ -79,13 +76,10 @@ func runDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&crawlerNames, "c", "crawler (repeatable)")
 	files, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagFailed(stderr, "diff", diffHelp, args, err)
 	}
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "robotstxt diff: "+format+"\n", a...)
+		complain(stderr, "diff", format, a...)
 		return 2
 	}
 	if len(files) != 2 {
@@ -276,7 +270,7 @@ func verdictFor(d *robotstxt.Decision) diffVerdict {
 
 func writeDiff(w io.Writer, rep *diffReport, color bool) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "--- %s\n+++ %s\n", rep.Old, rep.New)
+	fmt.Fprintf(&b, "--- %s\n+++ %s\n", esc(rep.Old), esc(rep.New))
 	how := "from --urls"
 	if rep.Derived {
 		how = "derived from both files' rules"
@@ -293,17 +287,17 @@ func writeDiff(w io.Writer, rep *diffReport, color bool) {
 			verdict = paint(color, "BLOCKED", "31;1")
 		}
 		if v.Line == 0 {
-			return verdict + "  (no rule matches; " + v.Group + ")"
+			return verdict + "  (no rule matches; " + esc(v.Group) + ")"
 		}
-		return fmt.Sprintf("%s  line %d: %s", verdict, v.Line, strings.TrimSpace(v.Rule))
+		return fmt.Sprintf("%s  line %d: %s", verdict, v.Line, esc(strings.TrimSpace(v.Rule)))
 	}
 	last := ""
 	for _, c := range rep.Changes {
 		if c.URL != last {
 			last = c.URL
-			fmt.Fprintf(&b, "\n%s\n", c.URL)
+			fmt.Fprintf(&b, "\n%s\n", esc(c.URL))
 		}
-		fmt.Fprintf(&b, "  %s (%s)\n    - %s\n    + %s\n", c.Crawler, c.Dialect, side(c.Old), side(c.New))
+		fmt.Fprintf(&b, "  %s (%s)\n    - %s\n    + %s\n", esc(c.Crawler), c.Dialect, side(c.Old), side(c.New))
 	}
 	fmt.Fprintf(&b, "\n%d %s changed\n", len(rep.Changes), plural(len(rep.Changes), "verdict"))
 	io.WriteString(w, b.String())

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -65,9 +63,7 @@ type lintNote struct {
 }
 
 func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, lintHelp) }
+	fs := newFlagSet("lint")
 	jsonOut := fs.Bool("json", false, "JSON output")
 	sarifOut := fs.Bool("sarif", false, "SARIF 2.1.0 output")
 	listCodes := fs.Bool("codes", false, "list the codes")
@@ -75,10 +71,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	src := addSourceFlags(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagFailed(stderr, "lint", lintHelp, args, err)
 	}
 	if *listCodes {
 		writeCodes(stdout)
@@ -133,7 +126,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		f, err := load(name)
 		if err != nil {
-			fmt.Fprintf(stderr, "robotstxt lint: %v\n", err)
+			complain(stderr, "lint", "%v", err)
 			status = 2
 			continue
 		}
@@ -148,7 +141,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			switch f.policy() {
 			case "disallow-all":
 				// Not read: like a file that cannot be read.
-				fmt.Fprintf(stderr, "robotstxt lint: %s: cannot be read, nothing to lint: %s\n", f.Name, f.Fetched.Reason)
+				complain(stderr, "lint", "%s: cannot be read, nothing to lint: %s", f.Name, f.Fetched.Reason)
 				status = 2
 				continue
 			case "allow-all":
@@ -193,7 +186,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func writeFindings(w io.Writer, rep *lintReport, color bool) {
 	var b strings.Builder
 	for _, n := range rep.Notes {
-		fmt.Fprintf(&b, "%s: %s: %s\n", n.File, paint(color, "note", "36"), n.Note)
+		fmt.Fprintf(&b, "%s: %s: %s\n", esc(n.File), paint(color, "note", "36"), esc(n.Note))
 	}
 	for _, f := range rep.Findings {
 		code := "36"
@@ -203,7 +196,7 @@ func writeFindings(w io.Writer, rep *lintReport, color bool) {
 		case sevWarning:
 			code = "33"
 		}
-		fmt.Fprintf(&b, "%s:%d:%d: %s: %s", f.File, f.Line, f.Column, paint(color, f.Severity+"["+f.Code+"]", code), f.Message)
+		fmt.Fprintf(&b, "%s:%d:%d: %s: %s", esc(f.File), f.Line, f.Column, paint(color, f.Severity+"["+f.Code+"]", code), esc(f.Message))
 		if len(f.Dialects) > 0 {
 			fmt.Fprintf(&b, " (dialects: %s)", strings.Join(f.Dialects, ", "))
 		}
