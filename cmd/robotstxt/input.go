@@ -302,7 +302,7 @@ func lookupCrawlers(names []string) ([]robotstxt.Crawler, error) {
 	for _, n := range names {
 		c, ok := robotstxt.LookupCrawler(n)
 		if !ok {
-			return nil, fmt.Errorf("unknown crawler %q (robotstxt check --crawlers lists the known ones)", n)
+			return nil, fmt.Errorf("unknown crawler %q (robotstxt check --crawlers lists the known ones; -a %s asks about any product token)", n, exampleToken(n))
 		}
 		if key := strings.ToLower(c.Name); !seen[key] {
 			seen[key] = true
@@ -310,6 +310,14 @@ func lookupCrawlers(names []string) ([]robotstxt.Crawler, error) {
 		}
 	}
 	return out, nil
+}
+
+// exampleToken is name if it is a product token, else "TOKEN".
+func exampleToken(name string) string {
+	if robotstxt.ValidToken(name) {
+		return name
+	}
+	return "TOKEN"
 }
 
 // parseDialectFlag reads -d; "" means each crawler's own dialect.
