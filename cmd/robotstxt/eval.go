@@ -25,7 +25,8 @@ Question fields:
                                       from the table (its fallback tokens, its
                                       '*' handling and its dialect); exactly one
   url                                 an absolute URL or a path starting with '/'
-                                      (taken as given, not normalised)
+                                      (taken as given, not normalised; "" is
+                                      "/"); anything else is an error
   dialect                             optional: google, rfc9309, bing, yandex,
                                       original; wins over the crawler's own
 Unknown fields are ignored.
@@ -216,6 +217,13 @@ func (e *evaluator) answer(line []byte) (any, error) {
 	}
 	if q.URL == nil {
 		return nil, errors.New("missing url")
+	}
+	// An empty URL is "/", as Google's library (and its test suite)
+	// reads it; anything else must be absolute or a path.
+	if *q.URL != "" {
+		if err := checkURL(*q.URL); err != nil {
+			return nil, fmt.Errorf("url: %v", err)
+		}
 	}
 	query.URL = *q.URL
 	if q.Dialect != nil && *q.Dialect != "" {
