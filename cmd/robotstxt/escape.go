@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -110,4 +111,23 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 // "robotstxt CMD: MESSAGE", escaped, since messages quote what was read.
 func complain(w io.Writer, cmd, format string, a ...any) {
 	fmt.Fprintf(w, "robotstxt %s: %s\n", cmd, esc(fmt.Sprintf(format, a...)))
+}
+
+// writeBody writes a robots.txt body to w: as it is for a file or a pipe,
+// line by line through esc for a terminal.
+func writeBody(w io.Writer, body []byte, terminal bool) {
+	if !terminal {
+		w.Write(body)
+		return
+	}
+	var b strings.Builder
+	for len(body) > 0 {
+		line, rest, found := bytes.Cut(body, []byte{'\n'})
+		b.WriteString(esc(strings.TrimSuffix(string(line), "\r")))
+		if found {
+			b.WriteString("\n")
+		}
+		body = rest
+	}
+	io.WriteString(w, b.String())
 }

@@ -184,3 +184,16 @@ func TestFetchOutputIsEscaped(t *testing.T) {
 		}
 	}
 }
+
+func TestWriteBody(t *testing.T) {
+	body := []byte("User-agent: *\r\nDisallow: /a" + hostile + "\n")
+	var raw, term strings.Builder
+	writeBody(&raw, body, false)
+	writeBody(&term, body, true)
+	if raw.String() != string(body) {
+		t.Errorf("not a terminal: %q", raw.String())
+	}
+	if want := "User-agent: *\nDisallow: /a" + hostileShown + "\n"; term.String() != want {
+		t.Errorf("terminal: %q, want %q", term.String(), want)
+	}
+}

@@ -27,6 +27,7 @@ stale cache) and when it expires.
   --json        one JSON object (origin, policy, source, reason, status,
                 trace, fetched_at, expires_at, ...)
   --body        print the robots.txt body that applies instead of the report
+                (as it is; on a terminal, control characters escaped)
   --store SPEC  the cache's store: memory (this run only), a bbolt file path,
                 or a redis:// URL (default: robotstxt/cache.db in the user's
                 cache directory, so that a second run within the copy's
@@ -202,9 +203,9 @@ func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case *bodyOut:
-		stdout.Write(body)
+		writeBody(stdout, body, isTerminal(stdout))
 		if info.Policy != "rules" {
-			complain(stderr, "fetch", "no body applies: %s (%s)", info.Policy, info.Reason)
+			complain(stderr, "fetch", "nothing printed: no robots.txt body applies, the policy is %s: %s", strings.ReplaceAll(info.Policy, "-", " "), info.Reason)
 		}
 	case *jsonOut:
 		writeJSON(stdout, info)
@@ -218,8 +219,13 @@ func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 func writeFetchReport(w io.Writer, info fetchInfo) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "robots.txt of %s (%s fetch policy)\n\n", esc(info.Origin), info.Dialect)
-	if len(info.Trace) == 0 {
+	switch {
+	case len(info.Trace) == 0:
 		b.WriteString("  no request: the answer came from the cache\n")
+	case info.Source == "cache":
+		// The trace is the stored one, of the fetch that filled the
+		// cache: say so, lest it read as requests made now.
+		fmt.Fprintf(&b, "  no request now: the answer came from the cache; the fetch of %s made these:\n\n", info.FetchedAt)
 	}
 	for _, r := range info.Trace {
 		fmt.Fprintf(&b, "  GET %s\n", esc(r.URL))
