@@ -95,13 +95,15 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 	}
 	c := o.cache
 	storeName := "memory"
+	degradedAtOpen := false
 	if c == nil {
 		st, err := openStore(o.store, stderr)
 		if err != nil {
 			return nil, fetchInfo{}, err
 		}
 		defer st.Close()
-		storeName = storeopen.Health(st).Name
+		h := storeopen.Health(st)
+		storeName, degradedAtOpen = h.Name, h.Degraded
 		f := o.fetcher
 		if f == nil {
 			f = &fetch.Fetcher{Dialect: o.dialect, UserAgent: o.userAgent, Timeout: o.timeout, Now: o.now}
@@ -113,6 +115,17 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 	a, err := c.GetOrigin(ctx, origin)
 	if err != nil {
 		return nil, fetchInfo{}, err
+	}
+	if h := storeopen.Health(c.Store()); h.Degraded {
+		// The store answers from memory (Redis down, a locked file): the
+		// report says so, as the note on stderr does, once.
+		if !degradedAtOpen && o.cache == nil {
+			fmt.Fprintf(stderr, "robotstxt: %s\n", esc(h.Message))
+		}
+		storeName = "memory"
+		if h.Name != "memory" {
+			storeName = "memory, in place of " + h.Name
+		}
 	}
 	info := fetchInfo{
 		Origin: origin.String(), RobotsURL: origin.RobotsURL(), Dialect: a.Dialect.String(),
