@@ -66,15 +66,6 @@ func appendHex2(b []byte, c byte) []byte {
 	return append(b, hex[c>>4], hex[c&0xf])
 }
 
-// escList applies esc to each string of l.
-func escList(l []string) []string {
-	out := make([]string, len(l))
-	for i, s := range l {
-		out[i] = esc(s)
-	}
-	return out
-}
-
 // jsonWriter writes JSON produced by encoding/json with DEL and the C1
 // controls (U+0080 to U+009F), which the encoder writes as they are, as
 // \u escapes: the document decodes to the same values, and a terminal that
@@ -109,8 +100,11 @@ func (j jsonWriter) Write(p []byte) (int, error) {
 
 // complain writes an error or a note of the command cmd to w: one line,
 // "robotstxt CMD: MESSAGE", escaped, since messages quote what was read.
+// A message that starts with the command's name, as errors of package
+// fetch do ("fetch: ..."), does not repeat it.
 func complain(w io.Writer, cmd, format string, a ...any) {
-	fmt.Fprintf(w, "robotstxt %s: %s\n", cmd, esc(fmt.Sprintf(format, a...)))
+	msg := strings.TrimPrefix(fmt.Sprintf(format, a...), cmd+": ")
+	fmt.Fprintf(w, "robotstxt %s: %s\n", cmd, esc(msg))
 }
 
 // writeBody writes a robots.txt body to w: as it is for a file or a pipe,
