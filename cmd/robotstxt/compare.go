@@ -15,7 +15,8 @@ import (
 //go:embed example.robots.txt
 var exampleRobots []byte
 
-const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store SPEC]] [-c CRAWLER]... [--json] [URL...]
+const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store SPEC]] [-c CRAWLER]... [-a TOKEN]...
+                         [--agents A,B]... [--json] [URL...]
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
 own engine reads the file, and marks the cells where the dialects (google,
@@ -33,6 +34,10 @@ rfc9309, bing, yandex, original) disagree, with an explanation below the table.
   -c CRAWLER    a crawler from the table (repeatable); the default set is
                 Googlebot, Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
                 Baiduspider, GPTBot, CCBot and every crawler the file names
+                (at most 32 of those, each with its user-agent line)
+  -a TOKEN      a product token asked about as given (repeatable), with
+                Google's semantics
+  --agents A,B  one crawler that obeys several tokens at once (repeatable)
   --json        JSON output (see README: "compare --json")
   URL           absolute URLs or paths; typed URLs are normalised as crawlers
                 normalise them (non-ASCII percent-encoded). Without URLs, one
@@ -42,6 +47,7 @@ Examples:
   robotstxt compare
   robotstxt compare -f robots.txt https://example.com/private/a https://example.com/b.pdf
   robotstxt compare -f robots.txt -c Googlebot -c Baiduspider /search?q=x
+  robotstxt compare -f robots.txt -a MyBot /private/a
   robotstxt compare -u https://example.com/ /private/a
 `
 

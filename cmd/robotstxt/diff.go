@@ -11,7 +11,8 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 )
 
-const diffHelp = `Usage: robotstxt diff [--urls FILE] [-c CRAWLER]... [-d DIALECT] [--json] OLD NEW
+const diffHelp = `Usage: robotstxt diff [--urls FILE] [-c CRAWLER]... [-a TOKEN]... [--agents A,B]...
+                      [-d DIALECT] [--json] OLD NEW
 
 Lists every (crawler, URL) whose verdict changes between two versions of a
 robots.txt file, with the deciding line on each side.
@@ -22,11 +23,16 @@ robots.txt file, with the deciding line on each side.
                 pattern instantiated ('*' as "x" and as nothing, '$' dropped,
                 with and without an extra segment), plus its neighbours (one
                 more character, one less, the parent directory), so that no
-                changed rule goes unnoticed
+                changed rule goes unnoticed; for large files at most a
+                share of them, those of the rules that differ first (a note
+                says how many were left out)
   -c CRAWLER    a crawler from the table (repeatable), or * for any crawler
                 no group names; the default set is *, Googlebot,
                 Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
-                Baiduspider, GPTBot, CCBot and every crawler either file names
+                Baiduspider, GPTBot, CCBot and every crawler either file
+                names (at most 32 of those)
+  -a TOKEN      a product token asked about as given (repeatable)
+  --agents A,B  one crawler that obeys several tokens at once (repeatable)
   -d DIALECT    google, rfc9309, bing, yandex or original, for every crawler
   --json        JSON output (see README: "diff --json")
 
@@ -36,6 +42,7 @@ trouble.
 Examples:
   robotstxt diff robots.txt robots.new.txt
   robotstxt diff --urls important-urls.txt -c Googlebot robots.txt robots.new.txt
+  robotstxt diff -a MyBot robots.txt robots.new.txt
   curl -s https://example.com/robots.txt | robotstxt diff - robots.new.txt
 `
 
