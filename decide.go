@@ -64,8 +64,9 @@ type Query struct {
 	// given (see NormalizeURL).
 	URL string
 	// Agents are product tokens asked about together, with Google's
-	// semantics: every group naming any of them applies. Exclusive with
-	// Crawler.
+	// semantics: every group naming any of them applies. Agents and
+	// Crawler are exclusive: when both are set, Crawler is who asks and
+	// Agents is ignored.
 	Agents []string
 	// Crawler is a known crawler (see LookupCrawler): its fallback tokens,
 	// whether it ignores the '*' group, and its dialect apply.

@@ -46,7 +46,13 @@ func (e *Error) Error() string {
 		// After a redirect: the origin is what the caller asked about.
 		where = "robots.txt of " + e.Origin.String() + " (at " + where + ")"
 	}
-	return "fetch: " + where + ": " + e.Step + ": " + e.Err.Error()
+	msg := e.Err.Error()
+	if !strings.HasPrefix(msg, e.Step+": ") {
+		// The cause names its step itself, as crypto/tls does ("tls:
+		// ..."): it is not repeated.
+		msg = e.Step + ": " + msg
+	}
+	return "fetch: " + where + ": " + msg
 }
 
 // Unwrap returns the cause.

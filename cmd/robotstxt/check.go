@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -128,9 +127,7 @@ type checkRuleJSON struct {
 }
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, checkHelp) }
+	fs := newFlagSet("check")
 	file := fs.String("f", "", "robots.txt file")
 	dialect := fs.String("d", "", "dialect")
 	verbose := fs.Bool("v", false, "show the rules that lost")
@@ -143,13 +140,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&agentLists, "agents", "comma-separated tokens of one crawler (repeatable)")
 	urls, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagFailed(stderr, "check", checkHelp, args, err)
 	}
 	fail := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "robotstxt check: "+format+"\n", a...)
+		complain(stderr, "check", format, a...)
 		return 2
 	}
 	if *listCrawlers {
@@ -214,7 +208,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	rep := check(f, subjects, d, all)
 	if *jsonOut {
 		if err := writeJSON(stdout, rep); err != nil {
-			fmt.Fprintf(stderr, "robotstxt check: %v\n", err)
+			complain(stderr, "check", "%v", err)
 			return 2
 		}
 	} else {
@@ -345,22 +339,22 @@ func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []s
 
 func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "robots.txt: %s\n", rep.File)
+	fmt.Fprintf(&b, "robots.txt: %s\n", esc(rep.File))
 	for _, n := range rep.Notes {
-		fmt.Fprintf(&b, "note: %s\n", n)
+		fmt.Fprintf(&b, "note: %s\n", esc(n))
 	}
 	whoW, dW := 0, 0
 	for _, res := range rep.Results {
-		whoW = max(whoW, len(res.Who))
+		whoW = max(whoW, len(esc(res.Who)))
 		dW = max(dW, len(res.Dialect))
 	}
 	last := ""
 	for _, res := range rep.Results {
 		if res.URL != last || last == "" {
 			last = res.URL
-			b.WriteString("\n" + res.URL)
+			b.WriteString("\n" + esc(res.URL))
 			if res.Input != "" {
-				fmt.Fprintf(&b, "  (normalised from %s)", res.Input)
+				fmt.Fprintf(&b, "  (normalised from %s)", esc(res.Input))
 			}
 			b.WriteString("\n")
 		}
@@ -368,7 +362,7 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 		if !res.Allowed {
 			verdict = paint(color, "BLOCKED", "31;1")
 		}
-		fmt.Fprintf(&b, "  %s  %-*s  %-*s  ", verdict, whoW, res.Who, dW, res.Dialect)
+		fmt.Fprintf(&b, "  %s  %-*s  %-*s  ", verdict, whoW, esc(res.Who), dW, res.Dialect)
 		switch {
 		case res.Policy != "" && rep.perRow:
 			fmt.Fprintf(&b, "%s (%s fetch policy): %s\n", strings.ReplaceAll(res.Policy, "-", " "), res.FetchPolicy, res.Reason)
@@ -379,9 +373,9 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 		case strings.HasPrefix(res.Reason, robotstxt.OversizedReason):
 			b.WriteString(res.Reason + "\n")
 		case res.Line > 0:
-			fmt.Fprintf(&b, "line %d: %s\n", res.Line, strings.TrimSpace(res.Rule))
+			fmt.Fprintf(&b, "line %d: %s\n", res.Line, esc(strings.TrimSpace(res.Rule)))
 		case strings.HasPrefix(res.Reason, "/robots.txt"):
-			b.WriteString(res.Reason + "\n")
+			b.WriteString(esc(res.Reason) + "\n")
 		case res.Group.Kind == "none":
 			b.WriteString("no group applies\n")
 		default:
@@ -389,14 +383,14 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 		}
 		ind := strings.Repeat(" ", 2+7+2)
 		if res.Policy == "" {
-			fmt.Fprintf(&b, "%sgroup: %s\n", ind, res.Group.Reason)
+			fmt.Fprintf(&b, "%sgroup: %s\n", ind, esc(res.Group.Reason))
 		}
 		if verbose {
 			if res.Line > 0 {
-				fmt.Fprintf(&b, "%swhy: %s\n", ind, res.Reason)
+				fmt.Fprintf(&b, "%swhy: %s\n", ind, esc(res.Reason))
 			}
 			if res.Path != robotstxt.PathParamsQuery(res.URL) {
-				fmt.Fprintf(&b, "%smatched against: %s\n", ind, res.Path)
+				fmt.Fprintf(&b, "%smatched against: %s\n", ind, esc(res.Path))
 			}
 			for _, m := range res.Matches {
 				if m.Lost == "" {
@@ -404,7 +398,7 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 				}
 				text := strings.TrimSpace(m.Text)
 				if m.Implicit {
-					text += fmt.Sprintf(" (implicit %s)", m.Pattern)
+					text += fmt.Sprintf(" (implicit %s)", esc(m.Pattern))
 				}
 				fmt.Fprintf(&b, "%salso matched line %d %q, lost: %s\n", ind, m.Line, text, m.Lost)
 			}
@@ -438,9 +432,10 @@ func writeCrawlerTable(w io.Writer) {
 	io.WriteString(w, b.String())
 }
 
-// writeJSON writes v as indented JSON without HTML escaping.
+// writeJSON writes v as indented JSON without HTML escaping, and with no
+// control character written raw (see jsonWriter).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(jsonWriter{w})
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)

@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
@@ -17,7 +16,8 @@ import (
 //go:embed example.robots.txt
 var exampleRobots []byte
 
-const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store SPEC]] [-c CRAWLER]... [--json] [URL...]
+const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store SPEC]] [-c CRAWLER]... [-a TOKEN]...
+                         [--agents A,B]... [--json] [URL...]
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
 own engine reads the file, and marks the cells where the dialects (google,
@@ -38,6 +38,10 @@ the table.
   -c CRAWLER    a crawler from the table (repeatable); the default set is
                 Googlebot, Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
                 Baiduspider, GPTBot, CCBot and every crawler the file names
+                (at most 32 of those, each with its user-agent line)
+  -a TOKEN      a product token asked about as given (repeatable), with
+                Google's semantics
+  --agents A,B  one crawler that obeys several tokens at once (repeatable)
   --json        JSON output (see README: "compare --json")
   URL           absolute URLs or paths; typed URLs are normalised as crawlers
                 normalise them (non-ASCII percent-encoded). Without URLs, one
@@ -47,6 +51,7 @@ Examples:
   robotstxt compare
   robotstxt compare -f robots.txt https://example.com/private/a https://example.com/b.pdf
   robotstxt compare -f robots.txt -c Googlebot -c Baiduspider /search?q=x
+  robotstxt compare -f robots.txt -a MyBot /private/a
   robotstxt compare -u https://example.com/ /private/a
 `
 
@@ -63,11 +68,15 @@ type comparison struct {
 }
 
 type compareRow struct {
-	Crawler string        `json:"crawler"`
-	Token   string        `json:"token"`
-	Dialect string        `json:"dialect"`
-	Known   bool          `json:"known"`
-	Cells   []compareCell `json:"cells"`
+	Crawler string   `json:"crawler"`
+	Token   string   `json:"token"`
+	Agents  []string `json:"agents,omitempty"` // with -a or --agents: the tokens asked about
+	Dialect string   `json:"dialect"`
+	Known   bool     `json:"known"`
+	// Line is the user-agent line that put the row in the default set,
+	// for a crawler the file names; 0 for the others.
+	Line  int           `json:"line,omitempty"`
+	Cells []compareCell `json:"cells"`
 }
 
 type compareCell struct {
@@ -90,36 +99,45 @@ type dialectVerdict struct {
 	Policy string `json:"policy,omitempty"`
 }
 
+// disagreement is one footnote: a cause of disagreement between the
+// dialects, and every cell it explains.
 type disagreement struct {
-	Note        int    `json:"note"`
-	Crawler     string `json:"crawler"`
-	URL         string `json:"url"`
-	Explanation string `json:"explanation"`
+	Note        int       `json:"note"`
+	Explanation string    `json:"explanation"`
+	Cells       []cellRef `json:"cells"`
 }
 
+// cellRef names a cell of the table: its row's crawler and its URL.
+type cellRef struct {
+	Crawler string `json:"crawler"`
+	URL     string `json:"url"`
+}
+
+// maxCompareFileRows bounds the rows compare adds for the crawlers a file
+// names, so that a file of thousands of user-agent lines stays a table; a
+// note says how many were left out.
+const maxCompareFileRows = 32
+
 func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, compareHelp) }
+	fs := newFlagSet("compare")
 	file := fs.String("f", "", "robots.txt file")
 	jsonOut := fs.Bool("json", false, "JSON output")
-	var crawlerNames stringList
+	var crawlerNames, tokens, agentLists stringList
 	fs.Var(&crawlerNames, "c", "crawler (repeatable)")
+	fs.Var(&tokens, "a", "product token (repeatable)")
+	fs.Var(&agentLists, "agents", "comma-separated tokens of one crawler (repeatable)")
 	src := addSourceFlags(fs)
 	urls, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagFailed(stderr, "compare", compareHelp, args, err)
 	}
 	if err := src.check(fs, *file != "", "-f"); err != nil {
-		fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+		complain(stderr, "compare", "%v", err)
 		return 2
 	}
 	for _, u := range urls {
 		if err := checkURL(u); err != nil {
-			fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+			complain(stderr, "compare", "%v", err)
 			return 2
 		}
 	}
@@ -131,21 +149,24 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		f, err = loadRobots(*file, stdin)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+		complain(stderr, "compare", "%v", err)
 		return 2
 	}
 	r := f.Robots
 
-	crawlers, err := pickCrawlers(r, crawlerNames)
+	subjects, left, err := compareSubjects(r, crawlerNames, tokens, agentLists, maxCompareFileRows)
 	if err != nil {
-		fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+		complain(stderr, "compare", "%v", err)
 		return 2
 	}
 	ds := robotstxt.Dialects()
-	for _, c := range crawlers {
-		ds = append(ds, c.Dialect)
+	for i := range subjects {
+		ds = append(ds, rowDialect(subjects[i].query("/", robotstxt.DefaultDialect)))
 	}
 	cmp := comparison{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...)}
+	if left > 0 {
+		cmp.Notes = append(cmp.Notes, fmt.Sprintf("the file names %d more %s than the table shows (at most %d rows come from the file): pick them with -c or -a", left, plural(left, "crawler"), maxCompareFileRows))
+	}
 	cmp.Notes = append(cmp.Notes, f.fileNotes()...)
 	if f.policy() != "rules" && !f.mixed(ds) {
 		// No rules: every crawler gets the policy's answer for every
@@ -165,7 +186,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		cmp.URLs = append(cmp.URLs, n)
 	}
-	compare(f, crawlers, &cmp)
+	compare(f, subjects, &cmp)
 	return writeCompare(stdout, stderr, &cmp, *jsonOut)
 }
 
@@ -173,11 +194,8 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // exit status.
 func writeCompare(stdout, stderr io.Writer, cmp *comparison, jsonOut bool) int {
 	if jsonOut {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		if err := enc.Encode(cmp); err != nil {
-			fmt.Fprintf(stderr, "robotstxt compare: %v\n", err)
+		if err := writeJSON(stdout, cmp); err != nil {
+			complain(stderr, "compare", "%v", err)
 			return 1
 		}
 		return 0
@@ -186,39 +204,77 @@ func writeCompare(stdout, stderr io.Writer, cmp *comparison, jsonOut bool) int {
 	return 0
 }
 
-// pickCrawlers returns the crawlers named with -c, or the default set plus
-// every crawler the file names.
-func pickCrawlers(r *robotstxt.Robots, names []string) ([]robotstxt.Crawler, error) {
-	var out []robotstxt.Crawler
+// compareSubject is a row of compare or diff: a crawler, or product tokens
+// asked about (-a, --agents), with the user-agent line that named it when
+// it comes from the file.
+type compareSubject struct {
+	checkSubject
+	line int
+}
+
+// query is the question of the subject about url in dialect d.
+func (s *compareSubject) query(url string, d robotstxt.Dialect) robotstxt.Query {
+	return robotstxt.Query{URL: url, Crawler: s.crawler, Agents: s.agents, Dialect: d}
+}
+
+// compareSubjects returns the rows named with -c, -a and --agents, or, with
+// none of them, the default set plus the crawlers the file names, at most
+// max of those; left counts the ones left out.
+func compareSubjects(r *robotstxt.Robots, names, tokens, agentLists []string, max int) (out []compareSubject, left int, err error) {
+	if len(names)+len(tokens)+len(agentLists) > 0 {
+		subs, err := checkSubjects(names, tokens, agentLists)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, s := range subs {
+			out = append(out, compareSubject{checkSubject: s})
+		}
+		return out, 0, nil
+	}
+	crawlers, lines, left := pickCrawlers(max, r)
+	for i := range crawlers {
+		out = append(out, compareSubject{checkSubject{label: crawlers[i].Name, crawler: &crawlers[i]}, lines[i]})
+	}
+	return out, left, nil
+}
+
+// pickCrawlers returns the default set plus the crawlers the files name,
+// at most max of those, each with the user-agent line that names it (0 for
+// the default set); left counts the named crawlers left out.
+func pickCrawlers(max int, files ...*robotstxt.Robots) (out []robotstxt.Crawler, lines []int, left int) {
 	seen := map[string]bool{}
-	add := func(c robotstxt.Crawler) {
+	add := func(c robotstxt.Crawler, line int) {
 		if key := strings.ToLower(c.Name); !seen[key] {
 			seen[key] = true
+			if line > 0 && len(out) >= len(defaultCrawlers)+max {
+				left++
+				return
+			}
 			out = append(out, c)
+			lines = append(lines, line)
 		}
-	}
-	if len(names) > 0 {
-		return lookupCrawlers(names)
 	}
 	for _, n := range defaultCrawlers {
 		c, _ := robotstxt.LookupCrawler(n)
-		add(c)
+		add(c, 0)
 	}
-	for _, g := range r.Groups() {
-		for _, a := range g.Agents {
-			if a.Global || a.Value == "" {
-				continue
-			}
-			if c, ok := robotstxt.LookupCrawler(a.Value); ok {
-				add(c)
-			} else if c, ok := robotstxt.LookupCrawler(a.Token); ok && a.Token != "" {
-				add(c)
-			} else if a.Token != "" {
-				add(robotstxt.Crawler{Name: a.Token, Token: a.Token, Dialect: robotstxt.Google})
+	for _, r := range files {
+		for _, g := range r.Groups() {
+			for _, a := range g.Agents {
+				if a.Global || a.Value == "" {
+					continue
+				}
+				if c, ok := robotstxt.LookupCrawler(a.Value); ok {
+					add(c, a.Line)
+				} else if c, ok := robotstxt.LookupCrawler(a.Token); ok && a.Token != "" {
+					add(c, a.Line)
+				} else if a.Token != "" {
+					add(robotstxt.Crawler{Name: a.Token, Token: a.Token, Dialect: robotstxt.Google}, a.Line)
+				}
 			}
 		}
 	}
-	return out, nil
+	return out, lines, left
 }
 
 // deriveURLs makes one URL path from each rule of the file ('*' becomes
@@ -246,23 +302,32 @@ func deriveURLs(r *robotstxt.Robots, max int) []string {
 	return urls
 }
 
-// compare fills in the table: each cell as the crawler's own engine
-// answers (its dialect, and with -u its fetch policy), and each dialect's
-// answer to mark where they disagree.
-func compare(f *robotsFile, crawlers []robotstxt.Crawler, cmp *comparison) {
-	for i := range crawlers {
-		c := &crawlers[i]
-		_, isKnown := robotstxt.LookupCrawler(c.Name)
-		row := compareRow{Crawler: c.Name, Token: c.Token, Dialect: c.Dialect.String(), Known: isKnown}
+// compare fills the table: a row per subject, a cell per URL, each cell as
+// the subject's own engine answers (its dialect, and with -u its fetch
+// policy), each dialect's answer to mark where they disagree, and one
+// footnote per distinct explanation, listing the cells it explains.
+func compare(f *robotsFile, subjects []compareSubject, cmp *comparison) {
+	notes := map[string]int{} // explanation -> index in cmp.Disagreements
+	for i := range subjects {
+		s := &subjects[i]
+		row := compareRow{Crawler: s.label, Agents: s.agents, Line: s.line}
+		if c := s.crawler; c != nil {
+			_, isKnown := robotstxt.LookupCrawler(c.Name)
+			row.Token, row.Known = c.Token, isKnown
+		} else {
+			row.Token = strings.Join(s.agents, ",")
+		}
 		for _, u := range cmp.URLs {
-			own := f.answer(c.Dialect).Decide(robotstxt.Query{URL: u, Crawler: c})
+			q := s.query(u, robotstxt.DefaultDialect)
+			own := f.answer(rowDialect(q)).Decide(q)
+			row.Dialect = own.Dialect.String()
 			cell := compareCell{URL: u, Allowed: own.Allowed, Line: own.Line(), Group: own.Group.Reason, Dialects: map[string]dialectVerdict{}}
 			if own.HasRule() {
 				cell.Rule = own.Rule.Text
 			}
 			for _, d := range robotstxt.Dialects() {
 				a := f.answer(d)
-				dec := a.Decide(robotstxt.Query{URL: u, Crawler: c, Dialect: d})
+				dec := a.Decide(s.query(u, d))
 				v := dialectVerdict{Allowed: dec.Allowed, Line: dec.Line()}
 				if a.Policy != fetch.Rules {
 					v.Policy = a.Policy.String()
@@ -276,12 +341,20 @@ func compare(f *robotsFile, crawlers []robotstxt.Crawler, cmp *comparison) {
 				}
 			}
 			if cell.Disagree {
-				cell.Note = len(cmp.Disagreements) + 1
-				cmp.Disagreements = append(cmp.Disagreements, disagreement{
-					Note: cell.Note, Crawler: c.Name, URL: u, Explanation: explainDisagreement(cell.Dialects),
-				})
+				why := explainDisagreement(cell.Dialects)
+				k, ok := notes[why]
+				if !ok {
+					k = len(cmp.Disagreements)
+					notes[why] = k
+					cmp.Disagreements = append(cmp.Disagreements, disagreement{Note: k + 1, Explanation: why})
+				}
+				cell.Note = k + 1
+				cmp.Disagreements[k].Cells = append(cmp.Disagreements[k].Cells, cellRef{Crawler: s.label, URL: u})
 			}
 			row.Cells = append(row.Cells, cell)
+		}
+		if row.Dialect == "" {
+			row.Dialect = rowDialect(s.query("/", robotstxt.DefaultDialect)).String()
 		}
 		cmp.Rows = append(cmp.Rows, row)
 	}
@@ -357,16 +430,10 @@ var dialectHints = map[robotstxt.Dialect]string{
 }
 
 func writeComparison(w io.Writer, cmp *comparison, color bool) {
-	paint := func(s, code string) string {
-		if !color {
-			return s
-		}
-		return "\x1b[" + code + "m" + s + "\x1b[0m"
-	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "robots.txt: %s\n", cmp.File)
+	fmt.Fprintf(&b, "robots.txt: %s\n", esc(cmp.File))
 	for _, n := range cmp.Notes {
-		fmt.Fprintf(&b, "note: %s\n", n)
+		fmt.Fprintf(&b, "note: %s\n", esc(n))
 	}
 	if cmp.Fetch != nil && len(cmp.Rows) == 0 {
 		io.WriteString(w, b.String())
@@ -374,23 +441,26 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 	}
 	b.WriteString("\nURLs:\n")
 	for i, u := range cmp.URLs {
-		fmt.Fprintf(&b, "  %2d  %s\n", i+1, u)
+		fmt.Fprintf(&b, "  %2d  %s\n", i+1, esc(u))
 	}
-	nameW := len("crawler")
-	for _, row := range cmp.Rows {
-		nameW = max(nameW, len(row.Crawler))
-	}
-	const cellW = 11
-	fmt.Fprintf(&b, "\n%-*s  %-8s", nameW, "crawler", "dialect")
+	// The table: every cell's text first, then each column as wide as
+	// its widest cell, measured in display width (a footnote marker
+	// widens a cell, a wide character takes two columns), the colour
+	// added after padding.
+	table := [][]string{{"crawler", "dialect"}}
 	for i := range cmp.URLs {
-		fmt.Fprintf(&b, " %-*s", cellW, fmt.Sprintf("%d", i+1))
+		table[0] = append(table[0], fmt.Sprint(i+1))
 	}
-	b.WriteString("\n")
+	codes := [][]string{nil}
 	for _, row := range cmp.Rows {
-		fmt.Fprintf(&b, "%-*s  %-8s", nameW, row.Crawler, row.Dialect)
+		name := esc(row.Crawler)
+		if row.Line > 0 {
+			name += fmt.Sprintf(" (line %d)", row.Line)
+		}
+		cells := []string{name, row.Dialect}
+		rowCodes := []string{"", ""}
 		for _, c := range row.Cells {
-			text := "allow"
-			code := "32"
+			text, code := "allow", "32"
 			if !c.Allowed {
 				text, code = "BLOCK", "31;1"
 			}
@@ -400,19 +470,97 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 			if c.Disagree {
 				text += fmt.Sprintf(" [%d]", c.Note)
 			}
-			pad := cellW - len(text)
-			b.WriteString(" " + paint(text, code) + strings.Repeat(" ", max(pad, 0)))
+			cells = append(cells, text)
+			rowCodes = append(rowCodes, code)
 		}
-		b.WriteString("\n")
+		table = append(table, cells)
+		codes = append(codes, rowCodes)
+	}
+	widths := make([]int, len(table[0]))
+	for _, cells := range table {
+		for i, c := range cells {
+			widths[i] = max(widths[i], displayWidth(c))
+		}
+	}
+	b.WriteString("\n")
+	for r, cells := range table {
+		var line strings.Builder
+		for i, c := range cells {
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			text := c
+			if codes[r] != nil && codes[r][i] != "" {
+				text = paint(color, c, codes[r][i])
+			}
+			line.WriteString(text)
+			if i < len(cells)-1 {
+				line.WriteString(strings.Repeat(" ", widths[i]-displayWidth(c)))
+			}
+		}
+		b.WriteString(line.String() + "\n")
 	}
 	b.WriteString("\nallow:N / BLOCK:N: the verdict in the crawler's own dialect and the line that decided it.\n")
 	if len(cmp.Disagreements) == 0 {
 		b.WriteString("All dialects agree on every cell.\n")
 	} else {
-		b.WriteString("\nWhere the dialects disagree:\n")
+		b.WriteString("\nWhere the dialects disagree (the cells each note explains: crawler and URL number):\n")
+		url := map[string]int{}
+		for i, u := range cmp.URLs {
+			url[u] = i + 1
+		}
 		for _, d := range cmp.Disagreements {
-			fmt.Fprintf(&b, "  [%d] %s, %s: %s\n", d.Note, d.Crawler, d.URL, d.Explanation)
+			fmt.Fprintf(&b, "  [%d] %s\n", d.Note, esc(d.Explanation))
+			var cells []string
+			for i, c := range d.Cells {
+				if i == maxListedCells {
+					cells = append(cells, fmt.Sprintf("and %d more", len(d.Cells)-i))
+					break
+				}
+				cells = append(cells, fmt.Sprintf("%s %d", esc(c.Crawler), url[c.URL]))
+			}
+			fmt.Fprintf(&b, "      %s: %s\n", plural(len(d.Cells), "cell"), strings.Join(cells, ", "))
 		}
 	}
 	io.WriteString(w, b.String())
+}
+
+// maxListedCells bounds the cells a footnote lists.
+const maxListedCells = 24
+
+// displayWidth is the number of terminal columns s takes: a column per
+// rune, two for East Asian wide and fullwidth characters, none for
+// combining marks, format characters and ANSI escape sequences.
+func displayWidth(s string) int {
+	w := 0
+	for i := 0; i < len(s); {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j + 1
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		case isWide(r):
+			w += 2
+		default:
+			w++
+		}
+	}
+	return w
+}
+
+// isWide reports whether r takes two terminal columns: the East Asian
+// wide and fullwidth blocks, and the emoji planes.
+func isWide(r rune) bool {
+	return r >= 0x1100 && r <= 0x115f || r >= 0x2e80 && r <= 0x303e || r >= 0x3041 && r <= 0x33ff ||
+		r >= 0x3400 && r <= 0x4dbf || r >= 0x4e00 && r <= 0x9fff || r >= 0xa000 && r <= 0xa4cf ||
+		r >= 0xac00 && r <= 0xd7a3 || r >= 0xf900 && r <= 0xfaff || r >= 0xfe30 && r <= 0xfe4f ||
+		r >= 0xff00 && r <= 0xff60 || r >= 0xffe0 && r <= 0xffe6 || r >= 0x1f300 && r <= 0x1f64f ||
+		r >= 0x1f900 && r <= 0x1f9ff || r >= 0x20000 && r <= 0x3fffd
 }

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // golden compares got with testdata/name, or rewrites it with -update.
@@ -34,7 +36,8 @@ func TestCompareBundledExample(t *testing.T) {
 	}
 	golden(t, "compare_example.txt", out)
 	// Baiduspider reads by the draft: first match blocks /private/press/.
-	if !strings.Contains(out, "Baiduspider, /private/press/: allowed by google, rfc9309, bing, yandex (line 24") {
+	if !strings.Contains(out, "[3] allowed by google, rfc9309, bing, yandex (line 24 \"Allow: /private/press\"); blocked by baidu, original (line 23") ||
+		!strings.Contains(out, "      cells: Baiduspider 7, Baiduspider 10\n") {
 		t.Errorf("the Baiduspider disagreement is not explained:\n%s", out)
 	}
 }
@@ -88,15 +91,168 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{"-f", dir}, "is a directory"},
 		{[]string{"-f", bin}, "looks like a binary file"},
 		{[]string{"-c", "NoSuchBot"}, `unknown crawler "NoSuchBot"`},
-		{[]string{"-nosuchflag"}, "flag provided but not defined"},
+		{[]string{"-nosuchflag"}, "unknown flag -nosuchflag (robotstxt compare -h lists the flags)"},
 	}
 	for _, tt := range tests {
 		code, out, stderr := runCmd(t, "", append([]string{"compare"}, tt.args...)...)
 		if code != 2 || out != "" || !strings.Contains(stderr, tt.want) {
 			t.Errorf("compare %v: exit %d, stdout %q, stderr %q; want exit 2 and %q", tt.args, code, out, stderr, tt.want)
 		}
-		if tt.args[0] != "-nosuchflag" && strings.Count(stderr, "\n") != 1 {
+		if strings.Count(stderr, "\n") != 1 {
 			t.Errorf("compare %v: want a one-line error, got %q", tt.args, stderr)
 		}
+	}
+}
+
+// columnStarts returns the display column at which each cell of a table
+// line starts: cells are separated by two spaces or more.
+func columnStarts(line string) []int {
+	var starts []int
+	col, spaces := 0, 2
+	for _, r := range splitDisplay(line) {
+		if r == " " {
+			spaces++
+		} else {
+			if spaces >= 2 {
+				starts = append(starts, col)
+			}
+			spaces = 0
+		}
+		col += displayWidth(r)
+	}
+	return starts
+}
+
+// splitDisplay splits s into its runes, dropping ANSI escape sequences
+// (no width: see TestDisplayWidth), so that each piece has a width.
+func splitDisplay(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		if s[i] == 0x1b {
+			i += strings.IndexByte(s[i:], 'm') + 1
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		out = append(out, s[i:i+n])
+		i += n
+	}
+	return out
+}
+
+func TestDisplayWidth(t *testing.T) {
+	for _, tt := range []struct {
+		s string
+		w int
+	}{
+		{"", 0}, {"allow:14 [1]", 12}, {"BLOCK:23 [10]", 13}, {"ツ", 2}, {"caf\u00e9", 4}, {"cafe\u0301", 4},
+		{"\x1b[31;1mBLOCK\x1b[0m", 5}, {"é†", 2},
+	} {
+		if got := displayWidth(tt.s); got != tt.w {
+			t.Errorf("displayWidth(%q) = %d, want %d", tt.s, got, tt.w)
+		}
+	}
+}
+
+// The acceptance test of the table: every row's cells start at the
+// header's columns, measured in display width, with and without colour,
+// whatever the footnote markers and crawler names.
+func TestCompareTableAligned(t *testing.T) {
+	wide := "User-agent: *\nDisallow: /private\nAllow: /private/press\nDisallow: /*?s=\n\nUser-agent: ExampleBotWithALongName\nDisallow: /x\n"
+	for _, tt := range []struct {
+		name, stdin string
+		args        []string
+	}{
+		{"bundled", "", []string{"compare"}},
+		{"many notes", "", []string{"compare", "/private/press/", "/x?sessionid=", "/private/press", "/private/press/a", "/x?sessionid=1", "/a?sessionid=", "/private/pressa", "/private/press/b", "/b?sessionid=", "/private/press/c", "/c?sessionid="}},
+		{"named rows", wide, []string{"compare", "-f", "-", "-a", "MyBot", "--agents", "googlebot,googlebot-news", "-c", "Baiduspider", "/private/press/a", "/x?s=1"}},
+		{"file rows", wide, []string{"compare", "-f", "-"}},
+	} {
+		code, out, stderr := runCmd(t, tt.stdin, tt.args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tt.name, code, stderr)
+		}
+		var cmp comparison
+		if code, js, _ := runCmd(t, tt.stdin, append(tt.args, "--json")...); code != 0 || json.Unmarshal([]byte(js), &cmp) != nil {
+			t.Fatalf("%s: --json: exit %d", tt.name, code)
+		}
+		for _, color := range []bool{false, true} {
+			var b strings.Builder
+			writeComparison(&b, &cmp, color)
+			if !color && b.String() != out {
+				t.Fatalf("%s: the JSON's table is not the text output", tt.name)
+			}
+			table := tableLines(b.String())
+			if len(table) != len(cmp.Rows)+1 {
+				t.Fatalf("%s: %d table lines for %d rows:\n%s", tt.name, len(table), len(cmp.Rows), b.String())
+			}
+			head := columnStarts(table[0])
+			if len(head) != len(cmp.URLs)+2 {
+				t.Fatalf("%s: header %q has %d columns", tt.name, table[0], len(head))
+			}
+			for _, l := range table[1:] {
+				if got := columnStarts(l); !slices.Equal(got, head) {
+					t.Errorf("%s (colour %v): row %q starts its cells at %v, the header at %v", tt.name, color, l, got, head)
+				}
+				if strings.HasSuffix(l, " ") {
+					t.Errorf("%s: trailing spaces in %q", tt.name, l)
+				}
+			}
+		}
+	}
+}
+
+// tableLines returns the lines of compare's table: from the header to the
+// first blank line.
+func tableLines(out string) []string {
+	var table []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "crawler ") {
+			table = append(table, l)
+			continue
+		}
+		if len(table) > 0 {
+			if l == "" {
+				break
+			}
+			table = append(table, l)
+		}
+	}
+	return table
+}
+
+// compare on a file of thousands of user-agent lines: the rows the file
+// adds are capped, and a note says how many were left out.
+func TestCompareBoundedRows(t *testing.T) {
+	agents := hostileBig(500<<10, func(i int) string { return "User-agent: Bot" + letters(i) + "\nDisallow: /p" + letters(i) + "\n" })
+	code, out, stderr := runCmd(t, agents, "compare", "--json", "-f", "-")
+	var cmp comparison
+	if code != 0 || json.Unmarshal([]byte(out), &cmp) != nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if len(cmp.Rows) != len(defaultCrawlers)+maxCompareFileRows {
+		t.Errorf("%d rows", len(cmp.Rows))
+	}
+	found := false
+	for _, n := range cmp.Notes {
+		found = found || strings.HasPrefix(n, "the file names ") && strings.Contains(n, " more crawlers than the table shows")
+	}
+	if !found {
+		t.Errorf("no note on the rows left out: %q", cmp.Notes)
+	}
+	last := cmp.Rows[len(cmp.Rows)-1]
+	if last.Line != 2*maxCompareFileRows-1 || last.Crawler != "Bot"+letters(maxCompareFileRows-1) {
+		t.Errorf("last row %s from line %d", last.Crawler, last.Line)
+	}
+}
+
+func TestCompareAgents(t *testing.T) {
+	body := "User-agent: *\nDisallow: /private/\n\nUser-agent: MyBot\nDisallow: /\n"
+	code, out, stderr := runCmd(t, body, "compare", "-f", "-", "-a", "MyBot", "--agents", "OtherBot,googlebot", "/private/a", "/b")
+	if code != 0 || !strings.Contains(out, "\nMyBot               google   BLOCK:5  BLOCK:5\n") || !strings.Contains(out, "\nOtherBot+googlebot  google   BLOCK:2  allow\n") {
+		t.Errorf("exit %d: %s\n%s", code, stderr, out)
+	}
+	code, _, stderr = runCmd(t, "", "compare", "-c", "MyBot")
+	if code != 2 || !strings.Contains(stderr, "; -a MyBot asks about any product token)") {
+		t.Errorf("unknown crawler: exit %d, %q", code, stderr)
 	}
 }

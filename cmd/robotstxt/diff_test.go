@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt"
 )
 
 func TestDiffGolden(t *testing.T) {
@@ -116,5 +118,98 @@ func TestDiffErrors(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "", "diff", "--help"); code != 0 || !strings.Contains(stderr, "Examples:") {
 		t.Errorf("--help: exit %d", code)
+	}
+}
+
+// hostileBig returns a file of about n bytes of the lines line(i) makes.
+func hostileBig(n int, line func(i int) string) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		b.WriteString(line(i))
+	}
+	return b.String()
+}
+
+// letters names i with letters only, so that it is a product token.
+func letters(i int) string {
+	s := ""
+	for {
+		s = string(rune('a'+i%26)) + s
+		i /= 26
+		if i == 0 {
+			return s
+		}
+	}
+}
+
+// The work of diff is bounded on any pair of files within the size limit:
+// the rows the files add and the probe URLs are capped, and notes say what
+// was left out. (Time and memory are measured by hand: see the README.)
+func TestDiffBoundedOnHostileFiles(t *testing.T) {
+	dir := t.TempDir()
+	wild := hostileBig(250<<10, func(i int) string {
+		if i == 0 {
+			return "User-agent: *\n"
+		}
+		return "Disallow: /*" + letters(i*7919%456976) + ".\n"
+	})
+	edited := strings.Replace(wild, "Disallow: /*", "Disallow: /*zzzzz.\nDisallow: /*", 1)
+	agents := hostileBig(250<<10, func(i int) string { return "User-agent: Bot" + letters(i) + "\nDisallow: /p" + letters(i) + "\n" })
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		return p
+	}
+	old, new, many := write("wild.txt", wild), write("edited.txt", edited), write("agents.txt", agents)
+
+	code, out, stderr := runCmd(t, "", "diff", "--json", old, new)
+	var rep diffReport
+	if code != 1 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rules := ruleCount(robotstxt.Parse([]byte(wild))) + ruleCount(robotstxt.Parse([]byte(edited)))
+	if rep.URLs > diffQuestions(rules) || rep.URLs < 100 || rep.ProbesLeftOut == 0 || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "probe URLs are asked about") {
+		t.Errorf("%d probe URLs (at most %d), %d left out, notes %q", rep.URLs, diffQuestions(rules), rep.ProbesLeftOut, rep.Notes)
+	}
+	// The probes of the edit come first: the added rule is found.
+	found := false
+	for _, c := range rep.Changes {
+		found = found || c.New.Line == 2 && c.URL == "/zzzzz." && !c.New.Allowed
+	}
+	if !found {
+		t.Errorf("the added rule's change is not found among %d changes", len(rep.Changes))
+	}
+
+	code, out, stderr = runCmd(t, "", "diff", "--json", many, old)
+	rep = diffReport{}
+	if code != 1 || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if len(rep.Crawlers) != 1+len(defaultCrawlers)+maxCompareFileRows || len(rep.Notes) == 0 || !strings.Contains(rep.Notes[0], "more crawlers than are compared") {
+		t.Errorf("%d crawlers, notes %q", len(rep.Crawlers), rep.Notes)
+	}
+	code, out, _ = runCmd(t, "", "diff", many, old)
+	if code != 1 || !strings.Contains(out, "\nnote: the files name ") || !strings.Contains(out, "\nnote: ") {
+		t.Errorf("text: exit %d:\n%.400s", code, out)
+	}
+}
+
+func TestDiffAgents(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.txt")
+	new := filepath.Join(dir, "new.txt")
+	os.WriteFile(old, []byte("User-agent: *\nDisallow: /private/\n"), 0o644)
+	os.WriteFile(new, []byte("User-agent: *\nDisallow: /private/\n\nUser-agent: MyBot\nDisallow: /\n"), 0o644)
+	code, out, stderr := runCmd(t, "", "diff", "-a", "MyBot", old, new)
+	if code != 1 || !strings.Contains(out, "x 1 crawler\n") || !strings.Contains(out, "\n/\n  MyBot (google)\n    - allowed  (no rule matches") {
+		t.Errorf("-a: exit %d: %s\n%s", code, stderr, out)
+	}
+	code, out, _ = runCmd(t, "", "diff", "--agents", "OtherBot,mybot", "-c", "*", old, new)
+	if code != 1 || !strings.Contains(out, "x 2 crawlers\n") || !strings.Contains(out, "OtherBot+mybot (google)") || strings.Contains(out, "  * (google)") {
+		t.Errorf("--agents: exit %d:\n%s", code, out)
+	}
+	code, _, stderr = runCmd(t, "", "diff", "-c", "MyBot", old, new)
+	if code != 2 || !strings.Contains(stderr, "-a") {
+		t.Errorf("unknown crawler: exit %d, %q does not point to -a", code, stderr)
 	}
 }

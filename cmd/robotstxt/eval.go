@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -27,7 +26,8 @@ Question fields:
                                       from the table (its fallback tokens, its
                                       '*' handling and its dialect); exactly one
   url                                 an absolute URL or a path starting with '/'
-                                      (taken as given, not normalised)
+                                      (taken as given, not normalised; "" is
+                                      "/"); anything else is an error
   dialect                             optional: google, rfc9309, bing, yandex,
                                       baidu, original; wins over the
                                       crawler's own
@@ -95,24 +95,20 @@ type answerWithNullDelay struct {
 }
 
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, evalHelp) }
+	fs := newFlagSet("eval")
 	maxBytes := fs.Int("max-bytes", robotstxt.DefaultMaxBytes, "bytes of each robots.txt that are parsed")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagFailed(stderr, "eval", evalHelp, args, err)
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "robotstxt eval: unexpected argument %q (questions come on standard input)\n", fs.Arg(0))
+	if len(pos) > 0 {
+		complain(stderr, "eval", "unexpected argument %q (questions come on standard input)", pos[0])
 		return 2
 	}
 	e := &evaluator{opts: &robotstxt.ParseOptions{MaxBytes: *maxBytes}, cache: newBodyCache(64 << 20)}
 	in := bufio.NewReaderSize(stdin, 1<<20)
 	out := bufio.NewWriterSize(stdout, 1<<16)
-	enc := json.NewEncoder(out)
+	enc := json.NewEncoder(jsonWriter{out})
 	enc.SetEscapeHTML(false)
 	for n := 1; ; n++ {
 		line, err := readLine(in, maxQuestionBytes)
@@ -121,7 +117,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		if err != nil && !errors.Is(err, errLineTooLong) {
 			out.Flush()
-			fmt.Fprintf(stderr, "robotstxt eval: reading standard input: %v\n", err)
+			complain(stderr, "eval", "reading standard input: %v", err)
 			return 1
 		}
 		if len(line) == 0 && err == nil {
@@ -137,20 +133,20 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			v = a
 		}
 		if err := enc.Encode(v); err != nil {
-			fmt.Fprintf(stderr, "robotstxt eval: writing: %v\n", err)
+			complain(stderr, "eval", "writing: %v", err)
 			return 1
 		}
 		if in.Buffered() == 0 {
 			// About to wait for input: let a reader in a pipeline see
 			// the answers so far.
 			if err := out.Flush(); err != nil {
-				fmt.Fprintf(stderr, "robotstxt eval: writing: %v\n", err)
+				complain(stderr, "eval", "writing: %v", err)
 				return 1
 			}
 		}
 	}
 	if err := out.Flush(); err != nil {
-		fmt.Fprintf(stderr, "robotstxt eval: writing: %v\n", err)
+		complain(stderr, "eval", "writing: %v", err)
 		return 1
 	}
 	return 0
@@ -237,6 +233,13 @@ func (e *evaluator) answer(line []byte) (any, error) {
 	}
 	if q.URL == nil {
 		return nil, errors.New("missing url")
+	}
+	// An empty URL is "/", as Google's library (and its test suite)
+	// reads it; anything else must be absolute or a path.
+	if *q.URL != "" {
+		if err := checkURL(*q.URL); err != nil {
+			return nil, fmt.Errorf("url: %v", err)
+		}
 	}
 	query.URL = *q.URL
 	if q.Dialect != nil && *q.Dialect != "" {

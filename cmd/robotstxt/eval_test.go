@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -219,6 +220,27 @@ func TestEvalGoesOnAfterErrors(t *testing.T) {
 	if !strings.Contains(got[0], `"error"`) || !strings.Contains(got[1], `"allowed":true`) ||
 		!strings.Contains(got[2], `"error":"question 3`) || !strings.Contains(got[3], `"allowed":false`) {
 		t.Errorf("answers out of order or wrong:\n%s", out)
+	}
+}
+
+func TestEvalURLNeitherAbsoluteNorPath(t *testing.T) {
+	in := ""
+	for _, u := range []string{"example.com/private", "private", "mailto:x@example.com", "?q=1"} {
+		in += `{"robots":"User-agent: *\nDisallow: /\n","ua":"a","url":"` + u + `"}` + "\n"
+	}
+	in += `{"robots":"User-agent: *\nDisallow: /\n","ua":"a","url":""}` + "\n"
+	code, out, _ := runCmd(t, in, "eval")
+	got := lines(out)
+	if code != 0 || len(got) != 5 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for i, a := range got[:4] {
+		if !strings.HasPrefix(a, fmt.Sprintf(`{"error":"question %d: url: URL `, i+1)) {
+			t.Errorf("question %d: %s", i+1, a)
+		}
+	}
+	if got[4] != `{"allowed":false,"line":2,"rule":"Disallow: /","dialect":"google"}` {
+		t.Errorf("empty url: %s", got[4])
 	}
 }
 

@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,6 +27,7 @@ stale cache) and when it expires.
   --json        one JSON object (origin, policy, source, reason, status,
                 trace, fetched_at, expires_at, ...)
   --body        print the robots.txt body that applies instead of the report
+                (as it is; on a terminal, control characters escaped)
   --store SPEC  the cache's store: memory (this run only), a bbolt file path,
                 or a redis:// URL (default: robotstxt/cache.db in the user's
                 cache directory, so that a second run within the copy's
@@ -98,13 +96,15 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 	}
 	c := o.cache
 	storeName := "memory"
+	degradedAtOpen := false
 	if c == nil {
 		st, err := openStore(o.store, stderr)
 		if err != nil {
 			return nil, fetchInfo{}, err
 		}
 		defer st.Close()
-		storeName = storeopen.Health(st).Name
+		h := storeopen.Health(st)
+		storeName, degradedAtOpen = h.Name, h.Degraded
 		f := o.fetcher
 		if f == nil {
 			f = &fetch.Fetcher{Dialect: o.dialect, UserAgent: o.userAgent, Timeout: o.timeout, Now: o.now}
@@ -116,6 +116,17 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 	a, err := c.GetOrigin(ctx, origin)
 	if err != nil {
 		return nil, fetchInfo{}, err
+	}
+	if h := storeopen.Health(c.Store()); h.Degraded {
+		// The store answers from memory (Redis down, a locked file): the
+		// report says so, as the note on stderr does, once.
+		if !degradedAtOpen && o.cache == nil {
+			fmt.Fprintf(stderr, "robotstxt: %s\n", esc(h.Message))
+		}
+		storeName = "memory"
+		if h.Name != "memory" {
+			storeName = "memory, in place of " + h.Name
+		}
 	}
 	info := fetchInfo{
 		Origin: origin.String(), RobotsURL: origin.RobotsURL(), Dialect: a.Dialect.String(),
@@ -173,51 +184,45 @@ func rfc3339(t time.Time) string {
 var fetchClock func() time.Time
 
 func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fetch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, fetchHelp) }
+	fs := newFlagSet("fetch")
 	jsonOut := fs.Bool("json", false, "JSON output")
 	bodyOut := fs.Bool("body", false, "print the body")
 	storeSpec := fs.String("store", defaultStoreSpec, "the cache's store")
 	dialectName := fs.String("d", "google", "fetch policy")
 	ua := fs.String("A", "", "User-Agent header")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "time allowed for the fetch")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagFailed(stderr, "fetch", fetchHelp, args, err)
 	}
-	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "robotstxt fetch: give one URL (robotstxt fetch -h for help)")
+	if len(pos) != 1 {
+		complain(stderr, "fetch", "give one URL (robotstxt fetch -h for help)")
 		return 2
 	}
 	d, err := robotstxt.ParseDialect(*dialectName)
 	if err != nil {
-		fmt.Fprintf(stderr, "robotstxt fetch: %v\n", err)
+		complain(stderr, "fetch", "%v", err)
 		return 2
 	}
 	if *timeout <= 0 {
-		fmt.Fprintln(stderr, "robotstxt fetch: --timeout must be positive")
+		complain(stderr, "fetch", "--timeout must be positive")
 		return 2
 	}
-	body, info, err := fetchRobotsWith(context.Background(), fs.Arg(0), fetchOptions{
+	body, info, err := fetchRobotsWith(context.Background(), pos[0], fetchOptions{
 		store: *storeSpec, dialect: d, userAgent: *ua, timeout: *timeout, now: fetchClock,
 	}, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "robotstxt fetch: %v\n", err)
+		complain(stderr, "fetch", "%v", err)
 		return 2
 	}
 	switch {
 	case *bodyOut:
-		stdout.Write(body)
+		writeBody(stdout, body, isTerminal(stdout))
 		if info.Policy != "rules" {
-			fmt.Fprintf(stderr, "robotstxt fetch: no body applies: %s (%s)\n", info.Policy, info.Reason)
+			complain(stderr, "fetch", "nothing printed: no robots.txt body applies, the policy is %s: %s", strings.ReplaceAll(info.Policy, "-", " "), info.Reason)
 		}
 	case *jsonOut:
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(info)
+		writeJSON(stdout, info)
 	default:
 		writeFetchReport(stdout, info)
 	}
@@ -227,12 +232,17 @@ func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // writeFetchReport prints the trace and the verdict for people.
 func writeFetchReport(w io.Writer, info fetchInfo) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "robots.txt of %s (%s fetch policy)\n\n", info.Origin, info.Dialect)
-	if len(info.Trace) == 0 {
+	fmt.Fprintf(&b, "robots.txt of %s (%s fetch policy)\n\n", esc(info.Origin), info.Dialect)
+	switch {
+	case len(info.Trace) == 0:
 		b.WriteString("  no request: the answer came from the cache\n")
+	case info.Source == "cache":
+		// The trace is the stored one, of the fetch that filled the
+		// cache: say so, lest it read as requests made now.
+		fmt.Fprintf(&b, "  no request now: the answer came from the cache; the fetch of %s made these:\n\n", info.FetchedAt)
 	}
 	for _, r := range info.Trace {
-		fmt.Fprintf(&b, "  GET %s\n", r.URL)
+		fmt.Fprintf(&b, "  GET %s\n", esc(r.URL))
 		var parts []string
 		switch {
 		case r.Status != 0:
@@ -241,7 +251,7 @@ func writeFetchReport(w io.Writer, info fetchInfo) {
 			parts = append(parts, "no answer")
 		}
 		if r.Location != "" {
-			parts[0] += " -> " + r.Location
+			parts[0] += " -> " + esc(r.Location)
 		}
 		if r.Bytes > 0 || r.Status/100 == 2 {
 			parts = append(parts, fmt.Sprintf("%d bytes", r.Bytes))
@@ -250,28 +260,28 @@ func writeFetchReport(w io.Writer, info fetchInfo) {
 			parts = append(parts, fmt.Sprintf("cut at %d bytes (500 KiB), the rest not downloaded", fetch.DefaultMaxBytes))
 		}
 		if r.ContentEncoding != "" {
-			parts = append(parts, "content-encoding: "+r.ContentEncoding)
+			parts = append(parts, "content-encoding: "+esc(r.ContentEncoding))
 		}
 		fmt.Fprintf(&b, "    %s\n", strings.Join(parts, ", "))
 		var cacheHeaders []string
 		for _, h := range [][2]string{{"cache-control", r.CacheControl}, {"etag", r.ETag}, {"last-modified", r.LastModified}, {"retry-after", r.RetryAfter}} {
 			if h[1] != "" {
-				cacheHeaders = append(cacheHeaders, h[0]+": "+h[1])
+				cacheHeaders = append(cacheHeaders, h[0]+": "+esc(h[1]))
 			}
 		}
 		if len(cacheHeaders) > 0 {
 			fmt.Fprintf(&b, "    %s\n", strings.Join(cacheHeaders, "; "))
 		}
 		if r.Err != "" {
-			fmt.Fprintf(&b, "    error: %s\n", r.Err)
+			fmt.Fprintf(&b, "    error: %s\n", esc(r.Err))
 		}
 	}
 	b.WriteString("\n")
 	policy := map[string]string{"rules": "the file's rules", "allow-all": "allow all", "disallow-all": "disallow all"}[info.Policy]
 	fmt.Fprintf(&b, "policy:   %s\n", policy)
-	fmt.Fprintf(&b, "why:      %s\n", info.Reason)
+	fmt.Fprintf(&b, "why:      %s\n", esc(info.Reason))
 	source := map[string]string{"network": "network", "cache": "fresh cache", "stale-cache": "stale cache (the refresh failed)"}[info.Source]
-	fmt.Fprintf(&b, "source:   %s (store: %s)\n", source, info.Store)
+	fmt.Fprintf(&b, "source:   %s (store: %s)\n", source, esc(info.Store))
 	if info.FetchedAt != "" {
 		fmt.Fprintf(&b, "fetched:  %s\n", info.FetchedAt)
 	}

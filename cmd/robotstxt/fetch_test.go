@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -177,5 +178,29 @@ func TestFetchRobotsForOtherCommands(t *testing.T) {
 	}
 	if _, _, err := fetchRobots(context.Background(), srv.URL, "bolt://nowhere", &stderr); err == nil || !strings.Contains(err.Error(), "unknown store") {
 		t.Errorf("unknown store: %v", err)
+	}
+}
+
+func TestFetchFromCacheSaysSo(t *testing.T) {
+	fixedClock(t)
+	srv := robotsServer(t)
+	store := filepath.Join(t.TempDir(), "cache.db")
+	code, first, stderr := runCmd(t, "", "fetch", "--store", store, srv.URL)
+	if code != 0 || strings.Contains(first, "no request now") {
+		t.Fatalf("first: exit %d: %s\n%s", code, stderr, first)
+	}
+	code, again, stderr := runCmd(t, "", "fetch", "--store", store, srv.URL)
+	if code != 0 || !strings.Contains(again, "  no request now: the answer came from the cache; the fetch of 2026-03-01T12:00:00Z made these:\n\n  GET ") ||
+		!strings.Contains(again, "source:   fresh cache") {
+		t.Errorf("second: exit %d: %s\n%s", code, stderr, again)
+	}
+}
+
+func TestFetchBodyDisallowAllSaysWhy(t *testing.T) {
+	fixedClock(t)
+	srv := newSite(t, 503, "")
+	code, out, stderr := runCmd(t, "", "fetch", "--body", "--store", "memory", srv.URL)
+	if code != 0 || out != "" || !strings.HasPrefix(stderr, "robotstxt fetch: nothing printed: no robots.txt body applies, the policy is disallow all: ") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }

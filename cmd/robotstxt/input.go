@@ -368,6 +368,49 @@ func loadRobots(name string, stdin io.Reader) (*robotsFile, error) {
 		Size: int64(len(body)) + restBytes, CutLines: restLines}, nil
 }
 
+// newFlagSet returns the flag set of the subcommand name. It prints
+// nothing: parseFlags returns its errors and flagFailed reports them.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// flagFailed reports an error of parseFlags for the subcommand cmd and
+// returns the exit status: for -h, the help on stderr and 0; otherwise one
+// line that names the flag as it was typed and points to -h, and 2.
+func flagFailed(stderr io.Writer, cmd, help string, args []string, err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		io.WriteString(stderr, help)
+		return 0
+	}
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		msg = "unknown flag " + typedFlag(args, name)
+	} else if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		msg = typedFlag(args, name) + " needs a value"
+	}
+	complain(stderr, cmd, "%s (robotstxt %s -h lists the flags)", msg, cmd)
+	return 2
+}
+
+// typedFlag returns the flag name as the user typed it in args: "-x",
+// "--x" or "--x=value" (shown as "--x").
+func typedFlag(args []string, name string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		for _, dashes := range []string{"-", "--"} {
+			if a == dashes+name || strings.HasPrefix(a, dashes+name+"=") {
+				return dashes + name
+			}
+		}
+	}
+	return "-" + name
+}
+
 // parseFlags parses flags that may come before, between or after the
 // positional arguments ("check URL -c Bingbot"), and returns the positional
 // arguments. Everything after "--" is positional.
@@ -435,7 +478,7 @@ func lookupCrawlers(names []string) ([]robotstxt.Crawler, error) {
 	for _, n := range names {
 		c, ok := robotstxt.LookupCrawler(n)
 		if !ok {
-			return nil, fmt.Errorf("unknown crawler %q (robotstxt check --crawlers lists the known ones)", n)
+			return nil, fmt.Errorf("unknown crawler %q (robotstxt check --crawlers lists the known ones; -a %s asks about any product token)", n, exampleToken(n))
 		}
 		if key := strings.ToLower(c.Name); !seen[key] {
 			seen[key] = true
@@ -443,6 +486,14 @@ func lookupCrawlers(names []string) ([]robotstxt.Crawler, error) {
 		}
 	}
 	return out, nil
+}
+
+// exampleToken is name if it is a product token, else "TOKEN".
+func exampleToken(name string) string {
+	if robotstxt.ValidToken(name) {
+		return name
+	}
+	return "TOKEN"
 }
 
 // parseDialectFlag reads -d; "" means each crawler's own dialect.
@@ -513,6 +564,11 @@ func useColor(w io.Writer) bool {
 	if _, ok := os.LookupEnv("NO_COLOR"); ok {
 		return false
 	}
+	return isTerminal(w)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

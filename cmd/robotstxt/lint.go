@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -71,9 +69,7 @@ type lintNote struct {
 }
 
 func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, lintHelp) }
+	fs := newFlagSet("lint")
 	jsonOut := fs.Bool("json", false, "JSON output")
 	sarifOut := fs.Bool("sarif", false, "SARIF 2.1.0 output")
 	listCodes := fs.Bool("codes", false, "list the codes")
@@ -82,10 +78,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	src := addSourceFlags(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+		return flagFailed(stderr, "lint", lintHelp, args, err)
 	}
 	if *listCodes {
 		writeCodes(stdout)
@@ -140,7 +133,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		f, err := load(name)
 		if err != nil {
-			fmt.Fprintf(stderr, "robotstxt lint: %v\n", err)
+			complain(stderr, "lint", "%v", err)
 			status = 2
 			continue
 		}
@@ -155,7 +148,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			switch f.policy() {
 			case "disallow-all":
 				// Not read: like a file that cannot be read.
-				fmt.Fprintf(stderr, "robotstxt lint: %s: cannot be read, nothing to lint: %s\n", f.Name, f.Fetched.Reason)
+				complain(stderr, "lint", "%s: cannot be read, nothing to lint: %s", f.Name, f.Fetched.Reason)
 				status = 2
 				continue
 			case "allow-all":
@@ -207,7 +200,7 @@ const shownPerCode = 3
 func writeFindings(w io.Writer, rep *lintReport, color, all bool) {
 	var b strings.Builder
 	for _, n := range rep.Notes {
-		fmt.Fprintf(&b, "%s: %s: %s\n", n.File, paint(color, "note", "36"), n.Note)
+		fmt.Fprintf(&b, "%s: %s: %s\n", esc(n.File), paint(color, "note", "36"), esc(n.Note))
 	}
 	for i := 0; i < len(rep.Findings); {
 		j := i + 1
@@ -246,13 +239,13 @@ func writeFileFindings(b *strings.Builder, fs []finding, color, all bool) {
 		if !all && n > shownPerCode {
 			continue
 		}
-		fmt.Fprintf(b, "%s:%d:%d: %s: %s", f.File, f.Line, f.Column, label, f.Message)
+		fmt.Fprintf(b, "%s:%d:%d: %s: %s", esc(f.File), f.Line, f.Column, label, esc(f.Message))
 		if len(f.Dialects) > 0 {
 			fmt.Fprintf(b, " (dialects: %s)", strings.Join(f.Dialects, ", "))
 		}
 		b.WriteString("\n")
 		if rest := byCode[f.Code][n:]; !all && n == shownPerCode && len(rest) > 0 {
-			fmt.Fprintf(b, "%s: %s: ... and %d more %s (lines %s)\n", f.File, label, len(rest), plural(len(rest), "line"), joinLines(rest, 10))
+			fmt.Fprintf(b, "%s: %s: ... and %d more %s (lines %s)\n", esc(f.File), label, len(rest), plural(len(rest), "line"), joinLines(rest, 10))
 		}
 	}
 	if len(fs) < 2 {
@@ -268,7 +261,7 @@ func writeFileFindings(b *strings.Builder, fs []finding, color, all bool) {
 	for i, c := range codes {
 		parts[i] = fmt.Sprintf("%d %s", len(byCode[c]), c)
 	}
-	fmt.Fprintf(b, "%s: %d findings: %s\n", fs[0].File, len(fs), strings.Join(parts, ", "))
+	fmt.Fprintf(b, "%s: %d findings: %s\n", esc(fs[0].File), len(fs), strings.Join(parts, ", "))
 }
 
 func severityColor(sev string) string {

@@ -102,7 +102,7 @@ func (l *linter) encoding() bool {
 		last := len(l.lines)
 		msg := fmt.Sprintf("the file is %s bytes: crawlers read only the first 512,000 (up to line %d)", commas(l.f.Size), last)
 		if l.f.CutLines > 0 {
-			msg += fmt.Sprintf(" and ignore the %s lines after it", commas(int64(l.f.CutLines)))
+			msg += fmt.Sprintf(" and ignore the %s %s after it", commas(int64(l.f.CutLines)), plural(l.f.CutLines, "line"))
 		}
 		msg += "; Yandex ignores a robots.txt over 500 KB entirely and crawls everything; shorten the file"
 		l.add(last, 1, "file-truncated", msg, nil)
@@ -158,7 +158,7 @@ func (l *linter) encoding() bool {
 		if strings.Contains(l.lines[first-1].Text, "<?php") || bytes.Contains(body, []byte("<?php")) {
 			what = "PHP or HTML"
 		}
-		l.add(first, 1, "html-content", fmt.Sprintf("%d lines look like %s, not robots.txt (the first is %q): the server sends a page or a script's output; crawlers skip those lines and read only the valid ones; serve plain robots.txt text", count, what, clip(strings.TrimSpace(l.lines[first-1].Text), 40)), nil)
+		l.add(first, 1, "html-content", fmt.Sprintf("%d %s like %s, not robots.txt (the first is %q): the server sends a page or a script's output; crawlers skip those lines and read only the valid ones; serve plain robots.txt text", count, plural(count, "line")+map[bool]string{true: " looks", false: " look"}[count == 1], what, clip(strings.TrimSpace(l.lines[first-1].Text), 40)), nil)
 	}
 	return false
 }

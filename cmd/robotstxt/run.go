@@ -27,10 +27,7 @@ func commands() []command {
 		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines and cross-checks)", runEval},
 		{"fetch", "fetch a site's robots.txt as crawlers must: requests, policy, cache expiry", runFetch},
 		{"lint", "report mistakes and readings that differ between crawlers (text, JSON, SARIF)", runLint},
-		{"version", "print the version", func(_ []string, _ io.Reader, stdout, _ io.Writer) int {
-			fmt.Fprintln(stdout, "robotstxt", version)
-			return 0
-		}},
+		{"version", "print the version", runVersion},
 	}
 }
 
@@ -74,4 +71,32 @@ func usage(w io.Writer) {
 	}
 	b.WriteString("\nRun \"robotstxt <command> -h\" for a command's flags and examples.\n")
 	io.WriteString(w, b.String())
+}
+
+const versionHelp = `Usage: robotstxt version [--json]
+
+Prints the version: the one the fetcher's User-Agent sends.
+
+  --json        {"version": "..."}
+`
+
+func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("version")
+	jsonOut := fs.Bool("json", false, "JSON output")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagFailed(stderr, "version", versionHelp, args, err)
+	}
+	if len(pos) > 0 {
+		complain(stderr, "version", "unexpected argument %q", pos[0])
+		return 2
+	}
+	if *jsonOut {
+		writeJSON(stdout, struct {
+			Version string `json:"version"`
+		}{version})
+		return 0
+	}
+	fmt.Fprintln(stdout, "robotstxt", version)
+	return 0
 }

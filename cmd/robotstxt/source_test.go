@@ -402,6 +402,30 @@ func TestRedisDownIsOneLine(t *testing.T) {
 	}
 }
 
+// With Redis down, the report says the answer came from memory, as the
+// note on stderr does.
+func TestRedisDownReportSaysMemory(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	s := newSite(t, 200, siteRules)
+	code, out, stderr := runMain(t, "fetch", "--json", "--store", "redis://"+addr+"/0", s.URL)
+	var info fetchInfo
+	if err := json.Unmarshal([]byte(out), &info); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, stderr)
+	}
+	if info.Store != "memory, in place of redis "+addr || !strings.HasSuffix(stderr, "; answering from memory\n") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("store %q, stderr %q", info.Store, stderr)
+	}
+	code, out, _ = runMain(t, "check", "-u", s.URL, "--store", "redis://"+addr+"/0", "/public")
+	if code != 0 || !strings.Contains(out, "(store: memory, in place of redis "+addr+")") {
+		t.Errorf("check: exit %d:\n%s", code, out)
+	}
+}
+
 func TestVersionIsTheUserAgents(t *testing.T) {
 	code, out, _ := runCmd(t, "", "version")
 	if code != 0 || out != "robotstxt "+fetch.Version+"\n" {
