@@ -209,7 +209,6 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 }
 
-
 // prepare checks the file's format, writing it and the buckets in a new
 // file.
 func prepare(tx *bolt.Tx) error {
