@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt/store/storetest"
 )
 
 // damageKey names the i-th entry of the file damaged.
@@ -63,72 +64,13 @@ func healthyFile(t testing.TB) ([]byte, map[string][]byte) {
 	return b[:m.pgid*m.pageSize], want
 }
 
-// damagedVariant is a healthy file with some of its bytes cut or changed.
-type damagedVariant struct {
-	name string
-	data []byte
-}
-
-// damagedVariants returns the file cut at many lengths, and each of its pages
-// zeroed, filled, scrambled, given a wild header, and with bits flipped.
-func damagedVariants(healthy []byte, pageSize int) []damagedVariant {
-	var out []damagedVariant
-	cut := func(n int) {
-		if n >= 0 && n < len(healthy) {
-			out = append(out, damagedVariant{fmt.Sprintf("cut at %d", n), bytes.Clone(healthy[:n])})
-		}
-	}
-	for _, n := range []int{1, 15, 16, 40, 100, 1023, 1024, 4095, 4097, 8191, 8193, len(healthy) / 2, len(healthy) - 1} {
-		cut(n)
-	}
-	pages := len(healthy) / pageSize
-	for p := 2; p < pages; p += max(1, pages/24) {
-		cut(p * pageSize)
-		cut(p*pageSize + pageSize/2)
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	change := func(p int, what string, f func(page []byte)) {
-		b := bytes.Clone(healthy)
-		f(b[p*pageSize : (p+1)*pageSize])
-		out = append(out, damagedVariant{fmt.Sprintf("page %d %s", p, what), b})
-	}
-	for p := range pages {
-		change(p, "zeroed", func(page []byte) { clear(page) })
-		change(p, "filled", func(page []byte) {
-			for i := range page {
-				page[i] = 0xff
-			}
-		})
-		change(p, "scrambled", func(page []byte) {
-			for i := range page {
-				page[i] = byte(rng.Uint32())
-			}
-		})
-		change(p, "with a wild header", func(page []byte) {
-			copy(page[8:], []byte{0x02, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f})
-		})
-		change(p, "with a wild first element", func(page []byte) {
-			for i := 16; i < 32; i++ {
-				page[i] = 0xee
-			}
-		})
-		change(p, "with bits flipped", func(page []byte) {
-			for range 8 {
-				i := rng.IntN(len(page))
-				page[i] ^= 1 << rng.IntN(8)
-			}
-		})
-	}
-	return out
-}
-
 // TestDamagedFiles opens every damaged variant of a cache file and uses it:
 // nothing may crash, a damaged file is moved aside and replaced by a new one,
 // and a value read back is either the one stored or, when the damage hit
 // the bytes of a value only, any bytes (the cache's checksum catches it).
 func TestDamagedFiles(t *testing.T) {
 	healthy, want := healthyFile(t)
-	variants := damagedVariants(healthy, os.Getpagesize())
+	variants := storetest.DamagedFiles(healthy, os.Getpagesize())
 	t.Logf("%d variants of a %d-byte file", len(variants), len(healthy))
 	dir := t.TempDir()
 	var moved, refused int
@@ -137,7 +79,7 @@ func TestDamagedFiles(t *testing.T) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(path, v.data, 0o600); err != nil {
+		if err := os.WriteFile(path, v.Data, 0o600); err != nil {
 			t.Fatal(err)
 		}
 		s, err := Open(path, &Options{NoSync: true})
@@ -145,7 +87,7 @@ func TestDamagedFiles(t *testing.T) {
 			// Only a file with no bbolt meta page left is refused, as
 			// any file that is not a cache is.
 			if !errors.Is(err, ErrNotCache) {
-				t.Errorf("%s: Open: %v", v.name, err)
+				t.Errorf("%s: Open: %v", v.Name, err)
 			}
 			refused++
 			continue
@@ -153,33 +95,33 @@ func TestDamagedFiles(t *testing.T) {
 		if d := s.Damage(); d != nil {
 			moved++
 			if d.Path != path || !strings.HasPrefix(d.MovedTo, path+".damaged-") || d.Err == nil {
-				t.Errorf("%s: Damage = %+v", v.name, d)
+				t.Errorf("%s: Damage = %+v", v.Name, d)
 			}
-			if got, err := os.ReadFile(d.MovedTo); err != nil || !bytes.Equal(got, v.data) {
-				t.Errorf("%s: the damaged file was not kept as it was at %s: %v", v.name, d.MovedTo, err)
+			if got, err := os.ReadFile(d.MovedTo); err != nil || !bytes.Equal(got, v.Data) {
+				t.Errorf("%s: the damaged file was not kept as it was at %s: %v", v.Name, d.MovedTo, err)
 			}
 			if !strings.Contains(d.String(), path) || !strings.Contains(d.String(), d.MovedTo) || strings.Contains(d.String(), "\n") {
-				t.Errorf("%s: message %q", v.name, d.String())
+				t.Errorf("%s: message %q", v.Name, d.String())
 			}
 		}
 		for k, w := range want {
 			got, ok, err := s.Get(ctx, k)
 			if err != nil && !errors.Is(err, ErrDamaged) {
-				t.Errorf("%s: Get(%s): %v", v.name, k, err)
+				t.Errorf("%s: Get(%s): %v", v.Name, k, err)
 			}
 			if ok && s.Damage() != nil {
-				t.Errorf("%s: a fresh file answered %s", v.name, k)
+				t.Errorf("%s: a fresh file answered %s", v.Name, k)
 			}
 			_ = got // any bytes: a flipped bit in a value is the cache's to catch
 			_ = w
 		}
 		if err := s.Put(ctx, "https://new.example", []byte("new"), 0); err != nil && !errors.Is(err, ErrDamaged) {
-			t.Errorf("%s: Put: %v", v.name, err)
+			t.Errorf("%s: Put: %v", v.Name, err)
 		}
 		_, _ = s.Lease(ctx, "https://new.example", "me", 1e9)
 		_, _ = s.Sweep(ctx)
 		if err := s.Close(); err != nil {
-			t.Errorf("%s: Close: %v", v.name, err)
+			t.Errorf("%s: Close: %v", v.Name, err)
 		}
 	}
 	t.Logf("%d moved aside, %d refused as not a cache", moved, refused)
