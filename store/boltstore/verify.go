@@ -174,7 +174,8 @@ type walker struct {
 	ps    uint64   // page size
 	pgid  uint64   // page count
 	seen  []uint64 // a bit per page reached
-	buf   []byte
+	cur   pageBytes
+	elems []byte
 	stack []uint64 // pages to check
 }
 
@@ -191,14 +192,42 @@ func (w *walker) mark(id, overflow uint64) bool {
 	return ok
 }
 
-// page reads page id, with its overflow pages, and checks its header.
-func (w *walker) page(id uint64, what string) ([]byte, error) {
+// pageBytes reads a page, with its overflow pages, no further than asked:
+// the values in a leaf page need not be read to check it.
+type pageBytes struct {
+	f   *os.File
+	id  uint64
+	off int64  // the page's offset in the file
+	ext uint64 // its length with its overflow pages
+	b   []byte // its first bytes, read
+}
+
+// get returns bytes from to to of the page, which the caller has checked
+// lie within it.
+func (p *pageBytes) get(from, to uint64) ([]byte, error) {
+	if have := uint64(len(p.b)); to > have {
+		if uint64(cap(p.b)) < to {
+			p.b = append(make([]byte, 0, max(to, 2*have)), p.b...)
+		}
+		if _, err := p.f.ReadAt(p.b[have:to], p.off+int64(have)); err != nil {
+			return nil, fmt.Errorf("page %d: %v", p.id, err)
+		}
+		p.b = p.b[:to]
+	}
+	return p.b[from:to], nil
+}
+
+// page reads the header of page id, and its first page, and checks the
+// header.
+func (w *walker) page(id uint64, what string) (*pageBytes, error) {
 	if id < 2 || id >= w.pgid {
 		return nil, fmt.Errorf("%s: page %d out of range [2, %d)", what, id, w.pgid)
 	}
-	var h [pageHeaderSize]byte
-	if _, err := w.f.ReadAt(h[:], int64(id*w.ps)); err != nil {
-		return nil, fmt.Errorf("page %d: %v", id, err)
+	p := &w.cur
+	*p = pageBytes{f: w.f, id: id, off: int64(id * w.ps), ext: w.ps, b: p.b[:0]}
+	h, err := p.get(0, w.ps)
+	if err != nil {
+		return nil, err
 	}
 	if got := ne.Uint64(h[0:]); got != id {
 		return nil, fmt.Errorf("page %d: its header says page %d", id, got)
@@ -210,23 +239,17 @@ func (w *walker) page(id uint64, what string) ([]byte, error) {
 	if !w.mark(id, overflow) {
 		return nil, fmt.Errorf("page %d: reached twice", id)
 	}
-	n := (overflow + 1) * w.ps
-	if uint64(cap(w.buf)) < n {
-		w.buf = make([]byte, n)
-	}
-	b := w.buf[:n]
-	if _, err := w.f.ReadAt(b, int64(id*w.ps)); err != nil {
-		return nil, fmt.Errorf("page %d: %v", id, err)
-	}
-	return b, nil
+	p.ext = (overflow + 1) * w.ps
+	return p, nil
 }
 
 // freelist checks the free-list page.
 func (w *walker) freelist(id uint64) error {
-	b, err := w.page(id, "free list")
+	p, err := w.page(id, "free list")
 	if err != nil {
 		return err
 	}
+	b := p.b
 	if flags := ne.Uint16(b[8:]); flags != freelistPage {
 		return fmt.Errorf("free list page %d: flags %#x", id, flags)
 	}
@@ -235,12 +258,16 @@ func (w *walker) freelist(id uint64) error {
 		count = ne.Uint64(b[pageHeaderSize:])
 		start += 8
 	}
-	if count > (uint64(len(b))-start)/8 {
+	if count > (p.ext-start)/8 {
 		return fmt.Errorf("free list page %d: %d entries do not fit", id, count)
 	}
+	ids, err := p.get(start, start+8*count)
+	if err != nil {
+		return err
+	}
 	for i := range count {
-		if p := ne.Uint64(b[start+8*i:]); p < 2 || p >= w.pgid {
-			return fmt.Errorf("free list page %d: page %d out of range", id, p)
+		if pg := ne.Uint64(ids[8*i:]); pg < 2 || pg >= w.pgid {
+			return fmt.Errorf("free list page %d: page %d out of range", id, pg)
 		}
 	}
 	return nil
@@ -253,66 +280,89 @@ func (w *walker) bucket(root uint64) error {
 	for len(w.stack) > 0 {
 		id := w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
-		b, err := w.page(id, "bucket tree")
+		p, err := w.page(id, "bucket tree")
 		if err != nil {
 			return err
 		}
-		if err := w.node(b, id, false); err != nil {
+		if err := w.node(p, 0, p.ext, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// node checks a branch or leaf page b (page id, or an inline bucket's page
-// when inline is true), queueing the pages it names.
-func (w *walker) node(b []byte, id uint64, inline bool) error {
-	where := fmt.Sprintf("page %d", id)
+// node checks the branch or leaf page at bytes start to start+size of page
+// p (all of it, or an inline bucket's page when inline is true), queueing
+// the pages it names.
+func (w *walker) node(p *pageBytes, start, size uint64, inline bool) error {
+	where := fmt.Sprintf("page %d", p.id)
 	if inline {
-		where = fmt.Sprintf("inline bucket in page %d", id)
+		where = fmt.Sprintf("inline bucket in page %d", p.id)
 	}
-	if len(b) < pageHeaderSize {
+	if size < pageHeaderSize {
 		return fmt.Errorf("%s: cut short", where)
 	}
-	flags, count := ne.Uint16(b[8:]), uint64(ne.Uint16(b[10:]))
-	if count > (uint64(len(b))-pageHeaderSize)/elementSize {
+	h, err := p.get(start, start+pageHeaderSize)
+	if err != nil {
+		return err
+	}
+	flags, count := ne.Uint16(h[8:]), uint64(ne.Uint16(h[10:]))
+	if count > (size-pageHeaderSize)/elementSize {
 		return fmt.Errorf("%s: %d elements do not fit", where, count)
 	}
+	elems, err := p.get(start+pageHeaderSize, start+pageHeaderSize+count*elementSize)
+	if err != nil {
+		return err
+	}
+	elems = append(w.elems[:0], elems...) // p.b may move when a bucket value is read
+	w.elems = elems
 	switch {
 	case flags == branchPage && !inline:
 		if count == 0 {
 			return fmt.Errorf("%s: a branch page with no elements", where)
 		}
 		for i := range count {
-			e := pageHeaderSize + i*elementSize
-			pos, ksize := uint64(ne.Uint32(b[e:])), uint64(ne.Uint32(b[e+4:]))
-			if e+pos+ksize > uint64(len(b)) {
+			el := elems[i*elementSize:]
+			e := pageHeaderSize + i*elementSize // from the start of the page
+			pos, ksize := uint64(ne.Uint32(el)), uint64(ne.Uint32(el[4:]))
+			if e+pos+ksize > size {
 				return fmt.Errorf("%s: element %d past the page's end", where, i)
 			}
-			w.stack = append(w.stack, ne.Uint64(b[e+8:]))
+			w.stack = append(w.stack, ne.Uint64(el[8:]))
 		}
 	case flags == leafPage:
+		var inlines [][2]uint64
 		for i := range count {
+			el := elems[i*elementSize:]
 			e := pageHeaderSize + i*elementSize
-			eflags := ne.Uint32(b[e:])
-			pos, ksize, vsize := uint64(ne.Uint32(b[e+4:])), uint64(ne.Uint32(b[e+8:])), uint64(ne.Uint32(b[e+12:]))
-			if e+pos+ksize+vsize > uint64(len(b)) {
+			eflags := ne.Uint32(el)
+			pos, ksize, vsize := uint64(ne.Uint32(el[4:])), uint64(ne.Uint32(el[8:])), uint64(ne.Uint32(el[12:]))
+			if e+pos+ksize+vsize > size {
 				return fmt.Errorf("%s: element %d past the page's end", where, i)
 			}
 			switch eflags {
 			case 0:
 			case bucketLeaf:
-				v := b[e+pos+ksize : e+pos+ksize+vsize]
-				if len(v) < bucketHeaderSize {
+				if vsize < bucketHeaderSize {
 					return fmt.Errorf("%s: element %d: a bucket header cut short", where, i)
 				}
-				if r := ne.Uint64(v); r != 0 {
-					w.stack = append(w.stack, r)
-				} else if err := w.node(v[bucketHeaderSize:], id, true); err != nil {
+				v := start + e + pos + ksize
+				hb, err := p.get(v, v+bucketHeaderSize)
+				if err != nil {
 					return err
+				}
+				if r := ne.Uint64(hb); r != 0 {
+					w.stack = append(w.stack, r)
+				} else {
+					inlines = append(inlines, [2]uint64{v + bucketHeaderSize, vsize - bucketHeaderSize})
 				}
 			default:
 				return fmt.Errorf("%s: element %d: flags %#x", where, i, eflags)
+			}
+		}
+		for _, in := range inlines {
+			if err := w.node(p, in[0], in[1], true); err != nil {
+				return err
 			}
 		}
 	default:
