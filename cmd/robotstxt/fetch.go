@@ -200,6 +200,10 @@ func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "robotstxt fetch: --timeout must be positive")
 		return 2
 	}
+	if err := fetch.CheckUserAgent(*ua); err != nil {
+		fmt.Fprintf(stderr, "robotstxt fetch: -A: %v\n", err)
+		return 2
+	}
 	body, info, err := fetchRobotsWith(context.Background(), fs.Arg(0), fetchOptions{
 		store: *storeSpec, dialect: d, userAgent: *ua, timeout: *timeout, now: fetchClock,
 	}, stderr)

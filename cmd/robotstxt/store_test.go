@@ -67,3 +67,20 @@ func TestDamagedStoreFile(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchInvalidUserAgent: -A with a control character is refused before
+// anything is fetched, and no cache file is created.
+func TestFetchInvalidUserAgent(t *testing.T) {
+	s := newSite(t, 200, siteRules)
+	file := filepath.Join(t.TempDir(), "cache.db")
+	code, out, stderr := runCmd(t, "", "fetch", "--store", file, "-A", "bot\r\nX-Injected: 1", s.URL)
+	if code != 2 || out != "" || !strings.Contains(stderr, "-A: ") || !strings.Contains(stderr, "invalid User-Agent") {
+		t.Errorf("exit %d\nstdout: %s\nstderr: %s", code, out, stderr)
+	}
+	if s.hits.Load() != 0 {
+		t.Errorf("%d requests", s.hits.Load())
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("the cache file was created: %v", err)
+	}
+}
