@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/seed53c283f5/robotstxt"
 )
@@ -285,17 +286,44 @@ func readRobotsFile(path string, max int) ([]byte, error) {
 	if path == "" {
 		return nil, errors.New("empty path")
 	}
+	// Only a regular file: a FIFO would block the open, a device such as
+	// /dev/zero never end. Checked before opening, and again on the file
+	// opened.
+	st, err := os.Stat(path)
+	if err != nil {
+		// Say it as opening it would ("open x: no such file ...").
+		return nil, &os.PathError{Op: "open", Path: path, Err: errors.Unwrap(err)}
+	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var r io.Reader = f
-	if max > 0 {
-		r = io.LimitReader(f, int64(max)+1)
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	return io.ReadAll(r)
+	// The parser reads max bytes and reports the rest as cut; reading one
+	// more tells it there was a rest. With no parse limit (max < 0), a
+	// file is read whole up to maxRobotsFile.
+	switch {
+	case max == 0:
+		max = robotstxt.DefaultMaxBytes
+	case max < 0:
+		b, err := io.ReadAll(io.LimitReader(f, maxRobotsFile+1))
+		if err == nil && len(b) > maxRobotsFile {
+			return nil, fmt.Errorf("%s is over %d MiB", path, maxRobotsFile>>20)
+		}
+		return b, err
+	}
+	return io.ReadAll(io.LimitReader(f, int64(max)+1))
 }
+
+// maxRobotsFile bounds a robots_file read with no parse limit
+// (-max-bytes -1).
+const maxRobotsFile = 64 << 20
 
 // bodyCache keeps parsed files by content, so that many questions about one
 // file parse it once. It holds at most limit bytes of bodies.
