@@ -26,7 +26,7 @@ func TestEvalRobotsFileRegularOnly(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, file, want string
-		args         []string
+		args             []string
 	}{
 		{"fifo", fifo, `{"error":"question 1: robots_file: ` + fifo + ` is not a regular file"}`, nil},
 		{"device", "/dev/zero", `{"error":"question 1: robots_file: /dev/zero is not a regular file"}`, []string{"-max-bytes", "-1"}},
