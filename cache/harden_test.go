@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -86,5 +87,21 @@ func TestInvalidUserAgentNotCached(t *testing.T) {
 	}
 	if h.entry(srv.URL) != nil || srv.hits.Load() != 0 {
 		t.Fatalf("stored %v, %d requests", h.entry(srv.URL) != nil, srv.hits.Load())
+	}
+}
+
+// TestRedirectUserinfoNotStored: credentials in a redirect target never
+// reach the stored entry.
+func TestRedirectUserinfoNotStored(t *testing.T) {
+	h := newHarness(t, nil)
+	target := newServer(t, reply(200, rules))
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "http://alice:s3cret@"+target.Listener.Addr().String()+"/robots.txt", http.StatusMovedPermanently)
+	})
+	h.get(srv.URL)
+	o, _ := fetch.OriginOf(srv.URL)
+	b, _, _ := h.store.Get(context.Background(), o.String())
+	if len(b) == 0 || strings.Contains(string(b), "s3cret") || strings.Contains(string(b), "alice") {
+		t.Fatalf("stored entry: %q", b)
 	}
 }
