@@ -256,9 +256,9 @@ func (c *Cache) Get(ctx context.Context, rawURL string) (*Answer, error) {
 // fresh copy or a failure whose retry is not due, else by fetching. The
 // error is non-nil only when the fetcher's User-Agent cannot be sent
 // (fetch.ErrInvalidUserAgent: nothing is fetched or stored), or when ctx is
-// done first; the caller then gets no
-// answer, but the fetch goes on (bounded by the fetcher's timeout) and its
-// result is cached for the next question.
+// done first: the caller then gets no answer, but the fetch goes on
+// (bounded by the fetcher's timeout) and its result is cached for the next
+// question.
 func (c *Cache) GetOrigin(ctx context.Context, o fetch.Origin) (*Answer, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
