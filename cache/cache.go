@@ -106,6 +106,7 @@ type Cache struct {
 	flight  singleflight.Group
 	parsed  *parsedLRU
 	stats   counters
+	uaErr   error // the fetcher's User-Agent cannot be sent: every Get fails
 }
 
 // New returns a cache; nil options mean the defaults.
@@ -127,6 +128,7 @@ func New(opts *Options) *Cache {
 	if c.fetcher == nil {
 		c.fetcher = &fetch.Fetcher{Now: c.now}
 	}
+	c.uaErr = fetch.CheckUserAgent(c.fetcher.UserAgent)
 	c.dialect = c.fetcher.Dialect
 	if c.dialect == robotstxt.DefaultDialect {
 		c.dialect = robotstxt.Google
@@ -260,12 +262,17 @@ func (c *Cache) Get(ctx context.Context, rawURL string) (*Answer, error) {
 
 // GetOrigin returns the answer for an origin: from the store when it holds a
 // fresh copy or a failure whose retry is not due, else by fetching. The
-// error is non-nil only when ctx is done first; the caller then gets no
-// answer, but the fetch goes on (bounded by the fetcher's timeout) and its
-// result is cached for the next question.
+// error is non-nil only when the fetcher's User-Agent cannot be sent
+// (fetch.ErrInvalidUserAgent: nothing is fetched or stored), or when ctx is
+// done first: the caller then gets no answer, but the fetch goes on
+// (bounded by the fetcher's timeout) and its result is cached for the next
+// question.
 func (c *Cache) GetOrigin(ctx context.Context, o fetch.Origin) (*Answer, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if c.uaErr != nil {
+		return nil, c.uaErr
 	}
 	key := c.opts.KeyPrefix + o.String()
 	e := c.load(ctx, key)
@@ -396,7 +403,13 @@ func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer
 		e.Failures, e.FailingSince, e.NextRetry, e.FailPolicy, e.FailStatus, e.FailReason = 0, time.Time{}, time.Time{}, 0, 0, ""
 		e.Validators = res.Validators
 		e.ValidatedAt = res.FetchedAt
-		e.ExpiresAt = res.FetchedAt.Add(c.freshness(res.CacheControl))
+		// A 304 without Cache-Control keeps the stored freshness (RFC
+		// 9111 §4.3.4: the stored header fields stay).
+		fresh := old.ExpiresAt.Sub(old.ValidatedAt)
+		if res.CacheControl != (fetch.CacheControl{}) || fresh <= 0 {
+			fresh = c.freshness(res.CacheControl)
+		}
+		e.ExpiresAt = res.FetchedAt.Add(fresh)
 		e.Reason = res.Reason + revalidatedReason(old)
 	case !res.Unreachable && !res.NotModified:
 		switch res.Policy {

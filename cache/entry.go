@@ -3,6 +3,7 @@ package cache
 import (
 	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math"
 	"time"
 
@@ -41,8 +42,17 @@ type entry struct {
 func (e *entry) failing() bool { return e.Failures > 0 }
 
 // entryVersion is the first byte of an encoded entry. A value with another
-// first byte is not understood and reads as a miss.
-const entryVersion = 1
+// first byte is not understood and reads as a miss. Version 2 added the
+// checksum.
+const entryVersion = 2
+
+// checksumSize is the length of the checksum that ends an encoded entry:
+// CRC-32C (Castagnoli) of the bytes before it, big-endian. A bit flipped in
+// a stored entry, anywhere, by a damaged disk or file makes a miss rather
+// than other rules.
+const checksumSize = 4
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 const (
 	flagCopy = 1 << iota
@@ -54,9 +64,9 @@ const (
 const maxTrace = 16
 
 // encode writes e in the store's format: a version byte, then the fields in
-// a fixed order as varints and length-prefixed strings.
+// a fixed order as varints and length-prefixed strings, then a checksum.
 func (e *entry) encode() []byte {
-	n := 128 + len(e.Body) + len(e.Reason) + len(e.FailReason)
+	n := 128 + checksumSize + len(e.Body) + len(e.Reason) + len(e.FailReason)
 	for _, r := range e.Trace {
 		n += 64 + len(r.URL) + len(r.Location) + len(r.Err)
 	}
@@ -101,7 +111,7 @@ func (e *entry) encode() []byte {
 			b = appendString(b, s)
 		}
 	}
-	return b
+	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
 }
 
 func appendString(b []byte, s string) []byte {
@@ -198,7 +208,12 @@ func (d *decoder) policy() fetch.Policy {
 // unknown version, a cut or altered value) is an error, never a panic; the
 // cache reads it as a miss.
 func decodeEntry(b []byte) (*entry, error) {
-	if len(b) < 2 || b[0] != entryVersion {
+	if len(b) < 2+checksumSize || b[0] != entryVersion {
+		return nil, errCorrupt
+	}
+	sum := binary.BigEndian.Uint32(b[len(b)-checksumSize:])
+	b = b[:len(b)-checksumSize]
+	if crc32.Checksum(b, castagnoli) != sum {
 		return nil, errCorrupt
 	}
 	d := &decoder{b: b[1:]}

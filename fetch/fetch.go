@@ -9,6 +9,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -127,6 +128,30 @@ func (f *Fetcher) now() time.Time {
 	return time.Now()
 }
 
+// ErrInvalidUserAgent is wrapped by the error for a User-Agent that cannot
+// be sent as an HTTP header: control characters (a line break would add
+// headers of its own), or only white space.
+var ErrInvalidUserAgent = errors.New("invalid User-Agent")
+
+// CheckUserAgent returns an error wrapping ErrInvalidUserAgent when ua
+// cannot be sent as the User-Agent header, and nil otherwise ("" is valid:
+// it means DefaultUserAgent). Fetch refuses such a ua before any request,
+// and a program should refuse it before anything else.
+func CheckUserAgent(ua string) error {
+	if ua == "" {
+		return nil
+	}
+	if strings.TrimSpace(ua) == "" {
+		return fmt.Errorf("fetch: %w: %q is only white space", ErrInvalidUserAgent, ua)
+	}
+	for i := 0; i < len(ua); i++ {
+		if c := ua[i]; c < ' ' && c != '\t' || c == 0x7f {
+			return fmt.Errorf("fetch: %w: %q has a control character at byte %d", ErrInvalidUserAgent, ua, i)
+		}
+	}
+	return nil
+}
+
 func (f *Fetcher) userAgent() string {
 	if f.UserAgent != "" {
 		return f.UserAgent
@@ -174,6 +199,11 @@ func (f *Fetcher) Fetch(ctx context.Context, o Origin, v Validators) (*Result, e
 	}
 	if err := ctx.Err(); err != nil {
 		e := &Error{Origin: o, URL: o.RobotsURL(), Step: StepContext, Err: err}
+		f.unreachable(res, e)
+		return res, e
+	}
+	if err := CheckUserAgent(f.UserAgent); err != nil {
+		e := &Error{Origin: o, URL: o.RobotsURL(), Step: StepURL, Err: err}
 		f.unreachable(res, e)
 		return res, e
 	}
@@ -243,7 +273,7 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 	for redirects := 0; ; {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, cur.String(), nil)
 		if err != nil {
-			return &Error{Origin: o, URL: cur.String(), Step: StepURL, Err: err}
+			return &Error{Origin: o, URL: redacted(cur), Step: StepURL, Err: err}
 		}
 		req.Header.Set("User-Agent", f.userAgentFor(ctx))
 		req.Header.Set("Accept", "text/plain, */*;q=0.8")
@@ -256,7 +286,7 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 		}
 		var st stage
 		req = req.WithContext(httptrace.WithClientTrace(ctx, st.trace()))
-		tr := Request{URL: cur.String()}
+		tr := Request{URL: redacted(cur)}
 		resp, err := rt.RoundTrip(req)
 		if err != nil {
 			res.Trace = append(res.Trace, tr)
@@ -271,7 +301,7 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 			if errors.As(err, &ue) {
 				err = ue.Err
 			}
-			return &Error{Origin: o, URL: cur.String(), Step: step, Err: err}
+			return &Error{Origin: o, URL: redacted(cur), Step: step, Err: err}
 		}
 		code := resp.StatusCode
 		h := resp.Header
@@ -302,6 +332,13 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 				res.Reason = sl + ": the cached copy is still valid"
 				return nil
 			}
+			if code == http.StatusNotModified {
+				// Nothing was cached to be still valid: a broken answer.
+				res.Trace = append(res.Trace, tr)
+				res.Policy, res.Unreachable = DisallowAll, true
+				res.Reason = sl + " to a request that was not conditional: an error answer, everything is disallowed until a retry gets an answer"
+				return nil
+			}
 			loc := h.Get("Location")
 			if loc == "" {
 				res.Trace = append(res.Trace, tr)
@@ -310,25 +347,30 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 			}
 			next, err := cur.Parse(loc)
 			if err != nil || (next.Scheme != "http" && next.Scheme != "https") || next.Host == "" {
+				if err == nil {
+					loc = redacted(next)
+				} else if strings.Contains(loc, "@") {
+					loc = "(a malformed URL with an @)"
+				}
 				tr.Location = loc
 				res.Trace = append(res.Trace, tr)
 				f.notFound(res, sl+" to "+strconv.Quote(loc)+", which is not an http or https URL")
 				return nil
 			}
 			next.Fragment, next.RawFragment = "", ""
-			tr.Location = next.String()
+			tr.Location = redacted(next)
 			res.Trace = append(res.Trace, tr)
 			if redirects == MaxRedirects {
 				f.notFound(res, fmt.Sprintf("%s: a redirect after %d redirects (at most %d are followed)", sl, MaxRedirects, MaxRedirects))
 				return nil
 			}
 			if seen[next.String()] {
-				f.notFound(res, sl+": a redirect loop back to "+next.String())
+				f.notFound(res, sl+": a redirect loop back to "+redacted(next))
 				return nil
 			}
 			if f.CheckRedirect != nil {
 				if err := f.CheckRedirect(ctx, cur, next); err != nil {
-					return &Error{Origin: o, URL: next.String(), Step: StepRedirect, Err: fmt.Errorf("redirect from %s refused: %w", cur, err)}
+					return &Error{Origin: o, URL: redacted(next), Step: StepRedirect, Err: fmt.Errorf("redirect from %s refused: %w", redacted(cur), err)}
 				}
 			}
 			seen[next.String()] = true
@@ -350,7 +392,7 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 		tr.Bytes, tr.Truncated = int64(len(body)), truncated
 		res.Trace = append(res.Trace, tr)
 		if err != nil {
-			return &Error{Origin: o, URL: cur.String(), Step: step, Err: err}
+			return &Error{Origin: o, URL: redacted(cur), Step: step, Err: err}
 		}
 		res.Truncated = truncated
 		res.Validators = Validators{ETag: tr.ETag, LastModified: tr.LastModified}
@@ -369,6 +411,18 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 		}
 		return nil
 	}
+}
+
+// redacted is u as shown in traces, reasons and errors, which are stored
+// and printed: with any userinfo (user name, password: credentials a
+// redirect may carry) replaced by "xxxxx".
+func redacted(u *url.URL) string {
+	if u.User == nil {
+		return u.String()
+	}
+	c := *u
+	c.User = url.User("xxxxx")
+	return c.String()
 }
 
 // notFound is the policy of "no valid robots.txt" reached through

@@ -180,14 +180,14 @@ func TestNotModified(t *testing.T) {
 			w.WriteHeader(http.StatusNotModified)
 			return
 		}
-		w.WriteHeader(http.StatusNotModified) // unasked: a redirect with no target
+		w.WriteHeader(http.StatusNotModified) // unasked: an error answer (issue 9.8)
 	})
 	res, err := (&Fetcher{}).Fetch(context.Background(), o, Validators{ETag: `"v1"`})
 	if err != nil || !res.NotModified || res.Policy != Rules || res.Validators.ETag != `"v1"` || res.CacheControl.MaxAge != time.Minute {
 		t.Errorf("conditional: %+v, %v", res, err)
 	}
 	res, err = (&Fetcher{}).Fetch(context.Background(), o, Validators{})
-	if err != nil || res.NotModified || res.Policy != AllowAll {
+	if err != nil || res.NotModified || res.Policy != DisallowAll || !res.Unreachable {
 		t.Errorf("unconditional 304: %+v, %v", res, err)
 	}
 }
@@ -509,8 +509,10 @@ func TestCacheControlAndRetryAfter(t *testing.T) {
 	}{
 		{[]string{"max-age=60"}, CacheControl{MaxAge: time.Minute, HasMaxAge: true}},
 		{[]string{`public, MAX-AGE="120", no-cache`}, CacheControl{MaxAge: 2 * time.Minute, HasMaxAge: true, NoCache: true}},
-		{[]string{"no-store", "max-age=x"}, CacheControl{NoStore: true}},
-		{[]string{"max-age=-1, max-age=5"}, CacheControl{MaxAge: 5 * time.Second, HasMaxAge: true}},
+		// An invalid max-age, or a first one invalid, makes the answer
+		// stale: max-age 0 (issue 9.8, RFC 9111 §4.2.1).
+		{[]string{"no-store", "max-age=x"}, CacheControl{NoStore: true, HasMaxAge: true}},
+		{[]string{"max-age=-1, max-age=5"}, CacheControl{HasMaxAge: true}},
 		{nil, CacheControl{}},
 	} {
 		if got := parseCacheControl(tc.in); got != tc.want {

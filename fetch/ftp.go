@@ -24,7 +24,72 @@ func (c *ctxConn) Close() error {
 	return c.Conn.Close()
 }
 
+// MaxFTPReply bounds one reply on the FTP control connection, as HTTP's
+// header is bounded: a server sending an endless line, or endless
+// continuation lines ("220-..."), gets an error matching ErrFTPReplyTooLong
+// once this much of one reply is read.
+const MaxFTPReply = 64 << 10
+
+// maxFTPControl bounds all that is read on one control connection: a login
+// and a RETR take a few replies.
+const maxFTPControl = 1 << 20
+
+// ErrFTPReplyTooLong is wrapped by the error of an FTP fetch whose server
+// sent a reply longer than MaxFTPReply on the control connection, or more
+// than 1 MiB of replies in all.
+var ErrFTPReplyTooLong = errors.New("FTP reply too long")
+
+// replyLimit is the FTP control connection, read no further than
+// MaxFTPReply bytes into one reply. It follows the replies' framing: a
+// reply ends with a line "NNN text" (after "NNN-" continuation lines, with
+// the same NNN).
+type replyLimit struct {
+	net.Conn
+	reply, total int     // bytes read of the current reply, of all
+	head         [4]byte // the first bytes of the current line
+	n            int     // how many of them
+	multi        [3]byte // the code of the multi-line reply under way
+	inMulti      bool
+}
+
+func (c *replyLimit) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	for _, b := range p[:n] {
+		c.reply++
+		c.total++
+		if c.reply > MaxFTPReply {
+			return 0, fmt.Errorf("%w: the server sent over %d KiB in one reply on the control connection", ErrFTPReplyTooLong, MaxFTPReply>>10)
+		}
+		if c.total > maxFTPControl {
+			return 0, fmt.Errorf("%w: the server sent over %d KiB of replies on the control connection", ErrFTPReplyTooLong, maxFTPControl>>10)
+		}
+		if b != '\n' {
+			if c.n < len(c.head) {
+				c.head[c.n] = b
+				c.n++
+			}
+			continue
+		}
+		h := c.head
+		coded := c.n >= 3 && isDigit(h[0]) && isDigit(h[1]) && isDigit(h[2])
+		sep := byte(' ')
+		if c.n == 4 {
+			sep = h[3]
+		}
+		c.n = 0
+		switch {
+		case !coded:
+		case !c.inMulti && sep == '-':
+			c.inMulti, c.multi = true, [3]byte{h[0], h[1], h[2]}
+		case sep != '-' && (!c.inMulti || c.multi == [3]byte{h[0], h[1], h[2]}):
+			c.inMulti, c.reply = false, 0 // the reply is complete
+		}
+	}
+	return n, err
+}
+
 func (f *Fetcher) ftpDial(ctx context.Context) func(network, addr string) (net.Conn, error) {
+	control := true // the first connection; the others carry data
 	return func(network, addr string) (net.Conn, error) {
 		var (
 			conn net.Conn
@@ -43,6 +108,10 @@ func (f *Fetcher) ftpDial(ctx context.Context) func(network, addr string) (net.C
 			conn.SetDeadline(dl)
 		}
 		stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
+		if control {
+			control = false
+			conn = &replyLimit{Conn: conn}
+		}
 		return &ctxConn{Conn: conn, stop: stop}, nil
 	}
 }
@@ -73,7 +142,7 @@ func (f *Fetcher) fetchFTP(ctx context.Context, res *Result, o Origin) *Error {
 	c, err := ftp.Dial(o.hostPort(true), ftp.DialWithContext(ctx), ftp.DialWithDialFunc(f.ftpDial(ctx)), ftp.DialWithDisabledUTF8(true), ftp.DialWithDebugOutput(&replies))
 	if err != nil {
 		step := stepOf(err, StepDial)
-		if code := ftpCode(err); code != 0 {
+		if code := ftpCode(err); code != 0 || errors.Is(err, ErrFTPReplyTooLong) {
 			step = StepFTPLogin
 		}
 		return fail(step, err)
@@ -84,7 +153,7 @@ func (f *Fetcher) fetchFTP(ctx context.Context, res *Result, o Origin) *Error {
 		var te *textproto.Error
 		if !errors.As(err, &te) {
 			var ne net.Error
-			if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, net.ErrClosed) || ctx.Err() != nil {
+			if errors.Is(err, ErrFTPReplyTooLong) || errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, net.ErrClosed) || ctx.Err() != nil {
 				return fail(StepFTPLogin, err)
 			}
 			// The client library gives the text of a refusal of USER,

@@ -78,15 +78,19 @@ func parseCacheControl(values []string) CacheControl {
 				if cc.HasMaxAge {
 					continue
 				}
+				// The first max-age counts (RFC 9111 §4.2.1); one that is
+				// not a delta-seconds (negative, empty, garbage) makes the
+				// answer stale: a max-age of 0.
+				cc.HasMaxAge = true
 				arg = strings.Trim(strings.TrimSpace(arg), `"`)
-				n, err := strconv.ParseInt(arg, 10, 64)
-				if err != nil || n < 0 {
+				if arg == "" || strings.TrimLeft(arg, "0123456789") != "" {
 					continue
 				}
-				if n > 1<<31 {
-					n = 1 << 31 // RFC 9111 §1.2.2: a delta past 2^31 means 2^31
+				n, err := strconv.ParseInt(arg, 10, 64)
+				if err != nil || n > 1<<31 {
+					n = 1 << 31 // RFC 9111 §1.2.2: a delta past 2^31 (or past int64) means 2^31
 				}
-				cc.MaxAge, cc.HasMaxAge = time.Duration(n)*time.Second, true
+				cc.MaxAge = time.Duration(n) * time.Second
 			case "no-store":
 				cc.NoStore = true
 			case "no-cache":

@@ -363,8 +363,9 @@ func (f *Fallback) Close() error {
 }
 
 // Health implements Reporter. Name is the primary's; when the primary is
-// failing, Degraded is true and Message says since when, its last error, and
-// that answers come from memory.
+// failing, Degraded is true and Message says how (unreachable, or refusing
+// this client when the error matches ErrRefused), since when, its last
+// error, and that answers come from memory.
 func (f *Fallback) Health() Health {
 	h := Health{Name: fmt.Sprintf("%T", f.primary)}
 	if r, ok := f.primary.(Reporter); ok {
@@ -374,8 +375,12 @@ func (f *Fallback) Health() Health {
 	defer f.mu.Unlock()
 	if f.degraded {
 		h.Degraded = true
-		h.Message = fmt.Sprintf("%s unreachable since %s: %v; answering from memory",
-			h.Name, clockTime(f.since, f.now()), f.lastErr)
+		state := "unreachable"
+		if errors.Is(f.lastErr, ErrRefused) {
+			state = "refuses this client"
+		}
+		h.Message = fmt.Sprintf("%s %s since %s: %v; answering from memory",
+			h.Name, state, clockTime(f.since, f.now()), f.lastErr)
 	}
 	return h
 }

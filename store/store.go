@@ -80,6 +80,12 @@ type Reporter interface {
 	Health() Health
 }
 
+// ErrRefused is matched (errors.Is) by the error of a store whose server
+// answers but refuses it: authentication failed, permission denied, or the
+// database asked for does not exist. Unlike a server that cannot be
+// reached, waiting does not help: the configuration must change.
+var ErrRefused = errors.New("refused by the server")
+
 // ErrClosed is returned by a store used after Close.
 var ErrClosed = errors.New("store: closed")
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
@@ -336,23 +337,50 @@ func readRobotsFile(path string, max int) ([]byte, error) {
 	if path == "" {
 		return nil, errors.New("empty path")
 	}
+	// Only a regular file: a FIFO would block the open, a device such as
+	// /dev/zero never end. Checked before opening, and again on the file
+	// opened.
+	st, err := os.Stat(path)
+	if err != nil {
+		// Say it as opening it would ("open x: no such file ...").
+		return nil, &os.PathError{Op: "open", Path: path, Err: errors.Unwrap(err)}
+	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var r io.Reader = f
-	if max >= 0 {
-		// At least one byte past 500 KiB, so that the parse knows the
-		// file's size reaches past Yandex's limit.
-		n := int64(robotstxt.DefaultMaxBytes)
-		if int64(max) > n {
-			n = int64(max)
-		}
-		r = io.LimitReader(f, n+1)
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
 	}
-	return io.ReadAll(r)
+	// The parser reads max bytes and reports the rest as cut; reading one
+	// more tells it there was a rest. With no parse limit (max < 0), a
+	// file is read whole up to maxRobotsFile.
+	switch {
+	case max == 0:
+		max = robotstxt.DefaultMaxBytes
+	case max < 0:
+		b, err := io.ReadAll(io.LimitReader(f, maxRobotsFile+1))
+		if err == nil && len(b) > maxRobotsFile {
+			return nil, fmt.Errorf("%s is over %d MiB", path, maxRobotsFile>>20)
+		}
+		return b, err
+	}
+	// At least one byte past 500 KiB, so that the parse knows whether the
+	// file's size reaches past Yandex's limit.
+	n := robotstxt.DefaultMaxBytes
+	if max > n {
+		n = max
+	}
+	return io.ReadAll(io.LimitReader(f, int64(n)+1))
 }
+
+// maxRobotsFile bounds a robots_file read with no parse limit
+// (-max-bytes -1).
+const maxRobotsFile = 64 << 20
 
 // bodyCache keeps parsed files by content, so that many questions about one
 // file parse it once. It holds at most limit bytes of bodies.

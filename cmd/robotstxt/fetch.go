@@ -208,6 +208,10 @@ func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "fetch", "--timeout must be positive")
 		return 2
 	}
+	if err := fetch.CheckUserAgent(*ua); err != nil {
+		complain(stderr, "fetch", "-A: %v", err)
+		return 2
+	}
 	body, info, err := fetchRobotsWith(context.Background(), pos[0], fetchOptions{
 		store: *storeSpec, dialect: d, userAgent: *ua, timeout: *timeout, now: fetchClock,
 	}, stderr)

@@ -20,13 +20,17 @@ var storeOptions storeopen.Options
 // accepts the same values: "memory", a bbolt file path, a redis:// URL, or
 // "" for the default bbolt file (see package storeopen). A store that runs
 // on memory instead of what was asked (a locked file, Redis down, no cache
-// directory) is no error: its one-line message goes to stderr.
+// directory) is no error: its one-line message goes to stderr, as does the
+// one about a damaged cache file moved aside.
 func openStore(spec string, stderr io.Writer) (store.Store, error) {
 	st, err := storeopen.Open(spec, &storeOptions)
 	if err != nil {
 		// The error names the file, or the Redis URL without its
 		// password: spec itself is not repeated.
 		return nil, fmt.Errorf("--store: %v", err)
+	}
+	if n := storeopen.Notice(st); n != "" {
+		fmt.Fprintf(stderr, "robotstxt: %s\n", n)
 	}
 	if h := storeopen.Health(st); h.Degraded {
 		fmt.Fprintf(stderr, "robotstxt: %s\n", h.Message)

@@ -90,6 +90,13 @@ type Options struct {
 	// Mode is the permission of a new file (default 0600); the directories
 	// Open creates for it get 0700.
 	Mode os.FileMode
+	// ReplaceUnreadable moves aside, and replaces with a new cache, a file
+	// that is not a cache file at all (not bbolt, another program's bbolt
+	// file, another format), as Open always does with a damaged cache
+	// file; without it, Open refuses such a file (ErrNotCache) and leaves
+	// it as it is. For a file only this program writes, such as the
+	// default cache file.
+	ReplaceUnreadable bool
 }
 
 // Store is a store.Store, store.Leaser and store.Reporter kept in a bbolt
@@ -100,7 +107,14 @@ type Store struct {
 	now    func() time.Time
 	closed atomic.Bool
 	group  writeGroup // Put, Delete and expiry deletions share transactions
+
+	damage  *Damage     // what Open found and moved aside, if anything
+	damaged atomic.Bool // a call found the file damaged: fail every call
 }
+
+// Damage returns what Open found wrong with the file it was given and moved
+// aside, or nil when the file opened cleanly (or was new).
+func (s *Store) Damage() *Damage { return s.damage }
 
 var (
 	_ store.Store    = (*Store)(nil)
@@ -110,6 +124,15 @@ var (
 
 // Open opens the store in the file at path, creating the file, and the
 // directories above it, when missing. opts may be nil.
+//
+// Open checks the file before use, so that no bytes in it can crash the
+// program: that bbolt can read it without going past its end (the file's
+// length against the page count in its meta page, every page reachable
+// from the root), then bbolt's own consistency check (Tx.Check). A
+// damaged file is renamed to path.damaged-TIME (UTC, as 20250601T093000Z),
+// a new cache started in its place, and Store.Damage says so. A file that
+// is not a cache file is refused with an error matching ErrNotCache, and
+// left as it is (see Options.ReplaceUnreadable).
 func Open(path string, opts *Options) (*Store, error) {
 	var o Options
 	if opts != nil {
@@ -142,24 +165,48 @@ func Open(path string, opts *Options) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("boltstore: creating the directory of the cache file: %w", err)
 	}
-	db, err := bolt.Open(path, o.Mode, &bolt.Options{Timeout: wait, NoSync: o.NoSync})
-	switch {
-	case errors.Is(err, berrors.ErrTimeout):
-		waited := wait
-		if o.LockTimeout < 0 {
-			waited = 0
+	var damage *Damage
+	for attempt := 0; ; attempt++ {
+		db, err := openOnce(path, o, wait)
+		var de *damagedError
+		var nc *notCacheError
+		switch {
+		case err == nil:
+			return &Store{db: db, path: path, now: o.Now, damage: damage}, nil
+		case errors.Is(err, errMovedAway) && attempt < 3:
+			continue
+		case errors.As(err, &nc) && o.ReplaceUnreadable && damage == nil:
+			moved, mvErr := moveAside(path, o.Now())
+			if mvErr != nil {
+				return nil, fmt.Errorf("boltstore: %s %s, and could not be moved aside: %w", path, nc.reason, mvErr)
+			}
+			damage = &Damage{Path: path, MovedTo: moved, Err: errors.New(nc.reason)}
+			continue
+		case errors.As(err, &de) && damage == nil:
+			// Renamed while still locked, so that no other process
+			// takes the damaged file for the cache meanwhile.
+			moved, mvErr := moveAside(path, o.Now())
+			de.release()
+			if mvErr != nil {
+				return nil, fmt.Errorf("boltstore: %s is damaged (%v) and could not be moved aside: %w", path, de.err, mvErr)
+			}
+			damage = &Damage{Path: path, MovedTo: moved, Err: de.err}
+			continue
+		case errors.As(err, &de):
+			de.release()
+			return nil, fmt.Errorf("boltstore: %s: a new cache file is damaged too: %v", path, de.err)
+		case errors.Is(err, berrors.ErrTimeout):
+			waited := wait
+			if o.LockTimeout < 0 {
+				waited = 0
+			}
+			return nil, &LockedError{Path: path, Waited: waited, Err: err}
+		case errors.As(err, &nc), errors.Is(err, ErrNotCache):
+			return nil, err
+		default:
+			return nil, fmt.Errorf("boltstore: opening %s: %w", path, err)
 		}
-		return nil, &LockedError{Path: path, Waited: waited, Err: err}
-	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrChecksum):
-		return nil, fmt.Errorf("boltstore: %s is not a bbolt file this program can read (%w): remove it, or choose another cache file", path, err)
-	case err != nil:
-		return nil, fmt.Errorf("boltstore: opening %s: %w", path, err)
 	}
-	if err := db.Update(prepare); err != nil {
-		_ = db.Close()
-		return nil, fmt.Errorf("boltstore: %s: %w", path, err)
-	}
-	return &Store{db: db, path: path, now: o.Now}, nil
 }
 
 // prepare checks the file's format, writing it and the buckets in a new
@@ -170,7 +217,7 @@ func prepare(tx *bolt.Tx) error {
 		empty := true
 		_ = tx.ForEach(func([]byte, *bolt.Bucket) error { empty = false; return nil })
 		if !empty {
-			return errors.New("a bbolt file written by another program (it has no robotstxt format record): choose another cache file")
+			return &notCacheError{tx.DB().Path(), "is a bbolt file written by another program (it has no robotstxt format record)"}
 		}
 		var err error
 		if meta, err = tx.CreateBucket(bucketMeta); err != nil {
@@ -181,7 +228,7 @@ func prepare(tx *bolt.Tx) error {
 		}
 	}
 	if f := meta.Get(keyFormat); !bytes.Equal(f, []byte(Format)) {
-		return fmt.Errorf("the file's format is %q, this program reads %q: remove the file, or choose another cache file", f, Format)
+		return &notCacheError{tx.DB().Path(), fmt.Sprintf("is a cache file whose format is %q; this program reads %q", f, Format)}
 	}
 	for _, name := range [][]byte{bucketValues, bucketLeases} {
 		if _, err := tx.CreateBucketIfNotExists(name); err != nil {
@@ -263,7 +310,7 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	now := s.now()
 	var value []byte
 	var found, stale bool
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		r := tx.Bucket(bucketValues).Get([]byte(key))
 		if r == nil {
 			return nil
@@ -343,7 +390,7 @@ func (s *Store) Lease(ctx context.Context, key, owner string, ttl time.Duration)
 	}
 	now := s.now()
 	var got bool
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.updateAlone(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketLeases)
 		if exp, holder, ok := split(b.Get([]byte(key))); ok && live(exp, now) && string(holder) != owner {
 			return nil
@@ -365,7 +412,7 @@ func (s *Store) Release(ctx context.Context, key, owner string) error {
 	if err := store.CheckRelease(key, owner); err != nil {
 		return err
 	}
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.updateAlone(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketLeases)
 		if _, holder, ok := split(b.Get([]byte(key))); ok && string(holder) == owner {
 			return b.Delete([]byte(key))
@@ -400,7 +447,7 @@ func (s *Store) Sweep(ctx context.Context) (int, error) {
 			now := s.now()
 			var n int
 			var next []byte
-			err := s.db.Update(func(tx *bolt.Tx) error {
+			err := s.updateAlone(func(tx *bolt.Tx) error {
 				var stale [][]byte
 				c := tx.Bucket(bucket).Cursor()
 				k, r := c.First()

@@ -267,6 +267,13 @@ func TestOpenErrors(t *testing.T) {
 			if errors.Is(err, ErrLocked) {
 				t.Fatalf("error %q matches ErrLocked", err)
 			}
+			// A file that is not a cache is someone's: never advise removing it.
+			if strings.Contains(err.Error(), "remove") {
+				t.Fatalf("error %q advises removing the file", err)
+			}
+			if notCache := tt.name == "garbage" || tt.name == "short" || tt.name == "foreign" || tt.name == "later"; notCache != errors.Is(err, ErrNotCache) {
+				t.Fatalf("error %q: errors.Is(err, ErrNotCache) = %v", err, !notCache)
+			}
 		})
 	}
 	// The file another program wrote is left as it was.

@@ -73,7 +73,7 @@ func (s *Store) update(apply func(tx *bolt.Tx) error) error {
 // bad write does not fail the others.
 func (s *Store) commit(batch []*groupWrite) {
 	s.group.commits.Add(1)
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.updateAlone(func(tx *bolt.Tx) error {
 		for _, w := range batch {
 			if err := w.apply(tx); err != nil {
 				return err
@@ -88,6 +88,6 @@ func (s *Store) commit(batch []*groupWrite) {
 		return
 	}
 	for _, w := range batch {
-		w.done <- groupResult{err: s.db.Update(w.apply)}
+		w.done <- groupResult{err: s.updateAlone(w.apply)}
 	}
 }

@@ -207,8 +207,44 @@ func (s *Store) fail(ctx context.Context, op, key string, err error) error {
 	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
 		return ctx.Err()
 	}
+	if what := refusal(err); what != "" {
+		err = &refusedError{what: what, err: err}
+	}
 	return &Error{Op: op, Key: key, Addr: s.name, Err: err}
 }
+
+// refusal says how the server refused the client when err is such a
+// reply: an authentication, a permission or a database error; "" for other
+// errors.
+func refusal(err error) string {
+	var re redis.Error
+	if !errors.As(err, &re) {
+		return ""
+	}
+	msg := re.Error()
+	switch {
+	case strings.HasPrefix(msg, "NOAUTH"), strings.HasPrefix(msg, "WRONGPASS"),
+		strings.HasPrefix(msg, "ERR invalid password"), strings.HasPrefix(msg, "ERR AUTH"),
+		strings.HasPrefix(msg, "ERR Client sent AUTH"), strings.Contains(msg, "invalid username-password"):
+		return "authentication failed"
+	case strings.HasPrefix(msg, "NOPERM"):
+		return "permission denied"
+	case strings.Contains(msg, "DB index"), strings.Contains(msg, "invalid DB"), strings.Contains(msg, "SELECT is not allowed"):
+		return "no such database"
+	}
+	return ""
+}
+
+// refusedError is a reply of the server refusing the client; it matches
+// store.ErrRefused.
+type refusedError struct {
+	what string // "authentication failed", ...
+	err  error
+}
+
+func (e *refusedError) Error() string        { return e.what + ": " + e.err.Error() }
+func (e *refusedError) Unwrap() error        { return e.err }
+func (e *refusedError) Is(target error) bool { return target == store.ErrRefused }
 
 // Get implements store.Store.
 func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {

@@ -15,6 +15,13 @@
 // store.Fallback). A program shows Health().Message when Health().Degraded
 // is true.
 //
+// A damaged cache file (cut short by a full disk, a page overwritten) never
+// crashes the program: boltstore moves it aside, to cache.db.damaged-TIME,
+// and starts a new cache; Notice says so in one line, which a program shows
+// to its user. The default file is this program's own, so anything there
+// that is not a cache is moved aside the same way; a file named by the user
+// that is not a cache is refused and left as it is.
+//
 // This package imports bbolt and go-redis; package store, and a program that
 // uses only its memory store, does not.
 package storeopen
@@ -96,7 +103,8 @@ func Open(spec string, opts *Options) (store.Store, error) {
 			return degradedMemory(o, fmt.Sprintf("%v; using memory for this run", err)), nil
 		}
 	}
-	s, err := boltstore.Open(path, &boltstore.Options{LockTimeout: o.LockTimeout, Now: o.Now, NoSync: o.NoSync})
+	s, err := boltstore.Open(path, &boltstore.Options{LockTimeout: o.LockTimeout, Now: o.Now, NoSync: o.NoSync,
+		ReplaceUnreadable: spec == ""})
 	if errors.Is(err, boltstore.ErrLocked) {
 		var le *boltstore.LockedError
 		if errors.As(err, &le) {
@@ -153,6 +161,19 @@ func degradedMemory(o Options, message string) *memory {
 		Memory: store.NewMemory(memoryOptions(o)),
 		health: store.Health{Name: "memory", Degraded: true, Message: message},
 	}
+}
+
+// Notice returns, in one line, what Open did to the store's file that the
+// user should know although the store works as asked: a damaged cache file
+// moved aside and replaced by a new one. It is "" when there is nothing to
+// tell.
+func Notice(s store.Store) string {
+	if b, ok := s.(*boltstore.Store); ok {
+		if d := b.Damage(); d != nil {
+			return d.String()
+		}
+	}
+	return ""
 }
 
 // Health returns what s says about itself when it is a store.Reporter, and

@@ -31,6 +31,7 @@ type Server struct {
 	bin  string
 	dir  string
 	port int
+	args []string // more redis-server options
 	cmd  *exec.Cmd
 	done chan struct{} // closed when cmd has exited
 }
@@ -39,11 +40,18 @@ type Server struct {
 // saying how to install it, when redis-server is not in PATH.
 func Start(t testing.TB) *Server {
 	t.Helper()
+	return StartWith(t)
+}
+
+// StartWith is Start with more redis-server options, such as
+// "--requirepass", "secret".
+func StartWith(t testing.TB, args ...string) *Server {
+	t.Helper()
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
 		t.Fatal(Install)
 	}
-	s := &Server{t: t, bin: bin, dir: t.TempDir()}
+	s := &Server{t: t, bin: bin, dir: t.TempDir(), args: args}
 	t.Cleanup(s.Kill)
 	var last error
 	for range 5 { // another process may take the free port first
@@ -73,6 +81,7 @@ func (s *Server) start() error {
 		"--port", strconv.Itoa(s.port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no",
 		"--dir", s.dir, "--logfile", log)
+	s.cmd.Args = append(s.cmd.Args, s.args...)
 	if err := s.cmd.Start(); err != nil {
 		return err
 	}
@@ -100,7 +109,8 @@ func (s *Server) start() error {
 	}
 }
 
-// ping reports whether a Redis server answers PING at addr.
+// ping reports whether a Redis server answers PING at addr (refusing it
+// for want of a password is an answer).
 func ping(addr string) bool {
 	c, err := net.DialTimeout("tcp", addr, time.Second)
 	if err != nil {
@@ -112,7 +122,7 @@ func ping(addr string) bool {
 		return false
 	}
 	line, err := bufio.NewReader(c).ReadString('\n')
-	return err == nil && strings.HasPrefix(line, "+PONG")
+	return err == nil && (strings.HasPrefix(line, "+PONG") || strings.HasPrefix(line, "-NOAUTH"))
 }
 
 // Kill stops the server at once (SIGKILL), as a crash would, and waits until
