@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,6 +46,7 @@ type compiled struct {
 	agents []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
 	raws   []rawRule   // every rule line of a group, in file order
 	groups []group
+	exts   []groupExt // the groups' extension fields (see group.ext)
 
 	// escape says which values may need Google's escaping: 0 none (the
 	// body has no '%' and no byte >= 0x80), 1 those holding '%', 2 all.
@@ -55,29 +57,59 @@ type compiled struct {
 	ext          fileExt
 }
 
-// group is one group (record) of the file.
+// group is one group (record) of the file. The parsed form of a file keeps
+// one per group, one agentLine per user-agent line and one rawRule per rule
+// line: they are kept small, with strings as offsets into the body, so that
+// a file of short lines keeps few bytes per byte of input.
 type group struct {
 	alo, ahi int32 // its user-agent lines: agents[alo:ahi]
 	lo, hi   int32 // its rule lines: raws[lo:hi]
 	last     int32 // its last line
-	global   bool  // one of its user-agent lines is '*'
-	ext      *groupExt
+	ext      int32 // 1 + the index in compiled.exts of its extension fields; 0 when none
 }
 
 // rawRule is an allow or disallow line as parsing found it; its set
 // compiles it.
 type rawRule struct {
 	off, n uint32 // the value is body[off:off+n]
-	line   int32
-	allow  bool
+	line   uint32 // the line number, with rawAllow set for an allow line
 }
+
+const rawAllow = 1 << 31
+
+func (r rawRule) allow() bool    { return r.line&rawAllow != 0 }
+func (r rawRule) lineNum() int32 { return int32(r.line &^ rawAllow) }
 
 // agentLine is one user-agent line.
 type agentLine struct {
 	line   int32
-	value  string // the value as written (trimmed)
-	token  string // the product token read from it; "*" for the global group
-	global bool
+	off, n uint32 // the value as written (trimmed) is body[off:off+n]
+	tlen   uint32 // the product token read from it is the value's first tlen bytes; agentGlobal for '*'
+}
+
+// agentGlobal is agentLine.tlen for a line naming every crawler.
+const agentGlobal = ^uint32(0)
+
+func (a agentLine) global() bool { return a.tlen == agentGlobal }
+
+// agentValue returns the value of user-agent line a as written (trimmed).
+func (c *compiled) agentValue(a agentLine) string { return c.body[a.off : a.off+a.n] }
+
+// agentToken returns the product token user-agent line a names; "*" for
+// the global group.
+func (c *compiled) agentToken(a agentLine) string {
+	if a.global() {
+		return "*"
+	}
+	return c.body[a.off : a.off+a.tlen]
+}
+
+// extOf returns the extension fields of group gi, or nil.
+func (c *compiled) extOf(gi int) *groupExt {
+	if e := c.groups[gi].ext; e > 0 {
+		return &c.exts[e-1]
+	}
+	return nil
 }
 
 // tokenFast is the part of a token entry a lookup reads, packed.
@@ -452,12 +484,18 @@ func (c *compiled) build(body string, d Dialect) {
 	if c.mode == readGoogle && strings.IndexByte(body, 0) < 0 {
 		c.mode = readGoogleNoNUL
 	}
-	// Size the rule lines for the lines there are (at most one rule a line).
-	lines := strings.Count(body, "\n")
-	if lines == 0 {
-		lines = strings.Count(body, "\r")
-	}
-	c.raws = make([]rawRule, 0, lines+1)
+	// Size the lists for the most lines of each kind the body can hold, so
+	// that they are allocated once: every user-agent key ("user-agent",
+	// "useragent", "user agent") holds a 'g', every rule key ("allow",
+	// "disallow" and its typos) a 'w', and a rule line takes at least seven
+	// bytes ("allow:" and a line ending). Every group starts with a
+	// user-agent line. The other lists grow by doubling up to such a bound.
+	maxRules := min(countFold(body, 'w'), (len(body)+1)/7)
+	maxAgents := countFold(body, 'g')
+	c.ext.maxLines = (len(body) + 1) / 7
+	c.raws = make([]rawRule, 0, maxRules)
+	c.agents = make([]agentLine, 0, maxAgents)
+	c.groups = make([]group, 0, maxAgents)
 	cur := -1
 	lex(body, c.mode, func(ln *lexLine) {
 		if d == Original && ln.flags&flagEmpty != 0 {
@@ -472,23 +510,28 @@ func (c *compiled) build(body string, d Dialect) {
 				cur = len(c.groups) - 1
 			}
 			g := &c.groups[cur]
-			a := agentLine{line: int32(ln.num), value: ln.value}
+			a := agentLine{line: int32(ln.num), off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value))}
 			if isGlobalAgent(ln.value) {
-				a.global, a.token = true, "*"
-				g.global = true
+				a.tlen = agentGlobal
+				if k := len(c.globalGroups); k == 0 || c.globalGroups[k-1] != int32(cur) {
+					c.globalGroups = appendCapped(c.globalGroups, int32(cur), maxAgents)
+				}
 			} else {
-				a.token = ExtractToken(ln.value)
+				a.tlen = uint32(len(ExtractToken(ln.value)))
 			}
 			c.agents = append(c.agents, a)
 			g.ahi++
 			g.last = int32(ln.num)
 		case FieldAllow, FieldDisallow:
 			if cur < 0 {
-				c.orphans = append(c.orphans, int32(ln.num))
+				c.orphans = appendCapped(c.orphans, int32(ln.num), maxRules)
 				return
 			}
-			c.raws = append(c.raws, rawRule{off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)),
-				line: int32(ln.num), allow: ln.field == FieldAllow})
+			raw := rawRule{off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)), line: uint32(ln.num)}
+			if ln.field == FieldAllow {
+				raw.line |= rawAllow
+			}
+			c.raws = append(c.raws, raw)
 			g := &c.groups[cur]
 			g.hi = int32(len(c.raws))
 			g.last = int32(ln.num)
@@ -499,23 +542,52 @@ func (c *compiled) build(body string, d Dialect) {
 				return
 			}
 			g := &c.groups[cur]
-			if g.ext == nil {
-				g.ext = new(groupExt)
+			if g.ext == 0 {
+				c.exts = appendCapped(c.exts, groupExt{}, maxAgents)
+				g.ext = int32(len(c.exts))
 			}
-			g.ext.add(ln)
+			c.exts[g.ext-1].add(ln)
 			g.last = int32(ln.num)
 		case FieldCleanParam, FieldHost:
 			c.ext.add(ln)
 		}
 	})
-	if cap(c.raws) > 2*len(c.raws)+64 {
-		c.raws = append([]rawRule(nil), c.raws...) // do not keep a mostly empty array
+	// Do not keep mostly empty arrays.
+	c.raws = clipSlice(c.raws)
+	c.agents = clipSlice(c.agents)
+	c.groups = clipSlice(c.groups)
+	c.exts = clipSlice(c.exts)
+	c.orphans = clipSlice(c.orphans)
+	c.globalGroups = clipSlice(c.globalGroups)
+	c.ext.clip()
+}
+
+// clipSlice returns s, copied into an array of its length when its capacity
+// exceeds it by much: parsing sizes lists for the most lines they can take.
+func clipSlice[T any](s []T) []T {
+	if cap(s)-len(s) <= len(s)/16+4 {
+		return s
 	}
-	for gi := range c.groups {
-		if c.groups[gi].global {
-			c.globalGroups = append(c.globalGroups, int32(gi))
-		}
+	if len(s) == 0 {
+		return nil
 	}
+	return append([]T(nil), s...)
+}
+
+// appendCapped appends v to s, doubling the capacity of a full s up to
+// limit elements, the most s can come to hold: the arrays it allocates add
+// up to at most twice the last.
+func appendCapped[T any](s []T, v T, limit int) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(min(2*cap(s), limit), len(s)+1, 4)-len(s))
+	}
+	return append(s, v)
+}
+
+// countFold counts the bytes of s equal to the lower-case letter c in
+// either case.
+func countFold(s string, c byte) int {
+	return strings.Count(s, string(rune(c))) + strings.Count(s, string(rune(c-'a'+'A')))
 }
 
 // prepare builds the token table and the rule sets on the first question.
@@ -538,8 +610,8 @@ func (c *compiled) finish() {
 	for gi := range c.groups {
 		g := &c.groups[gi]
 		for ai := g.alo; ai < g.ahi; ai++ {
-			if a := &c.agents[ai]; !a.global {
-				c.addToken(a.token, int32(gi))
+			if a := c.agents[ai]; !a.global() {
+				c.addToken(c.agentToken(a), int32(gi))
 			}
 		}
 	}
@@ -653,7 +725,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 // Patterns that are not the value as written go to arena.
 func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) []crule {
 	var flags uint8
-	if raw.allow {
+	if raw.allow() {
 		flags = ruleAllow
 	}
 	v := c.body[raw.off : raw.off+raw.n]
@@ -674,7 +746,7 @@ func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) [
 		arena.WriteString(pat)
 		flags |= ruleExtra
 	}
-	rules = append(rules, c.newRule(pat, off, raw.line, flags))
+	rules = append(rules, c.newRule(pat, off, raw.lineNum(), flags))
 	if c.dialect == Google && flags&ruleAllow != 0 {
 		// Google: an allow of .../index.htm(l) also allows its directory,
 		// as the pattern "dir/$", when the allow itself does not match.
@@ -682,7 +754,7 @@ func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) [
 			off := arena.Len()
 			arena.WriteString(pat[:i+1])
 			arena.WriteByte('$')
-			rules = append(rules, c.newRule(pat[:i+1]+"$", off, raw.line, ruleAllow|ruleExtra|ruleIndexHTM))
+			rules = append(rules, c.newRule(pat[:i+1]+"$", off, raw.lineNum(), ruleAllow|ruleExtra|ruleIndexHTM))
 		}
 	}
 	return rules

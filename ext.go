@@ -75,16 +75,31 @@ func (e *groupExt) add(ln *lexLine) {
 	}
 }
 
-// fileExt holds the fields that belong to the whole file.
+// fileExt holds the fields that belong to the whole file, as references to
+// their lines: the values are read from the body when asked for, so that a
+// file of many short sitemap, host or clean-param lines keeps little.
 type fileExt struct {
-	sitemaps    []Sitemap
-	hosts       []Host
-	cleanParams []CleanParam
+	sitemaps    []valueRef
+	hosts       []valueRef
+	cleanParams []valueRef // only readable ones
+	maxLines    int        // the most such lines the body can hold
 }
+
+// valueRef is a line's value: body[off:off+n].
+type valueRef struct {
+	line   int32
+	off, n uint32
+}
+
+func refOf(ln *lexLine) valueRef {
+	return valueRef{line: int32(ln.num), off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value))}
+}
+
+func (v valueRef) in(body string) string { return body[v.off : v.off+v.n] }
 
 func (e *fileExt) addSitemap(ln *lexLine) {
 	if ln.value != "" {
-		e.sitemaps = append(e.sitemaps, Sitemap{URL: ln.value, Line: ln.num})
+		e.sitemaps = appendCapped(e.sitemaps, refOf(ln), e.maxLines)
 	}
 }
 
@@ -92,14 +107,17 @@ func (e *fileExt) add(ln *lexLine) {
 	switch ln.field {
 	case FieldHost:
 		if ln.value != "" {
-			e.hosts = append(e.hosts, Host{Value: ln.value, Line: ln.num})
+			e.hosts = appendCapped(e.hosts, refOf(ln), e.maxLines)
 		}
 	case FieldCleanParam:
-		if cp, ok := parseCleanParam(ln.value); ok {
-			cp.Line = ln.num
-			e.cleanParams = append(e.cleanParams, cp)
+		if cleanParamReadable(ln.value) {
+			e.cleanParams = appendCapped(e.cleanParams, refOf(ln), e.maxLines)
 		}
 	}
+}
+
+func (e *fileExt) clip() {
+	e.sitemaps, e.hosts, e.cleanParams = clipSlice(e.sitemaps), clipSlice(e.hosts), clipSlice(e.cleanParams)
 }
 
 // ParseCrawlDelay reads a crawl-delay value: a non-negative number of
@@ -192,22 +210,72 @@ func parseCleanParam(v string) (CleanParam, bool) {
 	return cp, true
 }
 
-// Sitemaps returns the sitemap lines of the file, in order.
-func (r *Robots) Sitemaps() []Sitemap { return r.google.ext.sitemaps }
+// cleanParamReadable reports whether parseCleanParam reads v, without
+// allocating.
+func cleanParamReadable(v string) bool {
+	params, _, _ := strings.Cut(v, " ")
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, "&")
+		if strings.TrimSpace(p) != "" {
+			return true
+		}
+	}
+	return false
+}
 
-// Hosts returns the host lines of the file, in order. Yandex used the first.
-func (r *Robots) Hosts() []Host { return r.google.ext.hosts }
+// Sitemaps returns the sitemap lines of the file, in order. Each call
+// returns a new slice.
+func (r *Robots) Sitemaps() []Sitemap {
+	refs := r.google.ext.sitemaps
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]Sitemap, len(refs))
+	for i, v := range refs {
+		out[i] = Sitemap{URL: v.in(r.body), Line: int(v.line)}
+	}
+	return out
+}
 
-// CleanParams returns the readable clean-param lines of the file, in order.
-func (r *Robots) CleanParams() []CleanParam { return r.google.ext.cleanParams }
+// Hosts returns the host lines of the file, in order. Yandex used the
+// first. Each call returns a new slice.
+func (r *Robots) Hosts() []Host {
+	refs := r.google.ext.hosts
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]Host, len(refs))
+	for i, v := range refs {
+		out[i] = Host{Value: v.in(r.body), Line: int(v.line)}
+	}
+	return out
+}
+
+// CleanParams returns the readable clean-param lines of the file, in
+// order. Each call returns a new slice.
+func (r *Robots) CleanParams() []CleanParam {
+	refs := r.google.ext.cleanParams
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]CleanParam, 0, len(refs))
+	for _, v := range refs {
+		if cp, ok := parseCleanParam(v.in(r.body)); ok {
+			cp.Line = int(v.line)
+			out = append(out, cp)
+		}
+	}
+	return out
+}
 
 // CleanURL applies the file's clean-param lines to url as Yandex does: query
 // parameters named by a clean-param line whose path pattern matches the
 // URL's path are removed, giving the canonical URL of the page. A URL that
 // no line touches is returned unchanged.
 func (r *Robots) CleanURL(url string) string {
-	cps := r.google.ext.cleanParams
-	if len(cps) == 0 {
+	refs := r.google.ext.cleanParams
+	if len(refs) == 0 {
 		return url
 	}
 	q := strings.IndexByte(url, '?')
@@ -226,7 +294,8 @@ func (r *Robots) CleanURL(url string) string {
 		p = p[:i]
 	}
 	drop := map[string]bool{}
-	for _, cp := range cps {
+	for _, v := range refs {
+		cp, _ := parseCleanParam(v.in(r.body))
 		if cp.Path == "" || globMatch(p, cp.Path, strings.HasSuffix(cp.Path, "$")) {
 			for _, name := range cp.Params {
 				drop[name] = true

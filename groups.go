@@ -49,7 +49,7 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 		g := &c.groups[gi]
 		og := Group{StartLine: int(c.agents[g.alo].line), EndLine: int(g.last)}
 		for _, a := range c.agents[g.alo:g.ahi] {
-			og.Agents = append(og.Agents, Agent{Line: int(a.line), Value: a.value, Token: a.token, Global: a.global})
+			og.Agents = append(og.Agents, Agent{Line: int(a.line), Value: c.agentValue(a), Token: c.agentToken(a), Global: a.global()})
 		}
 		s := c.set(int32(gi))
 		for i := range s.rules {
@@ -64,7 +64,7 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 			og.Rules = append(og.Rules, ru)
 		}
 		slices.SortFunc(og.Rules, func(a, b Rule) int { return a.Line - b.Line })
-		if e := g.ext; e != nil {
+		if e := c.extOf(gi); e != nil {
 			og.CrawlDelay, og.DelayLine = e.crawlDelay, int(e.crawlDelayLine)
 			og.RequestRate, og.VisitTime = e.requestRate, e.visitTime
 		}
