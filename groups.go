@@ -43,7 +43,6 @@ func (r *Robots) Groups() []Group { return r.GroupsFor(Google) }
 func (r *Robots) GroupsFor(d Dialect) []Group {
 	d = d.resolve()
 	c := r.compiledFor(d)
-	lines := r.LinesFor(d)
 	out := make([]Group, 0, len(c.groups))
 	for gi := range c.groups {
 		g := &c.groups[gi]
@@ -58,8 +57,8 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 				continue
 			}
 			ru := Rule{Line: int(cr.line), Allow: cr.allow(), Pattern: s.pat(cr), CanMatch: cr.flags&ruleDead == 0}
-			if n := int(cr.line); n >= 1 && n <= len(lines) {
-				ru.Value = lines[n-1].Value
+			if l, ok := r.LineFor(d, int(cr.line)); ok {
+				ru.Value = l.Value
 			}
 			og.Rules = append(og.Rules, ru)
 		}

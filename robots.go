@@ -32,7 +32,7 @@ type Robots struct {
 	origOnce sync.Once
 	orig     *compiled
 
-	report lineReport
+	lines lineIndex
 }
 
 // Parse parses a robots.txt body. It never fails: lines it cannot read are
