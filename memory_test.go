@@ -96,60 +96,193 @@ func memUse(f func() any) (alloc, kept int64) {
 	return alloc, kept
 }
 
-func TestMemoryReport(t *testing.T) {
+// quadraticTokens is a file in which many tokens each name a different run
+// of groups, so that the rule sets of the tokens, each holding the rules
+// of all its groups, add up to many times the rules: what Footprint must
+// bound although no question ever builds more than one of them at a time.
+func quadraticTokens() string {
+	var sb strings.Builder
+	const groups = 120
+	for g := 0; g < groups; g++ {
+		for tok := 0; tok <= g; tok++ {
+			sb.WriteString("user-agent:" + itoa26(tok) + "\n")
+		}
+		for i := 0; i < 100; i++ {
+			sb.WriteString("allow:/" + itoa26(i) + "\n")
+		}
+	}
+	return sb.String()
+}
+
+// The targets of issue 9: per byte of input, Parse allocates at most 8
+// bytes and keeps at most 4, for any input.
+const (
+	maxParseAlloc = 8
+	maxParseKept  = 4
+	maxLinesAlloc = 32
+)
+
+func TestParseMemory(t *testing.T) {
 	for _, s := range hostileShapes() {
 		body := []byte(s.body)
 		var r *Robots
-		pa, pk := memUse(func() any { r = Parse(body); return r })
-		ca, ck := memUse(func() any { r.Compile(); return r })
-		la, lk := memUse(func() any {
-			for range r.Lines() {
-			}
-			return r
-		})
+		alloc, kept := memUse(func() any { r = Parse(body); return r })
+		runtime.KeepAlive(body)
 		n := float64(len(body))
-		t.Logf("%-20s parse alloc %5.1fx kept %5.1fx | compile alloc %5.1fx kept %5.1fx | lines alloc %5.1fx kept %5.1fx",
-			s.name, float64(pa)/n, float64(pk)/n, float64(ca)/n, float64(ck)/n, float64(la)/n, float64(lk)/n)
-		runtime.KeepAlive(r)
+		t.Logf("%-20s Parse allocates %4.1fx, keeps %4.1fx", s.name, float64(alloc)/n, float64(kept)/n)
+		if float64(alloc) > maxParseAlloc*n {
+			t.Errorf("%s: Parse allocated %d bytes for %d, more than %dx", s.name, alloc, len(body), maxParseAlloc)
+		}
+		if float64(kept) > maxParseKept*n {
+			t.Errorf("%s: Parse kept %d bytes for %d, more than %dx", s.name, kept, len(body), maxParseKept)
+		}
 	}
 }
 
-func TestMemoryReportCorpus(t *testing.T) {
+func TestLinesMemory(t *testing.T) {
+	for _, s := range hostileShapes() {
+		r := ParseString(s.body)
+		var count int
+		alloc, kept := memUse(func() any {
+			for range r.Lines() {
+				count++
+			}
+			for _, d := range []Dialect{RFC9309, Original} {
+				for range r.LinesFor(d) {
+				}
+			}
+			for n := 1; n <= r.NumLines(); n++ {
+				r.Line(n)
+			}
+			return r
+		})
+		n := float64(len(s.body))
+		t.Logf("%-20s the line report allocates %4.1fx, keeps %4.1fx", s.name, float64(alloc)/n, float64(kept)/n)
+		if count != r.NumLines() {
+			t.Errorf("%s: Lines gave %d lines, NumLines %d", s.name, count, r.NumLines())
+		}
+		if float64(alloc) > maxLinesAlloc*n || float64(kept) > maxLinesAlloc*n {
+			t.Errorf("%s: the line report allocated %d bytes and kept %d for %d, more than %dx", s.name, alloc, kept, len(s.body), maxLinesAlloc)
+		}
+	}
+}
+
+func TestLinesBreak(t *testing.T) {
+	r := ParseString("a\nb\nc\nd\n")
+	var got []string
+	for i, l := range r.Lines() {
+		got = append(got, l.Text)
+		if i == 1 {
+			break
+		}
+	}
+	if strings.Join(got, ",") != "a,b" {
+		t.Errorf("Lines with a break gave %q", got)
+	}
+	if r.NumLines() != 5 {
+		t.Errorf("NumLines = %d, want 5", r.NumLines())
+	}
+	if l, ok := r.LineFor(RFC9309, 3); !ok || l.Text != "c" || l.Number != 3 || l.Offset != 4 {
+		t.Errorf("LineFor(RFC9309, 3) = %+v, %v", l, ok)
+	}
+}
+
+// useFully asks r every question that builds something it keeps: every
+// rule set of every reading, the line index.
+func useFully(r *Robots, dialects ...Dialect) {
+	r.Compile()
+	for _, d := range dialects {
+		r.GroupsFor(d)
+		r.Decide(Query{URL: "/x", Agents: []string{"foo"}, Dialect: d, Explain: true})
+	}
+	r.Line(1)
+}
+
+// TestFootprint checks that Footprint bounds what a parsed file keeps
+// however it is used, in the google reading first, then in every reading.
+func TestFootprint(t *testing.T) {
+	shapes := append(hostileShapes(), hostileShape{"quadratic-tokens", quadraticTokens()},
+		hostileShape{"small", "user-agent: *\ndisallow: /x\nallow: /x/index.html\n"}, hostileShape{"empty", ""})
+	for _, s := range shapes {
+		body := []byte(s.body)
+		var r *Robots
+		var fp, fpAll int64
+		_, kept := memUse(func() any { r = Parse(body); fp = r.Footprint(); useFully(r, Google); return r })
+		_, more := memUse(func() any { useFully(r, RFC9309, Original); fpAll = r.Footprint(); return r })
+		runtime.KeepAlive(body)
+		n := float64(max(len(body), 1))
+		t.Logf("%-20s google reading: footprint %6.1fx, kept %6.1fx; all readings: footprint %6.1fx, kept %6.1fx",
+			s.name, float64(fp)/n, float64(kept)/n, float64(fpAll)/n, float64(kept+more)/n)
+		// What the measure itself keeps (the closure's variables): a
+		// little slack.
+		const slack = 4 << 10
+		if kept > fp+slack {
+			t.Errorf("%s: Footprint() = %d, but the parsed file keeps %d once every google question is asked", s.name, fp, kept)
+		}
+		if kept+more > fpAll+slack {
+			t.Errorf("%s: Footprint() = %d once every reading is built, but the parsed file keeps %d", s.name, fpAll, kept+more)
+		}
+		if fp > fpAll {
+			t.Errorf("%s: Footprint() went down from %d to %d", s.name, fp, fpAll)
+		}
+	}
+}
+
+// corpusBodies reads the real corpus, or skips.
+func corpusBodies(t *testing.T) (bodies [][]byte, parsed float64) {
 	dir := "../shared/corpus/real"
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Skip(err)
 	}
-	var bodies [][]byte
-	var n float64
 	for _, e := range ents {
 		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
 			t.Fatal(err)
 		}
 		bodies = append(bodies, b)
-		n += float64(min(len(b), DefaultMaxBytes))
+		parsed += float64(min(len(b), DefaultMaxBytes))
 	}
+	return bodies, parsed
+}
+
+// TestCorpusMemory measures the real corpus as TestParseMemory and
+// TestFootprint measure hostile files, over the whole corpus at once.
+func TestCorpusMemory(t *testing.T) {
+	bodies, n := corpusBodies(t)
 	rs := make([]*Robots, len(bodies))
-	pa, pk := memUse(func() any {
+	alloc, kept := memUse(func() any {
 		for i, b := range bodies {
 			rs[i] = Parse(b)
 		}
 		return rs
 	})
-	ca, ck := memUse(func() any {
+	var fp int64
+	for _, r := range rs {
+		fp += r.Footprint()
+	}
+	_, used := memUse(func() any {
 		for _, r := range rs {
-			r.Compile()
+			useFully(r, Google)
 		}
 		return rs
 	})
-	la, lk := memUse(func() any {
+	var count int
+	lalloc, _ := memUse(func() any {
 		for _, r := range rs {
 			for range r.Lines() {
+				count++
 			}
 		}
 		return rs
 	})
-	t.Logf("%-20s parse alloc %5.2fx kept %5.2fx | compile alloc %5.2fx kept %5.2fx | lines alloc %5.2fx kept %5.2fx",
-		"corpus", float64(pa)/n, float64(pk)/n, float64(ca)/n, float64(ck)/n, float64(la)/n, float64(lk)/n)
+	runtime.KeepAlive(bodies)
+	t.Logf("corpus (%d files, %.0f bytes): Parse allocates %.2fx, keeps %.2fx; footprint %.2fx, kept once used %.2fx; Lines allocates %.2fx",
+		len(bodies), n, float64(alloc)/n, float64(kept)/n, float64(fp)/n, float64(kept+used)/n, float64(lalloc)/n)
+	if float64(alloc) > maxParseAlloc*n || float64(kept) > maxParseKept*n {
+		t.Errorf("corpus: Parse allocated %.2fx and kept %.2fx", float64(alloc)/n, float64(kept)/n)
+	}
+	if kept+used > fp {
+		t.Errorf("corpus: Footprint sums to %d, but the parsed files keep %d once used", fp, kept+used)
+	}
 }
