@@ -486,13 +486,14 @@ func (c *compiled) build(body string, d Dialect) {
 	}
 	// Size the lists for the most lines of each kind the body can hold, so
 	// that they are allocated once: every user-agent key ("user-agent",
-	// "useragent", "user agent") holds a 'g', every rule key ("allow",
+	// "useragent", "user agent") holds "ge", every rule key ("allow",
 	// "disallow" and its typos) a 'w', and a rule line takes at least seven
 	// bytes ("allow:" and a line ending). Every group starts with a
 	// user-agent line. The other lists grow by doubling up to such a bound.
-	maxRules := min(countFold(body, 'w'), (len(body)+1)/7)
-	maxAgents := countFold(body, 'g')
-	c.ext.maxLines = (len(body) + 1) / 7
+	lines := strings.Count(body, "\n") + strings.Count(body, "\r") + 1
+	maxRules := min(countFold(body, 'w'), (len(body)+1)/7, lines)
+	maxAgents := min(countGE(body), lines)
+	c.ext.maxLines = min((len(body)+1)/7, lines)
 	c.raws = make([]rawRule, 0, maxRules)
 	c.agents = make([]agentLine, 0, maxAgents)
 	c.groups = make([]group, 0, maxAgents)
@@ -582,6 +583,11 @@ func appendCapped[T any](s []T, v T, limit int) []T {
 		s = slices.Grow(s, max(min(2*cap(s), limit), len(s)+1, 4)-len(s))
 	}
 	return append(s, v)
+}
+
+// countGE counts the "ge" of s, in any case.
+func countGE(s string) int {
+	return strings.Count(s, "ge") + strings.Count(s, "gE") + strings.Count(s, "Ge") + strings.Count(s, "GE")
 }
 
 // countFold counts the bytes of s equal to the lower-case letter c in
