@@ -484,19 +484,25 @@ func (c *compiled) build(body string, d Dialect) {
 	if c.mode == readGoogle && strings.IndexByte(body, 0) < 0 {
 		c.mode = readGoogleNoNUL
 	}
-	// Size the lists for the most lines of each kind the body can hold, so
-	// that they are allocated once: every user-agent key ("user-agent",
-	// "useragent", "user agent") holds "ge", every rule key ("allow",
-	// "disallow" and its typos) a 'w', and a rule line takes at least seven
-	// bytes ("allow:" and a line ending). Every group starts with a
-	// user-agent line. The other lists grow by doubling up to such a bound.
+	// Size the lists so that a body of many short lines allocates each
+	// about once: the rule lines for the lines there can be (a rule line
+	// takes at least seven bytes: "allow:" and a line ending); the
+	// user-agent lines, groups and extension fields, once a list outgrows
+	// a few hundred, for the number a first reading of the whole body
+	// counts (see grow).
 	lines := strings.Count(body, "\n") + strings.Count(body, "\r") + 1
-	maxRules := min(countFold(body, 'w'), (len(body)+1)/7, lines)
-	maxAgents := min(countGE(body), lines)
-	c.ext.maxLines = min((len(body)+1)/7, lines)
-	c.raws = make([]rawRule, 0, maxRules)
-	c.agents = make([]agentLine, 0, maxAgents)
-	c.groups = make([]group, 0, maxAgents)
+	maxRules := min((len(body)+1)/7, lines)
+	var counts *groupCounts
+	count := func() *groupCounts {
+		if counts == nil {
+			counts = c.countGroups(body)
+		}
+		return counts
+	}
+	agentBound := func() int { return count().agents }
+	groupBound := func() int { return count().groups }
+	extBound := func() int { return count().exts }
+	c.ext.maxLines = maxRules
 	cur := -1
 	lex(body, c.mode, func(ln *lexLine) {
 		if d == Original && ln.flags&flagEmpty != 0 {
@@ -507,7 +513,7 @@ func (c *compiled) build(body string, d Dialect) {
 		case FieldUserAgent:
 			if cur < 0 || c.groups[cur].hi > c.groups[cur].lo {
 				n := int32(len(c.raws))
-				c.groups = append(c.groups, group{alo: int32(len(c.agents)), ahi: int32(len(c.agents)), lo: n, hi: n})
+				c.groups = append(grow(c.groups, groupBound), group{alo: int32(len(c.agents)), ahi: int32(len(c.agents)), lo: n, hi: n})
 				cur = len(c.groups) - 1
 			}
 			g := &c.groups[cur]
@@ -515,24 +521,24 @@ func (c *compiled) build(body string, d Dialect) {
 			if isGlobalAgent(ln.value) {
 				a.tlen = agentGlobal
 				if k := len(c.globalGroups); k == 0 || c.globalGroups[k-1] != int32(cur) {
-					c.globalGroups = appendCapped(c.globalGroups, int32(cur), maxAgents)
+					c.globalGroups = append(grow(c.globalGroups, groupBound), int32(cur))
 				}
 			} else {
 				a.tlen = uint32(len(ExtractToken(ln.value)))
 			}
-			c.agents = append(c.agents, a)
+			c.agents = append(grow(c.agents, agentBound), a)
 			g.ahi++
 			g.last = int32(ln.num)
 		case FieldAllow, FieldDisallow:
 			if cur < 0 {
-				c.orphans = appendCapped(c.orphans, int32(ln.num), maxRules)
+				c.orphans = append(grow(c.orphans, c.ext.linesBound), int32(ln.num))
 				return
 			}
 			raw := rawRule{off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)), line: uint32(ln.num)}
 			if ln.field == FieldAllow {
 				raw.line |= rawAllow
 			}
-			c.raws = append(c.raws, raw)
+			c.raws = append(grow(c.raws, c.ext.linesBound), raw)
 			g := &c.groups[cur]
 			g.hi = int32(len(c.raws))
 			g.last = int32(ln.num)
@@ -544,7 +550,7 @@ func (c *compiled) build(body string, d Dialect) {
 			}
 			g := &c.groups[cur]
 			if g.ext == 0 {
-				c.exts = appendCapped(c.exts, groupExt{}, maxAgents)
+				c.exts = append(grow(c.exts, extBound), groupExt{})
 				g.ext = int32(len(c.exts))
 			}
 			c.exts[g.ext-1].add(ln)
@@ -563,10 +569,11 @@ func (c *compiled) build(body string, d Dialect) {
 	c.ext.clip()
 }
 
-// clipSlice returns s, copied into an array of its length when its capacity
-// exceeds it by much: parsing sizes lists for the most lines they can take.
+// clipSlice returns s, copied into an array of its length when more than
+// a quarter of its capacity is unused: parsing sizes lists for the most
+// lines they can take.
 func clipSlice[T any](s []T) []T {
-	if cap(s)-len(s) <= len(s)/16+4 {
+	if cap(s)-len(s) <= len(s)/4+4 {
 		return s
 	}
 	if len(s) == 0 {
@@ -575,25 +582,49 @@ func clipSlice[T any](s []T) []T {
 	return append([]T(nil), s...)
 }
 
-// appendCapped appends v to s, doubling the capacity of a full s up to
-// limit elements, the most s can come to hold: the arrays it allocates add
-// up to at most twice the last.
-func appendCapped[T any](s []T, v T, limit int) []T {
-	if len(s) == cap(s) {
-		s = slices.Grow(s, max(min(2*cap(s), limit), len(s)+1, 4)-len(s))
+// grow returns s with room for one more element. A small list doubles; a
+// list of 256 elements or more is given the room bound says it can ever
+// need, so that its arrays add up to little more than the last.
+func grow[T any](s []T, bound func() int) []T {
+	switch {
+	case len(s) < cap(s):
+		return s
+	case cap(s) < 256:
+		return slices.Grow(s, max(len(s), 4))
 	}
-	return append(s, v)
+	return slices.Grow(s, max(bound()-len(s), len(s)/4, 1))
 }
 
-// countGE counts the "ge" of s, in any case.
-func countGE(s string) int {
-	return strings.Count(s, "ge") + strings.Count(s, "gE") + strings.Count(s, "Ge") + strings.Count(s, "GE")
-}
+// groupCounts are the numbers of user-agent lines, groups and groups with
+// extension fields a reading finds.
+type groupCounts struct{ agents, groups, exts int }
 
-// countFold counts the bytes of s equal to the lower-case letter c in
-// either case.
-func countFold(s string, c byte) int {
-	return strings.Count(s, string(rune(c))) + strings.Count(s, string(rune(c-'a'+'A')))
+// countGroups reads body as build does, only counting.
+func (c *compiled) countGroups(body string) *groupCounts {
+	var n groupCounts
+	open, rules, ext := false, false, false // the state of the current group
+	lex(body, c.mode, func(ln *lexLine) {
+		if c.dialect == Original && ln.flags&flagEmpty != 0 {
+			open = false
+			return
+		}
+		switch ln.field {
+		case FieldUserAgent:
+			if !open || rules {
+				n.groups++
+				open, rules, ext = true, false, false
+			}
+			n.agents++
+		case FieldAllow, FieldDisallow:
+			rules = rules || open
+		case FieldCrawlDelay, FieldRequestRate, FieldVisitTime:
+			if open && !ext {
+				ext = true
+				n.exts++
+			}
+		}
+	})
+	return &n
 }
 
 // prepare builds the token table and the rule sets on the first question.

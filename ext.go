@@ -99,7 +99,7 @@ func (v valueRef) in(body string) string { return body[v.off : v.off+v.n] }
 
 func (e *fileExt) addSitemap(ln *lexLine) {
 	if ln.value != "" {
-		e.sitemaps = appendCapped(e.sitemaps, refOf(ln), e.maxLines)
+		e.sitemaps = append(grow(e.sitemaps, e.linesBound), refOf(ln))
 	}
 }
 
@@ -107,14 +107,16 @@ func (e *fileExt) add(ln *lexLine) {
 	switch ln.field {
 	case FieldHost:
 		if ln.value != "" {
-			e.hosts = appendCapped(e.hosts, refOf(ln), e.maxLines)
+			e.hosts = append(grow(e.hosts, e.linesBound), refOf(ln))
 		}
 	case FieldCleanParam:
 		if cleanParamReadable(ln.value) {
-			e.cleanParams = appendCapped(e.cleanParams, refOf(ln), e.maxLines)
+			e.cleanParams = append(grow(e.cleanParams, e.linesBound), refOf(ln))
 		}
 	}
 }
+
+func (e *fileExt) linesBound() int { return e.maxLines }
 
 func (e *fileExt) clip() {
 	e.sitemaps, e.hosts, e.cleanParams = clipSlice(e.sitemaps), clipSlice(e.hosts), clipSlice(e.cleanParams)
