@@ -490,8 +490,6 @@ func (c *compiled) build(body string, d Dialect) {
 	// user-agent lines, groups and extension fields, once a list outgrows
 	// a few hundred, for the number a first reading of the whole body
 	// counts (see grow).
-	lines := strings.Count(body, "\n") + strings.Count(body, "\r") + 1
-	maxRules := min((len(body)+1)/7, lines)
 	var counts *groupCounts
 	count := func() *groupCounts {
 		if counts == nil {
@@ -502,7 +500,7 @@ func (c *compiled) build(body string, d Dialect) {
 	agentBound := func() int { return count().agents }
 	groupBound := func() int { return count().groups }
 	extBound := func() int { return count().exts }
-	c.ext.maxLines = maxRules
+	c.ext.body = body
 	cur := -1
 	lex(body, c.mode, func(ln *lexLine) {
 		if d == Original && ln.flags&flagEmpty != 0 {
@@ -566,7 +564,7 @@ func (c *compiled) build(body string, d Dialect) {
 	c.exts = clipSlice(c.exts)
 	c.orphans = clipSlice(c.orphans)
 	c.globalGroups = clipSlice(c.globalGroups)
-	c.ext.clip()
+	c.ext.done()
 }
 
 // clipSlice returns s, copied into an array of its length when more than

@@ -82,7 +82,8 @@ type fileExt struct {
 	sitemaps    []valueRef
 	hosts       []valueRef
 	cleanParams []valueRef // only readable ones
-	maxLines    int        // the most such lines the body can hold
+	body        string     // while parsing: the body, for linesBound
+	maxLines    int        // the most lines of a kind the body can hold; 0 until needed
 }
 
 // valueRef is a line's value: body[off:off+n].
@@ -116,9 +117,19 @@ func (e *fileExt) add(ln *lexLine) {
 	}
 }
 
-func (e *fileExt) linesBound() int { return e.maxLines }
+// linesBound returns the most rule, sitemap, host or clean-param lines the
+// body can hold: no more than its lines, and each takes at least seven
+// bytes ("allow:" or "host:x" and a line ending).
+func (e *fileExt) linesBound() int {
+	if e.maxLines == 0 {
+		b := e.body
+		e.maxLines = min((len(b)+1)/7, strings.Count(b, "\n")+strings.Count(b, "\r")+1)
+	}
+	return e.maxLines
+}
 
-func (e *fileExt) clip() {
+func (e *fileExt) done() {
+	e.body = ""
 	e.sitemaps, e.hosts, e.cleanParams = clipSlice(e.sitemaps), clipSlice(e.hosts), clipSlice(e.cleanParams)
 }
 
