@@ -216,9 +216,10 @@ func TestFootprint(t *testing.T) {
 		n := float64(max(len(body), 1))
 		t.Logf("%-20s google reading: footprint %6.1fx, kept %6.1fx; all readings: footprint %6.1fx, kept %6.1fx",
 			s.name, float64(fp)/n, float64(kept)/n, float64(fpAll)/n, float64(kept+more)/n)
-		// What the measure itself keeps (the closure's variables): a
-		// little slack.
-		const slack = 4 << 10
+		// The heap moves by a few KiB between two collections whatever
+		// the test does (the runtime's and the testing package's own
+		// objects): a little slack.
+		const slack = 16 << 10
 		if kept > fp+slack {
 			t.Errorf("%s: Footprint() = %d, but the parsed file keeps %d once every google question is asked", s.name, fp, kept)
 		}
