@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -45,6 +46,7 @@ type compiled struct {
 	agents []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
 	raws   []rawRule   // every rule line of a group, in file order
 	groups []group
+	exts   []groupExt // the groups' extension fields (see group.ext)
 
 	// escape says which values may need Google's escaping: 0 none (the
 	// body has no '%' and no byte >= 0x80), 1 those holding '%', 2 all.
@@ -55,29 +57,59 @@ type compiled struct {
 	ext          fileExt
 }
 
-// group is one group (record) of the file.
+// group is one group (record) of the file. The parsed form of a file keeps
+// one per group, one agentLine per user-agent line and one rawRule per rule
+// line: they are kept small, with strings as offsets into the body, so that
+// a file of short lines keeps few bytes per byte of input.
 type group struct {
 	alo, ahi int32 // its user-agent lines: agents[alo:ahi]
 	lo, hi   int32 // its rule lines: raws[lo:hi]
 	last     int32 // its last line
-	global   bool  // one of its user-agent lines is '*'
-	ext      *groupExt
+	ext      int32 // 1 + the index in compiled.exts of its extension fields; 0 when none
 }
 
 // rawRule is an allow or disallow line as parsing found it; its set
 // compiles it.
 type rawRule struct {
 	off, n uint32 // the value is body[off:off+n]
-	line   int32
-	allow  bool
+	line   uint32 // the line number, with rawAllow set for an allow line
 }
+
+const rawAllow = 1 << 31
+
+func (r rawRule) allow() bool    { return r.line&rawAllow != 0 }
+func (r rawRule) lineNum() int32 { return int32(r.line &^ rawAllow) }
 
 // agentLine is one user-agent line.
 type agentLine struct {
 	line   int32
-	value  string // the value as written (trimmed)
-	token  string // the product token read from it; "*" for the global group
-	global bool
+	off, n uint32 // the value as written (trimmed) is body[off:off+n]
+	tlen   uint32 // the product token read from it is the value's first tlen bytes; agentGlobal for '*'
+}
+
+// agentGlobal is agentLine.tlen for a line naming every crawler.
+const agentGlobal = ^uint32(0)
+
+func (a agentLine) global() bool { return a.tlen == agentGlobal }
+
+// agentValue returns the value of user-agent line a as written (trimmed).
+func (c *compiled) agentValue(a agentLine) string { return c.body[a.off : a.off+a.n] }
+
+// agentToken returns the product token user-agent line a names; "*" for
+// the global group.
+func (c *compiled) agentToken(a agentLine) string {
+	if a.global() {
+		return "*"
+	}
+	return c.body[a.off : a.off+a.tlen]
+}
+
+// extOf returns the extension fields of group gi, or nil.
+func (c *compiled) extOf(gi int) *groupExt {
+	if e := c.groups[gi].ext; e > 0 {
+		return &c.exts[e-1]
+	}
+	return nil
 }
 
 // tokenFast is the part of a token entry a lookup reads, packed.
@@ -460,12 +492,23 @@ func (c *compiled) build(body string, d Dialect) {
 	if c.mode == readGoogle && strings.IndexByte(body, 0) < 0 {
 		c.mode = readGoogleNoNUL
 	}
-	// Size the rule lines for the lines there are (at most one rule a line).
-	lines := strings.Count(body, "\n")
-	if lines == 0 {
-		lines = strings.Count(body, "\r")
+	// Size the lists so that a body of many short lines allocates each
+	// about once: the rule lines for the lines there can be (a rule line
+	// takes at least seven bytes: "allow:" and a line ending); the
+	// user-agent lines, groups and extension fields, once a list outgrows
+	// a few hundred, for the number a first reading of the whole body
+	// counts (see grow).
+	var counts *groupCounts
+	count := func() *groupCounts {
+		if counts == nil {
+			counts = c.countGroups(body)
+		}
+		return counts
 	}
-	c.raws = make([]rawRule, 0, lines+1)
+	agentBound := func() int { return count().agents }
+	groupBound := func() int { return count().groups }
+	extBound := func() int { return count().exts }
+	c.ext.body = body
 	cur := -1
 	lex(body, c.mode, func(ln *lexLine) {
 		if d.draftRecords() && ln.flags&flagEmpty != 0 {
@@ -476,27 +519,32 @@ func (c *compiled) build(body string, d Dialect) {
 		case FieldUserAgent:
 			if cur < 0 || c.groups[cur].hi > c.groups[cur].lo {
 				n := int32(len(c.raws))
-				c.groups = append(c.groups, group{alo: int32(len(c.agents)), ahi: int32(len(c.agents)), lo: n, hi: n})
+				c.groups = append(grow(c.groups, groupBound), group{alo: int32(len(c.agents)), ahi: int32(len(c.agents)), lo: n, hi: n})
 				cur = len(c.groups) - 1
 			}
 			g := &c.groups[cur]
-			a := agentLine{line: int32(ln.num), value: ln.value}
+			a := agentLine{line: int32(ln.num), off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value))}
 			if isGlobalAgent(ln.value) {
-				a.global, a.token = true, "*"
-				g.global = true
+				a.tlen = agentGlobal
+				if k := len(c.globalGroups); k == 0 || c.globalGroups[k-1] != int32(cur) {
+					c.globalGroups = append(grow(c.globalGroups, groupBound), int32(cur))
+				}
 			} else {
-				a.token = ExtractToken(ln.value)
+				a.tlen = uint32(len(ExtractToken(ln.value)))
 			}
-			c.agents = append(c.agents, a)
+			c.agents = append(grow(c.agents, agentBound), a)
 			g.ahi++
 			g.last = int32(ln.num)
 		case FieldAllow, FieldDisallow:
 			if cur < 0 {
-				c.orphans = append(c.orphans, int32(ln.num))
+				c.orphans = append(grow(c.orphans, c.ext.linesBound), int32(ln.num))
 				return
 			}
-			c.raws = append(c.raws, rawRule{off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)),
-				line: int32(ln.num), allow: ln.field == FieldAllow})
+			raw := rawRule{off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)), line: uint32(ln.num)}
+			if ln.field == FieldAllow {
+				raw.line |= rawAllow
+			}
+			c.raws = append(grow(c.raws, c.ext.linesBound), raw)
 			g := &c.groups[cur]
 			g.hi = int32(len(c.raws))
 			g.last = int32(ln.num)
@@ -507,23 +555,82 @@ func (c *compiled) build(body string, d Dialect) {
 				return
 			}
 			g := &c.groups[cur]
-			if g.ext == nil {
-				g.ext = new(groupExt)
+			if g.ext == 0 {
+				c.exts = append(grow(c.exts, extBound), groupExt{})
+				g.ext = int32(len(c.exts))
 			}
-			g.ext.add(ln)
+			c.exts[g.ext-1].add(ln)
 			g.last = int32(ln.num)
 		case FieldCleanParam, FieldHost:
 			c.ext.add(ln)
 		}
 	})
-	if cap(c.raws) > 2*len(c.raws)+64 {
-		c.raws = append([]rawRule(nil), c.raws...) // do not keep a mostly empty array
+	// Do not keep mostly empty arrays.
+	c.raws = clipSlice(c.raws)
+	c.agents = clipSlice(c.agents)
+	c.groups = clipSlice(c.groups)
+	c.exts = clipSlice(c.exts)
+	c.orphans = clipSlice(c.orphans)
+	c.globalGroups = clipSlice(c.globalGroups)
+	c.ext.done()
+}
+
+// clipSlice returns s, copied into an array of its length when more than
+// a quarter of its capacity is unused: parsing sizes lists for the most
+// lines they can take.
+func clipSlice[T any](s []T) []T {
+	if cap(s)-len(s) <= len(s)/4+4 {
+		return s
 	}
-	for gi := range c.groups {
-		if c.groups[gi].global {
-			c.globalGroups = append(c.globalGroups, int32(gi))
+	if len(s) == 0 {
+		return nil
+	}
+	return append([]T(nil), s...)
+}
+
+// grow returns s with room for one more element. A small list doubles; a
+// list of 256 elements or more is given the room bound says it can ever
+// need, so that its arrays add up to little more than the last.
+func grow[T any](s []T, bound func() int) []T {
+	switch {
+	case len(s) < cap(s):
+		return s
+	case cap(s) < 256:
+		return slices.Grow(s, max(len(s), 4))
+	}
+	return slices.Grow(s, max(bound()-len(s), len(s)/4, 1))
+}
+
+// groupCounts are the numbers of user-agent lines, groups and groups with
+// extension fields a reading finds.
+type groupCounts struct{ agents, groups, exts int }
+
+// countGroups reads body as build does, only counting.
+func (c *compiled) countGroups(body string) *groupCounts {
+	var n groupCounts
+	open, rules, ext := false, false, false // the state of the current group
+	lex(body, c.mode, func(ln *lexLine) {
+		if c.dialect == Original && ln.flags&flagEmpty != 0 {
+			open = false
+			return
 		}
-	}
+		switch ln.field {
+		case FieldUserAgent:
+			if !open || rules {
+				n.groups++
+				open, rules, ext = true, false, false
+			}
+			n.agents++
+		case FieldAllow, FieldDisallow:
+			rules = rules || open
+		case FieldCrawlDelay, FieldRequestRate, FieldVisitTime:
+			if open && !ext {
+				ext = true
+				n.exts++
+			}
+		}
+	})
+	return &n
 }
 
 // prepare builds the token table and the rule sets on the first question.
@@ -546,8 +653,8 @@ func (c *compiled) finish() {
 	for gi := range c.groups {
 		g := &c.groups[gi]
 		for ai := g.alo; ai < g.ahi; ai++ {
-			if a := &c.agents[ai]; !a.global {
-				c.addToken(a.token, int32(gi))
+			if a := c.agents[ai]; !a.global() {
+				c.addToken(c.agentToken(a), int32(gi))
 			}
 		}
 	}
@@ -661,7 +768,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 // Patterns that are not the value as written go to arena.
 func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) []crule {
 	var flags uint8
-	if raw.allow {
+	if raw.allow() {
 		flags = ruleAllow
 	}
 	v := c.body[raw.off : raw.off+raw.n]
@@ -684,7 +791,7 @@ func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) [
 		arena.WriteString(pat)
 		flags |= ruleExtra
 	}
-	rules = append(rules, c.newRule(pat, off, raw.line, flags))
+	rules = append(rules, c.newRule(pat, off, raw.lineNum(), flags))
 	if c.dialect == Google && flags&ruleAllow != 0 {
 		// Google: an allow of .../index.htm(l) also allows its directory,
 		// as the pattern "dir/$", when the allow itself does not match.
@@ -692,7 +799,7 @@ func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) [
 			off := arena.Len()
 			arena.WriteString(pat[:i+1])
 			arena.WriteByte('$')
-			rules = append(rules, c.newRule(pat[:i+1]+"$", off, raw.line, ruleAllow|ruleExtra|ruleIndexHTM))
+			rules = append(rules, c.newRule(pat[:i+1]+"$", off, raw.lineNum(), ruleAllow|ruleExtra|ruleIndexHTM))
 		}
 	}
 	return rules

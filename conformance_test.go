@@ -205,7 +205,7 @@ func reportStat(r *Robots, stat string) any {
 		}
 		return n
 	case "last_line_seen", "parsed_line_count":
-		return len(lines)
+		return r.NumLines()
 	}
 	return nil
 }

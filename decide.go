@@ -451,7 +451,7 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 		groups = append(groups, int(gi))
 		g := &c.groups[gi]
 		for _, a := range c.agents[g.alo:g.ahi] {
-			if a.global {
+			if a.global() {
 				lines = append(lines, int(a.line))
 			}
 		}
@@ -490,7 +490,7 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 		for gi := range c.groups {
 			g := &c.groups[gi]
 			for _, a := range c.agents[g.alo:g.ahi] {
-				if !a.global && strings.Contains(strings.ToLower(a.value), lt) {
+				if !a.global() && strings.Contains(strings.ToLower(c.agentValue(a)), lt) {
 					lines = append(lines, int(a.line))
 				}
 			}
@@ -505,7 +505,7 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 			g := &c.groups[gi]
 			found := false
 			for _, a := range c.agents[g.alo:g.ahi] {
-				if !a.global && (strings.EqualFold(looseToken(a.value), tok) || strings.EqualFold(agentName(a.value), agentName(tok))) {
+				if v := c.agentValue(a); !a.global() && (strings.EqualFold(looseToken(v), tok) || strings.EqualFold(agentName(v), agentName(tok))) {
 					lines = append(lines, int(a.line))
 					found = true
 				}
@@ -522,7 +522,7 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 		groups = append(groups, int(gi))
 		g := &c.groups[gi]
 		for _, a := range c.agents[g.alo:g.ahi] {
-			if !a.global && strings.EqualFold(a.token, tok) {
+			if !a.global() && strings.EqualFold(c.agentToken(a), tok) {
 				lines = append(lines, int(a.line))
 			}
 		}
@@ -552,7 +552,7 @@ func looseToken(v string) string {
 func (c *compiled) crawlDelay(dec *Decision, d Dialect) {
 	find := func(groups []int) bool {
 		for _, gi := range groups {
-			if e := c.groups[gi].ext; e != nil && e.crawlDelayLine != 0 {
+			if e := c.extOf(gi); e != nil && e.crawlDelayLine != 0 {
 				dec.CrawlDelay, dec.HasCrawlDelay, dec.CrawlDelayLine = e.crawlDelay, true, int(e.crawlDelayLine)
 				return true
 			}

@@ -75,16 +75,32 @@ func (e *groupExt) add(ln *lexLine) {
 	}
 }
 
-// fileExt holds the fields that belong to the whole file.
+// fileExt holds the fields that belong to the whole file, as references to
+// their lines: the values are read from the body when asked for, so that a
+// file of many short sitemap, host or clean-param lines keeps little.
 type fileExt struct {
-	sitemaps    []Sitemap
-	hosts       []Host
-	cleanParams []CleanParam
+	sitemaps    []valueRef
+	hosts       []valueRef
+	cleanParams []valueRef // only readable ones
+	body        string     // while parsing: the body, for linesBound
+	maxLines    int        // the most lines of a kind the body can hold; 0 until needed
 }
+
+// valueRef is a line's value: body[off:off+n].
+type valueRef struct {
+	line   int32
+	off, n uint32
+}
+
+func refOf(ln *lexLine) valueRef {
+	return valueRef{line: int32(ln.num), off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value))}
+}
+
+func (v valueRef) in(body string) string { return body[v.off : v.off+v.n] }
 
 func (e *fileExt) addSitemap(ln *lexLine) {
 	if ln.value != "" {
-		e.sitemaps = append(e.sitemaps, Sitemap{URL: ln.value, Line: ln.num})
+		e.sitemaps = append(grow(e.sitemaps, e.linesBound), refOf(ln))
 	}
 }
 
@@ -92,14 +108,29 @@ func (e *fileExt) add(ln *lexLine) {
 	switch ln.field {
 	case FieldHost:
 		if ln.value != "" {
-			e.hosts = append(e.hosts, Host{Value: ln.value, Line: ln.num})
+			e.hosts = append(grow(e.hosts, e.linesBound), refOf(ln))
 		}
 	case FieldCleanParam:
-		if cp, ok := parseCleanParam(ln.value); ok {
-			cp.Line = ln.num
-			e.cleanParams = append(e.cleanParams, cp)
+		if cleanParamReadable(ln.value) {
+			e.cleanParams = append(grow(e.cleanParams, e.linesBound), refOf(ln))
 		}
 	}
+}
+
+// linesBound returns the most rule, sitemap, host or clean-param lines the
+// body can hold: no more than its lines, and each takes at least seven
+// bytes ("allow:" or "host:x" and a line ending).
+func (e *fileExt) linesBound() int {
+	if e.maxLines == 0 {
+		b := e.body
+		e.maxLines = min((len(b)+1)/7, strings.Count(b, "\n")+strings.Count(b, "\r")+1)
+	}
+	return e.maxLines
+}
+
+func (e *fileExt) done() {
+	e.body = ""
+	e.sitemaps, e.hosts, e.cleanParams = clipSlice(e.sitemaps), clipSlice(e.hosts), clipSlice(e.cleanParams)
 }
 
 // ParseCrawlDelay reads a crawl-delay value: a non-negative number of
@@ -192,22 +223,72 @@ func parseCleanParam(v string) (CleanParam, bool) {
 	return cp, true
 }
 
-// Sitemaps returns the sitemap lines of the file, in order.
-func (r *Robots) Sitemaps() []Sitemap { return r.google.ext.sitemaps }
+// cleanParamReadable reports whether parseCleanParam reads v, without
+// allocating.
+func cleanParamReadable(v string) bool {
+	params, _, _ := strings.Cut(v, " ")
+	for params != "" {
+		var p string
+		p, params, _ = strings.Cut(params, "&")
+		if strings.TrimSpace(p) != "" {
+			return true
+		}
+	}
+	return false
+}
 
-// Hosts returns the host lines of the file, in order. Yandex used the first.
-func (r *Robots) Hosts() []Host { return r.google.ext.hosts }
+// Sitemaps returns the sitemap lines of the file, in order. Each call
+// returns a new slice.
+func (r *Robots) Sitemaps() []Sitemap {
+	refs := r.google.ext.sitemaps
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]Sitemap, len(refs))
+	for i, v := range refs {
+		out[i] = Sitemap{URL: v.in(r.body), Line: int(v.line)}
+	}
+	return out
+}
 
-// CleanParams returns the readable clean-param lines of the file, in order.
-func (r *Robots) CleanParams() []CleanParam { return r.google.ext.cleanParams }
+// Hosts returns the host lines of the file, in order. Yandex used the
+// first. Each call returns a new slice.
+func (r *Robots) Hosts() []Host {
+	refs := r.google.ext.hosts
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]Host, len(refs))
+	for i, v := range refs {
+		out[i] = Host{Value: v.in(r.body), Line: int(v.line)}
+	}
+	return out
+}
+
+// CleanParams returns the readable clean-param lines of the file, in
+// order. Each call returns a new slice.
+func (r *Robots) CleanParams() []CleanParam {
+	refs := r.google.ext.cleanParams
+	if len(refs) == 0 {
+		return nil
+	}
+	out := make([]CleanParam, 0, len(refs))
+	for _, v := range refs {
+		if cp, ok := parseCleanParam(v.in(r.body)); ok {
+			cp.Line = int(v.line)
+			out = append(out, cp)
+		}
+	}
+	return out
+}
 
 // CleanURL applies the file's clean-param lines to url as Yandex does: query
 // parameters named by a clean-param line whose path pattern matches the
 // URL's path are removed, giving the canonical URL of the page. A URL that
 // no line touches is returned unchanged.
 func (r *Robots) CleanURL(url string) string {
-	cps := r.google.ext.cleanParams
-	if len(cps) == 0 {
+	refs := r.google.ext.cleanParams
+	if len(refs) == 0 {
 		return url
 	}
 	q := strings.IndexByte(url, '?')
@@ -226,7 +307,8 @@ func (r *Robots) CleanURL(url string) string {
 		p = p[:i]
 	}
 	drop := map[string]bool{}
-	for _, cp := range cps {
+	for _, v := range refs {
+		cp, _ := parseCleanParam(v.in(r.body))
 		if cp.Path == "" || globMatch(p, cp.Path, strings.HasSuffix(cp.Path, "$")) {
 			for _, name := range cp.Params {
 				drop[name] = true

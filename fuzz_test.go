@@ -13,6 +13,7 @@ package robotstxt
 import (
 	"flag"
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -229,8 +230,8 @@ func checkParsed(t *testing.T, body []byte, r *Robots) {
 	// The line report: one line per line ending, plus one; offsets and text
 	// as the reference splits them; the four Google fields as it reads them.
 	offsets, texts := refSplit(parsed)
-	lines := r.Lines()
-	if len(lines) != len(texts) {
+	lines := collectLines(r.Lines())
+	if len(lines) != len(texts) || r.NumLines() != len(texts) {
 		t.Fatalf("Lines() has %d lines, want %d (body %q)", len(lines), len(texts), clip(parsed))
 	}
 	for i, l := range lines {
@@ -256,7 +257,7 @@ func checkParsed(t *testing.T, body []byte, r *Robots) {
 		}
 	}
 	for _, d := range Dialects() {
-		ls := r.LinesFor(d)
+		ls := collectLines(r.LinesFor(d))
 		if len(ls) != len(lines) {
 			t.Fatalf("LinesFor(%v) has %d lines, Lines() %d", d, len(ls), len(lines))
 		}
@@ -264,6 +265,14 @@ func checkParsed(t *testing.T, body []byte, r *Robots) {
 			if ls[i].Number != lines[i].Number || ls[i].Offset != lines[i].Offset || ls[i].Text != lines[i].Text {
 				t.Fatalf("LinesFor(%v) line %d differs from Lines(): %+v", d, i+1, ls[i])
 			}
+			if l, ok := r.LineFor(d, i+1); !ok || l != ls[i] {
+				t.Fatalf("LineFor(%v, %d) = %+v, %v; LinesFor gives %+v", d, i+1, l, ok, ls[i])
+			}
+		}
+	}
+	for i := range lines {
+		if l, ok := r.Line(i + 1); !ok || l != lines[i] || r.lineText(i+1) != lines[i].Text {
+			t.Fatalf("Line(%d) = %+v, %v; Lines gives %+v", i+1, l, ok, lines[i])
 		}
 	}
 	if _, ok := r.Line(0); ok {
@@ -397,6 +406,18 @@ func checkExplained(t *testing.T, d Dialect, dec Decision) {
 }
 
 // clip shortens long strings in failure messages.
+// collectLines gathers what a line iterator yields, checking the indexes.
+func collectLines(seq iter.Seq2[int, Line]) []Line {
+	var out []Line
+	for i, l := range seq {
+		if i != len(out) || l.Number != i+1 {
+			panic(fmt.Sprintf("line iterator: index %d, Number %d after %d lines", i, l.Number, len(out)))
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
 func clip(s string) string {
 	if len(s) > 200 {
 		return s[:200] + fmt.Sprintf("...(%d bytes)", len(s))

@@ -46,13 +46,12 @@ func (r *Robots) Groups() []Group { return r.GroupsFor(Google) }
 func (r *Robots) GroupsFor(d Dialect) []Group {
 	d = d.resolve()
 	c := r.compiledFor(d)
-	lines := r.LinesFor(d)
 	out := make([]Group, 0, len(c.groups))
 	for gi := range c.groups {
 		g := &c.groups[gi]
 		og := Group{StartLine: int(c.agents[g.alo].line), EndLine: int(g.last)}
 		for _, a := range c.agents[g.alo:g.ahi] {
-			og.Agents = append(og.Agents, Agent{Line: int(a.line), Value: a.value, Token: a.token, Global: a.global})
+			og.Agents = append(og.Agents, Agent{Line: int(a.line), Value: c.agentValue(a), Token: c.agentToken(a), Global: a.global()})
 		}
 		s := c.set(int32(gi))
 		for i := range s.rules {
@@ -61,13 +60,13 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 				continue
 			}
 			ru := Rule{Line: int(cr.line), Allow: cr.allow(), Pattern: s.pat(cr), CanMatch: cr.flags&ruleDead == 0}
-			if n := int(cr.line); n >= 1 && n <= len(lines) {
-				ru.Value = lines[n-1].Value
+			if l, ok := r.LineFor(d, int(cr.line)); ok {
+				ru.Value = l.Value
 			}
 			og.Rules = append(og.Rules, ru)
 		}
 		slices.SortFunc(og.Rules, func(a, b Rule) int { return a.Line - b.Line })
-		if e := g.ext; e != nil {
+		if e := c.extOf(gi); e != nil {
 			og.CrawlDelay, og.DelayLine = e.crawlDelay, int(e.crawlDelayLine)
 			if e.requestRate != nil {
 				og.RequestRate = *e.requestRate

@@ -92,7 +92,7 @@ func (r *Robots) CrawlDelay(q Query) Pace {
 	choice, _ := c.choose(q, d)
 	fill := func(groups []int, global bool) {
 		for _, gi := range groups {
-			e := c.groups[gi].ext
+			e := c.extOf(gi)
 			if e == nil {
 				continue
 			}

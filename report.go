@@ -1,6 +1,9 @@
 package robotstxt
 
-import "sync"
+import (
+	"iter"
+	"sync"
+)
 
 // Field is the kind of key a line holds.
 type Field uint8
@@ -116,63 +119,102 @@ func makeLine(body string, ln *lexLine) Line {
 	}
 }
 
-// lineReport is built on first use: crawlers that only ask questions never
-// pay for it.
-type lineReport struct {
-	once  [2]sync.Once
-	lines [2][]Line
-
-	startsOnce sync.Once
-	starts     []int32 // line n spans body[starts[n-1]:ends[n-1]]
-	ends       []int32
+// lineIndex is where each line starts, built on the first question that
+// needs a line by its number (an explanation's rule text, Line). It keeps
+// four bytes a line: line n spans body[starts[n-1]:end], end being where the
+// next line starts less its line ending. The line reports themselves are
+// never kept: each is read again from the body when asked for, which takes
+// no allocation.
+type lineIndex struct {
+	once   sync.Once
+	starts []uint32 // one per line, then len(body)+1
 }
 
-// lineText returns the text of line n as written, without building the
-// full report.
-func (r *Robots) lineText(n int) string {
-	r.report.startsOnce.Do(func() {
-		splitLines(r.body, func(_, start, end int) {
-			r.report.starts = append(r.report.starts, int32(start))
-			r.report.ends = append(r.report.ends, int32(end))
-		})
+// index returns the line index of the body, building it on first use.
+func (r *Robots) index() []uint32 {
+	r.lines.once.Do(func() {
+		n := 0
+		splitLines(r.body, func(int, int, int) { n++ })
+		starts := make([]uint32, 0, n+1)
+		splitLines(r.body, func(_, start, _ int) { starts = append(starts, uint32(start)) })
+		r.lines.starts = append(starts, uint32(len(r.body))+1)
 	})
-	if n < 1 || n > len(r.report.starts) {
-		return ""
+	return r.lines.starts
+}
+
+// lineBounds returns the bounds of line n (1-based), and false when the
+// body has no such line.
+func (r *Robots) lineBounds(n int) (start, end int, ok bool) {
+	starts := r.index()
+	if n < 1 || n >= len(starts) {
+		return 0, 0, false
 	}
-	return r.body[r.report.starts[n-1]:r.report.ends[n-1]]
+	start, next := int(starts[n-1]), int(starts[n])
+	if next > len(r.body) {
+		return start, len(r.body), true // the last line has no line ending
+	}
+	end = next - 1
+	if end > start && r.body[end] == '\n' && r.body[end-1] == '\r' {
+		end--
+	}
+	return start, end, true
+}
+
+// lineText returns the text of line n as written, without its ending.
+func (r *Robots) lineText(n int) string {
+	start, end, _ := r.lineBounds(n)
+	return r.body[start:end]
 }
 
 // Lines returns the report on every line of the parsed body as Google's
-// library reads it, in order: the line count includes the empty line after a
-// final line ending, as Google's report counts it. It is built on first use
-// by the same parser that built r, and shared: callers must not modify it.
-func (r *Robots) Lines() []Line {
+// library reads it, in order, each with its index (the line number less
+// one), as [slices.All] does: the line count includes the empty line after a
+// final line ending, as Google's report counts it. The reports are read from
+// the body as the loop asks for them: none is kept, so a loop over the
+// lines of any file takes no memory. [Robots.NumLines] counts them.
+func (r *Robots) Lines() iter.Seq2[int, Line] {
 	return r.linesFor(readGoogle)
 }
 
 // LinesFor is Lines in the reading of dialect d: the strict dialects
 // ([RFC9309], [Original]) read keys exactly and require the colon.
-func (r *Robots) LinesFor(d Dialect) []Line {
+func (r *Robots) LinesFor(d Dialect) iter.Seq2[int, Line] {
 	return r.linesFor(d.reading())
 }
 
-func (r *Robots) linesFor(mode reading) []Line {
-	r.report.once[mode].Do(func() {
-		var lines []Line
+func (r *Robots) linesFor(mode reading) iter.Seq2[int, Line] {
+	return func(yield func(int, Line) bool) {
+		stop := false
 		lex(r.body, mode, func(ln *lexLine) {
-			lines = append(lines, makeLine(r.body, ln))
+			if !stop && !yield(ln.num-1, makeLine(r.body, ln)) {
+				stop = true
+			}
 		})
-		r.report.lines[mode] = lines
-	})
-	return r.report.lines[mode]
+	}
 }
 
+// NumLines returns the number of lines of the parsed body, counting the
+// empty line after a final line ending as Lines does.
+func (r *Robots) NumLines() int { return len(r.index()) - 1 }
+
 // Line returns the report on line n (1-based) as Google reads it, and false
-// when the body has no such line.
+// when the body has no such line. It does not allocate once the line index
+// is built (on the first call), which keeps four bytes a line.
 func (r *Robots) Line(n int) (Line, bool) {
-	lines := r.Lines()
-	if n < 1 || n > len(lines) {
+	return r.lineFor(readGoogle, n)
+}
+
+// LineFor is Line in the reading of dialect d.
+func (r *Robots) LineFor(d Dialect, n int) (Line, bool) {
+	return r.lineFor(d.reading(), n)
+}
+
+func (r *Robots) lineFor(mode reading, n int) (Line, bool) {
+	start, end, ok := r.lineBounds(n)
+	if !ok {
 		return Line{}, false
 	}
-	return lines[n-1], true
+	ln := lexLine{num: n, start: start, end: end}
+	classify(r.body[start:end], mode, &ln)
+	return makeLine(r.body, &ln), true
 }

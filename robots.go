@@ -3,6 +3,8 @@ package robotstxt
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 )
 
 // DefaultMaxBytes is how much of a robots.txt body is read: 500 KiB, the
@@ -40,7 +42,16 @@ type Robots struct {
 	baiOnce  sync.Once
 	bai      *compiled
 
-	report lineReport
+	lines lineIndex
+	fp    footprint
+}
+
+// footprint is what Footprint computes: the bound of the google reading,
+// computed once, and what the other readings add once built.
+type footprint struct {
+	once sync.Once
+	base int64
+	more atomic.Int64
 }
 
 // Parse parses a robots.txt body. It never fails: lines it cannot read are
@@ -146,6 +157,7 @@ func (r *Robots) lazyReading(once *sync.Once, c **compiled, d Dialect) *compiled
 	once.Do(func() {
 		*c = new(compiled)
 		(*c).build(r.body, d)
+		r.fp.more.Add(roundAlloc(int64(unsafe.Sizeof(compiled{}))) + withRounding((*c).footprint()))
 	})
 	(*c).prepare()
 	return *c

@@ -25,6 +25,9 @@ const (
 	DefaultGiveUp    = 30 * 24 * time.Hour // with no copy, unreachable this long means allow all
 	DefaultRetain    = 30 * 24 * time.Hour // how long the store keeps an entry past its expiry
 	DefaultParsedMax = 1024                // parsed files kept in memory
+	// DefaultParsedBytes bounds the memory the parsed files kept take:
+	// 256 MiB, as robotstxt.Robots.Footprint counts it.
+	DefaultParsedBytes = 256 << 20
 )
 
 // Options configure a Cache. The zero value (or nil) gives an in-memory store,
@@ -61,6 +64,14 @@ type Options struct {
 	// ParsedMax bounds how many parsed files are kept in memory (default
 	// 1024).
 	ParsedMax int
+	// ParsedBytes bounds the bytes the parsed files kept in memory take,
+	// each weighed by robotstxt.Robots.Footprint (an upper bound of what
+	// it keeps, counting what questions compile later): default
+	// DefaultParsedBytes. The least recently used are dropped first; a
+	// file heavier than the whole bound alone is parsed for each question
+	// instead of kept. A hostile 500 KiB file can weigh tens of megabytes,
+	// so without a byte bound ParsedMax such files could take gigabytes.
+	ParsedBytes int64
 }
 
 // Source says where an answer came from.
@@ -149,7 +160,10 @@ func New(opts *Options) *Cache {
 	if o.ParsedMax <= 0 {
 		o.ParsedMax = DefaultParsedMax
 	}
-	c.parsed = newParsedLRU(o.ParsedMax)
+	if o.ParsedBytes <= 0 {
+		o.ParsedBytes = DefaultParsedBytes
+	}
+	c.parsed = newParsedLRU(o.ParsedMax, o.ParsedBytes)
 	return c
 }
 

@@ -17,7 +17,9 @@
 //     after 1 minute, doubling up to 1 hour; until then the failure is the
 //     answer, from the cache;
 //   - however many goroutines ask about an origin, one fetch is made at a
-//     time, and a body is parsed once per copy.
+//     time, and a body is parsed once per copy; the parsed files kept in
+//     memory are bounded by count and by bytes (Options.ParsedMax,
+//     Options.ParsedBytes), each weighed by robotstxt.Robots.Footprint.
 //
 // Entries are kept through a store.Store (in memory by default; a bbolt file
 // or Redis to survive restarts or share one cache between processes), encoded

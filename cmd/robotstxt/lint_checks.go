@@ -50,7 +50,10 @@ type linter struct {
 
 // lint runs every check on one file.
 func lint(f *robotsFile) []finding {
-	l := &linter{f: f, r: f.Robots, lines: f.Robots.Lines()}
+	l := &linter{f: f, r: f.Robots, lines: make([]robotstxt.Line, 0, f.Robots.NumLines())}
+	for _, ln := range f.Robots.Lines() {
+		l.lines = append(l.lines, ln)
+	}
 	if l.encoding() {
 		l.sort()
 		return l.out

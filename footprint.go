@@ -1,0 +1,235 @@
+package robotstxt
+
+import (
+	"runtime"
+	"strings"
+	"unsafe"
+)
+
+// Footprint returns an upper bound of the bytes r keeps on the heap: its
+// copy of the body, the groups and lines parsing read from it, and what
+// questions build later, however many are asked, in the reading Google,
+// Bing and Yandex share: the token table, every rule set compiled (see
+// [Robots.Compile]) and the line index behind [Robots.Line] and rule texts.
+// It does not count what the caller holds (decisions, groups, the lines of
+// an iteration).
+//
+// The RFC 9309 and original draft readings are built on the first question
+// in those dialects; from then on Footprint counts them too, with what
+// their own questions can build. So the bound can grow, once per reading.
+//
+// A cache of parsed files weighs its entries with it. The first call
+// prepares the token table, as the first question does; later calls take
+// constant time.
+func (r *Robots) Footprint() int64 {
+	r.fp.once.Do(func() {
+		r.fp.base = roundAlloc(int64(unsafe.Sizeof(*r))) + roundAlloc(int64(len(r.body))) +
+			roundAlloc(lineIndexBound(r.body)) + withRounding(r.google.footprint())
+	})
+	return r.fp.base + r.fp.more.Load()
+}
+
+// withRounding adds to n, the bytes of several arrays, what the allocator
+// may add to them: size classes round a small array up by at most an
+// eighth or so, pages a large one (over 32 KiB) by at most a quarter.
+func withRounding(n int64) int64 { return n + n/4 }
+
+// roundAlloc is the size the allocator gives an array of n bytes, or more.
+func roundAlloc(n int64) int64 {
+	if n <= 32<<10 {
+		return n + n/8
+	}
+	return (n + 8<<10 - 1) &^ (8<<10 - 1)
+}
+
+// lineIndexBound bounds the bytes of the line index: four a line.
+func lineIndexBound(body string) int64 {
+	lines := strings.Count(body, "\n") + strings.Count(body, "\r") + 2
+	return 4 * int64(lines)
+}
+
+// footprint bounds the bytes the reading keeps, but for the compiled
+// struct itself: its parsed lists, and once prepared, its token table and
+// rule sets, every one counted as compiled.
+func (c *compiled) footprint() int64 {
+	c.prepare()
+	n := sliceBytes(c.raws) + sliceBytes(c.agents) + sliceBytes(c.groups) + sliceBytes(c.exts) +
+		sliceBytes(c.orphans) + sliceBytes(c.globalGroups) +
+		sliceBytes(c.ext.sitemaps) + sliceBytes(c.ext.hosts) + sliceBytes(c.ext.cleanParams)
+	for i := range c.exts {
+		// With the "HH:MM" a time window may have copied without its colons.
+		if c.exts[i].requestRate != nil {
+			n += int64(unsafe.Sizeof(RequestRate{})) + 16
+		}
+		if c.exts[i].visitTime != nil {
+			n += int64(unsafe.Sizeof(VisitTime{})) + 16
+		}
+	}
+	// The token table.
+	n += sliceBytes(c.toks) + sliceBytes(c.slots) + 4*int64(len(c.groups))
+	if len(c.fast) > len(c.fastBuf) {
+		n += sliceBytes(c.fast)
+	}
+	for i := range c.toks {
+		n += sliceBytes(c.toks[i].groups)
+	}
+	// The rule sets: the groups' lines, summed once per group.
+	per := make([]setSize, len(c.groups))
+	for gi := range c.groups {
+		per[gi] = c.groupSize(gi)
+	}
+	sum := func(groups []int32) setSize {
+		var t setSize
+		for _, gi := range groups {
+			t.rules += per[gi].rules
+			t.htm += per[gi].htm
+			t.bytes += per[gi].bytes
+			t.segs += per[gi].segs
+			t.words += per[gi].words
+			t.wordBytes += per[gi].wordBytes
+			t.segRules += per[gi].segRules
+		}
+		return t
+	}
+	n += sliceBytes(c.sets)
+	for i := range c.sets {
+		n += c.setBound(sum(c.sets[i].groups), false)
+	}
+	if len(c.globalGroups) > 0 {
+		n += c.setBound(sum(c.globalGroups), true)
+	}
+	return n
+}
+
+// setSize is what a rule set's bound depends on.
+type setSize struct {
+	rules int64 // rule lines
+	htm   int64 // allow lines that may imply a second rule (index.htm)
+	bytes int64 // bytes of their values
+	// The literal segments after a '*' (see wildBound): in all, distinct
+	// within each group, and the bytes of the distinct ones.
+	segs, words, wordBytes int64
+	segRules               int64 // the rules with such a segment
+}
+
+// groupSize measures the rule lines of group gi.
+func (c *compiled) groupSize(gi int) setSize {
+	g := &c.groups[gi]
+	var t setSize
+	var seen map[string]struct{}
+	for _, raw := range c.raws[g.lo:g.hi] {
+		t.rules++
+		t.bytes += int64(raw.n)
+		if c.dialect != Original {
+			if seen == nil {
+				seen = map[string]struct{}{}
+			}
+			segmentsOf(&t, c.body[raw.off:raw.off+raw.n], seen)
+		}
+		if raw.allow() && c.dialect == Google && strings.Contains(c.body[raw.off:raw.off+raw.n], "/index.htm") {
+			t.htm++
+		}
+	}
+	return t
+}
+
+// setBound bounds the bytes a compiled rule set keeps (see compileSet): its
+// rules, the patterns normalisation rewrites (up to three bytes for one:
+// %XX), and the buckets of a small set or the index of a large one. The '*'
+// set keeps a few rules in the compiled struct.
+func (c *compiled) setBound(t setSize, star bool) int64 {
+	const rule = int64(unsafe.Sizeof(crule{}))
+	all := t.rules + t.htm
+	capacity := t.rules + t.rules/8 + 1
+	if all > capacity {
+		capacity = 2 * all // grown by append
+	}
+	n := capacity * rule
+	if star && all <= int64(len(c.starBuf)) {
+		n = 0
+	}
+	// The rewritten patterns, in a builder that may have doubled: Google's
+	// escaping only when the body asks for it (see compiled.escape), and
+	// the directories implied by index.htm allows.
+	var extra int64
+	switch {
+	case c.dialect == Original:
+		extra = t.bytes
+	case c.dialect == RFC9309 || c.escape != 0:
+		extra = 3 * t.bytes
+	}
+	if t.htm > 0 {
+		extra += t.bytes + t.htm
+	}
+	n += 2 * extra
+	if c.dialect == Original {
+		return n
+	}
+	if all > bigSet {
+		// ruleIndex: lits, exact, wild and wgeneric grown by append (at
+		// most twice their length each, and together at most all rules),
+		// words, parent and wbucket sized, wstart 257 entries.
+		n += int64(unsafe.Sizeof(ruleIndex{})) + 2*4*all + 2*4*all + (8+4+4)*all + 4*257
+		n += 2 * 4 * all // ix.plain
+		if t.segRules >= wildMin {
+			n += c.wildBound(t)
+		}
+	} else if all >= bucketMin {
+		n += maxBucketCopies*all*rule + 2*258
+	}
+	return n
+}
+
+// sliceBytes is the size of the array behind s.
+func sliceBytes[T any](s []T) int64 {
+	var zero T
+	return int64(cap(s)) * int64(unsafe.Sizeof(zero))
+}
+
+// wildBound bounds the bytes of a set's wildcard index (see buildWild):
+// its trie has at most one node a byte of its distinct literal segments
+// (words), each rule lists its segments, and each question's scratch (one
+// kept, others pooled, at most one a P in use at once) holds two ints a
+// word. Arrays grown by append count twice.
+func (c *compiled) wildBound(t setSize) int64 {
+	grow := int64(1)
+	if c.dialect == RFC9309 || c.escape != 0 {
+		grow = 3 // a byte may be rewritten as %XX
+	}
+	nodes := grow*t.wordBytes + 1
+	words := t.words + 1
+	scratches := int64(runtime.GOMAXPROCS(0)) + 2
+	n := int64(unsafe.Sizeof(wildIndex{}))
+	n += (4 + 1 + 4 + 4) * nodes                       // first, label, fail, out
+	n += 4 * min(maxDense, 257*nodes)                  // dense transitions
+	n += (2*int64(unsafe.Sizeof("")) + 12 + 8) * words // words (grown), wordNode, wordLen, wordNext, key bounds
+	n += 2 * (4 + 4 + 1 + 4 + 4) * t.rules             // rules, start, tail, keyed twice (grown)
+	n += 2 * 4 * t.segs                                // segs (grown)
+	n += scratches * (4 + 2*4) * words                 // first, seen (grown)
+	return n
+}
+
+// segmentsOf adds to t the literal segments of pattern v that a wildcard
+// index would hold: those after its first '*'. seen holds the group's
+// distinct segments so far.
+func segmentsOf(t *setSize, v string, seen map[string]struct{}) {
+	i := strings.IndexByte(v, '*')
+	if i < 0 {
+		return
+	}
+	body := strings.TrimSuffix(v[i:], "$")
+	if strings.Trim(body, "*") != "" {
+		t.segRules++
+	}
+	for seg := range strings.SplitSeq(body, "*") {
+		if seg == "" {
+			continue
+		}
+		t.segs++
+		if _, ok := seen[seg]; !ok {
+			seen[seg] = struct{}{}
+			t.words++
+			t.wordBytes += int64(len(seg))
+		}
+	}
+}
