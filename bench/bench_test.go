@@ -166,3 +166,44 @@ func BenchmarkRetained(b *testing.B) {
 		return r
 	})
 }
+
+// BenchmarkOneShot parses each file of the sample and asks it one question
+// (its first golden question): the first answer of a file, what the CLI, an
+// inline check and a crawler meeting a new origin each pay. One op is the
+// whole sample; ns/file is the figure to compare, also with Google's C++
+// library (google/oneshot.sh times the same files and questions).
+//
+//   - ours: robotstxt.Parse then Robots.Allowed (which compiles the
+//     crawler's rule set on this first question).
+//   - temoto: robotstxt.FromBytes then FindGroup(ua).Test(path).
+//   - grobotstxt: AgentAllowed(body, ua, url), its one-shot form.
+func BenchmarkOneShot(b *testing.B) {
+	c := sample(b)
+	qs := c.oneShot()
+	paths := make([]string, len(qs))
+	for i, q := range qs {
+		paths[i] = temotoPath(q.url)
+	}
+	run := func(name string, ask func(f *file, q *question, path string) bool) {
+		b.Run("impl="+name, func(b *testing.B) {
+			b.SetBytes(c.bytes)
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range qs {
+					sinkBool = ask(&c.files[qs[i].file], &qs[i], paths[i])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(qs)), "ns/file")
+		})
+	}
+	run("ours", func(f *file, q *question, _ string) bool {
+		return robotstxt.Parse(f.body).Allowed(q.ua, q.url)
+	})
+	run("temoto", func(f *file, q *question, path string) bool {
+		r, _ := temoto.FromBytes(f.body)
+		return temotoAllowed(r, q.ua, path)
+	})
+	run("grobotstxt", func(f *file, q *question, _ string) bool {
+		return grobotstxt.AgentAllowed(f.str, q.ua, q.url)
+	})
+}
