@@ -53,6 +53,12 @@ type compiled struct {
 	globalGroups []int32
 	orphans      []int32 // lines of rules before any user-agent line
 	ext          fileExt
+
+	// Indexes of the user-agent lines for the questions that do not
+	// name a product token, built on the first (see choose).
+	draftOnce, looseOnce sync.Once
+	draft                *draftIndex
+	loose                *looseIndex
 }
 
 // group is one group (record) of the file.
@@ -241,6 +247,7 @@ type ruleSet struct {
 	// The fields a question reads come first.
 	ready    atomic.Bool // the rules are compiled
 	big      bool        // more than bigSet matchable rules: searched through idx
+	first    bool        // the first match in file order wins (the draft's dialects), not the longest
 	manyWild bool        // enough wildcard rules that a byte-class check pays
 	nmatch   int32
 	rules    []crule // matchable rules in precedence order (file order for the draft), then the others
@@ -260,6 +267,15 @@ type ruleSet struct {
 	idx    *ruleIndex
 	once   sync.Once
 	groups []int32
+}
+
+// before reports whether rule a beats rule b in the set's precedence
+// order: file order in a first-match set, else longest-match order.
+func (s *ruleSet) before(a, b *crule) bool {
+	if s.first {
+		return a.line < b.line
+	}
+	return better(a, b)
 }
 
 // base returns the string rule r's pattern lives in.
@@ -320,7 +336,7 @@ func (s *ruleSet) matchRest(r *crule, path string) bool {
 // past a '#' or NUL byte, which end it (see probe).
 func (s *ruleSet) eval(path string) *crule {
 	if s.big {
-		return s.evalIndexed(path)
+		return s.evalIndexed(path, 0)
 	}
 	p := newProbe(path, s.manyWild)
 	rs := s.rules[:s.nmatch]
@@ -408,13 +424,25 @@ func (s *ruleSet) makeBuckets() {
 // its rules.
 const maxBucketCopies = 4
 
-// scan returns the deciding rule of set s for path, trying every rule: the
-// best in longest-match order, or with first set, the first match in file
-// order. Rules with a flag in skip are passed over.
-func (s *ruleSet) scan(path string, skip uint8, first bool) *crule {
+// decide returns the deciding rule of set s for path in the set's
+// precedence order, passing over rules with a flag in skip, or nil.
+func (s *ruleSet) decide(path string, skip uint8) *crule {
+	switch {
+	case s.big:
+		return s.evalIndexed(path, skip)
+	case skip == 0:
+		return s.eval(path)
+	}
+	return s.scan(path, skip)
+}
+
+// scan returns the deciding rule of set s for path in the set's precedence
+// order, trying every rule without the index. Rules with a flag in skip are
+// passed over.
+func (s *ruleSet) scan(path string, skip uint8) *crule {
 	var best *crule
-	s.eachMatch(path, skip, func(r *crule) {
-		if best == nil || first && r.line < best.line || !first && better(r, best) {
+	s.scanEach(path, skip, func(r *crule) {
+		if best == nil || s.before(r, best) {
 			best = r
 		}
 	})
@@ -422,25 +450,24 @@ func (s *ruleSet) scan(path string, skip uint8, first bool) *crule {
 }
 
 // eachMatch calls fn for every rule of set s that matches path and has no
-// flag in skip, in no particular order. The wildcard rules of a wildIndex
-// are found through it.
+// flag in skip, in no particular order. A large set finds them through
+// its index.
 func (s *ruleSet) eachMatch(path string, skip uint8, fn func(*crule)) {
+	if s.idx != nil {
+		s.idx.each(s, path, skip, fn)
+		return
+	}
+	s.scanEach(path, skip, fn)
+}
+
+// scanEach is eachMatch trying every rule.
+func (s *ruleSet) scanEach(path string, skip uint8, fn func(*crule)) {
 	p := newProbe(path, false)
-	try := func(r *crule) {
-		if r.flags&skip == 0 && !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
+	for i := range s.rules[:s.nmatch] {
+		if r := &s.rules[i]; r.flags&skip == 0 && !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
 			fn(r)
 		}
 	}
-	if s.idx == nil || s.idx.aut == nil {
-		for i := range s.rules[:s.nmatch] {
-			try(&s.rules[i])
-		}
-		return
-	}
-	for _, i := range s.idx.plain {
-		try(&s.rules[i])
-	}
-	s.idx.aut.each(s, p.clean(), skip, fn)
 }
 
 // build reads body in dialect d's reading: groups, tokens and extension
@@ -643,13 +670,14 @@ func (c *compiled) compileSet(s *ruleSet) {
 	}
 	s.rules, s.nmatch = rules, int32(k)
 	s.manyWild = wild >= 4
-	if c.dialect.firstMatch() {
-		return // the first match wins: keep file order
-	}
+	s.first = c.dialect.firstMatch()
 	if k > bigSet {
 		s.big = true
 		s.idx = s.buildIndex()
 		return
+	}
+	if s.first {
+		return // the first match wins: keep file order
 	}
 	sortPrecedence(rules[:k])
 	if k >= bucketMin {

@@ -421,7 +421,7 @@ func (s *ruleSet) prefixed(r *crule, pw uint64, path string) bool {
 // best returns the best of best and the indexed rules that match path (cut
 // at its end), and how many rules it examined (looked at beyond their key).
 func (w *wildIndex) best(s *ruleSet, path string, best *crule) (*crule, int) {
-	if best != nil && !better(&s.rules[w.rules[0]], best) {
+	if best != nil && !s.before(&s.rules[w.rules[0]], best) {
 		return best, 0 // no indexed rule can win
 	}
 	sc := w.getScratch()
@@ -431,7 +431,7 @@ func (w *wildIndex) best(s *ruleSet, path string, best *crule) (*crule, int) {
 	try := func(list []int32) {
 		for _, k := range list {
 			r := &s.rules[w.rules[k]]
-			if best != nil && !better(r, best) {
+			if best != nil && !s.before(r, best) {
 				return // the rest of the list is behind r
 			}
 			examined++
