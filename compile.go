@@ -42,9 +42,12 @@ type compiled struct {
 	body    string
 	toks    []tokenEntry // the product tokens the file names
 
-	agents []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
+	agents   []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
+	tokLines []int32     // the lines naming each token, one token after another (see tokenEntry)
 	raws   []rawRule   // every rule line of a group, in file order
 	groups []group
+
+	groupExts bool // some group has extension fields (crawl-delay, ...)
 
 	// escape says which values may need Google's escaping: 0 none (the
 	// body has no '%' and no byte >= 0x80), 1 those holding '%', 2 all.
@@ -98,6 +101,9 @@ type tokenEntry struct {
 	tok    string  // as first written; compared ignoring ASCII case
 	groups []int32 // in file order
 	set    int32
+	// The user-agent lines naming it are tokLines[lines:lines+nlines],
+	// in file order.
+	lines, nlines int32
 }
 
 // crule is a compiled allow or disallow rule. It holds no pointer.
@@ -536,6 +542,7 @@ func (c *compiled) build(body string, d Dialect) {
 			g := &c.groups[cur]
 			if g.ext == nil {
 				g.ext = new(groupExt)
+				c.groupExts = true
 			}
 			g.ext.add(ln)
 			g.last = int32(ln.num)
@@ -570,23 +577,40 @@ func (c *compiled) prepareSlow() {
 // finish indexes the tokens and lays out the sets.
 func (c *compiled) finish() {
 	c.fast = c.fastBuf[:0]
+	tokOf := make([]int32, len(c.agents)) // per agent line, its token
 	for gi := range c.groups {
 		g := &c.groups[gi]
 		for ai := g.alo; ai < g.ahi; ai++ {
 			if a := &c.agents[ai]; !a.global {
-				c.addToken(a.token, int32(gi))
+				tokOf[ai] = c.addToken(a.token, int32(gi))
+				c.toks[tokOf[ai]].nlines++
 			}
+		}
+	}
+	// The lines of each token, together (so that a question naming a
+	// token lists them without reading every group).
+	n := int32(0)
+	for i := range c.toks {
+		c.toks[i].lines, n = n, n+c.toks[i].nlines
+		c.toks[i].nlines = 0
+	}
+	c.tokLines = make([]int32, n)
+	for ai := range c.agents {
+		if a := &c.agents[ai]; !a.global {
+			e := &c.toks[tokOf[ai]]
+			c.tokLines[e.lines+e.nlines] = a.line
+			e.nlines++
 		}
 	}
 	// Sets: set i is group i alone; then one per token or '*' that names
 	// several groups.
-	n := len(c.groups)
+	nsets := len(c.groups)
 	for i := range c.toks {
 		if len(c.toks[i].groups) > 1 {
-			n++
+			nsets++
 		}
 	}
-	c.sets = make([]ruleSet, n)
+	c.sets = make([]ruleSet, nsets)
 	ids := make([]int32, len(c.groups))
 	for gi := range c.groups {
 		ids[gi] = int32(gi)
@@ -786,8 +810,8 @@ func sortPrecedence(rs []crule) {
 	}
 }
 
-// addToken records that group gi names tok.
-func (c *compiled) addToken(tok string, gi int32) {
+// addToken records that group gi names tok, and returns its index in toks.
+func (c *compiled) addToken(tok string, gi int32) int32 {
 	i := c.findToken(tok)
 	if i < 0 {
 		i = int32(len(c.toks))
@@ -816,6 +840,7 @@ func (c *compiled) addToken(tok string, gi int32) {
 	if n := len(e.groups); n == 0 || e.groups[n-1] != gi {
 		e.groups = append(e.groups, gi)
 	}
+	return i
 }
 
 // slot puts token i in the open-addressing table.

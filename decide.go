@@ -509,18 +509,15 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 	if t < 0 {
 		return nil, nil, noSet
 	}
-	tg := c.toks[t].groups
-	groups, lines = make([]int, 0, len(tg)), make([]int, 0, len(tg))
-	for _, gi := range tg {
-		groups = append(groups, int(gi))
-		g := &c.groups[gi]
-		for _, a := range c.agents[g.alo:g.ahi] {
-			if !a.global && len(a.token) == len(tok) && equalFoldASCII(a.token, tok) {
-				lines = append(lines, int(a.line))
-			}
-		}
+	e := &c.toks[t]
+	groups, lines = make([]int, len(e.groups)), make([]int, e.nlines)
+	for i, gi := range e.groups {
+		groups[i] = int(gi)
 	}
-	return groups, lines, c.toks[t].set
+	for i, l := range c.tokLines[e.lines : e.lines+e.nlines] {
+		lines[i] = int(l)
+	}
+	return groups, lines, e.set
 }
 
 // draftIndex finds the first record whose user-agent value contains a
@@ -662,6 +659,9 @@ func looseToken(v string) string {
 // readable one in file order. Bing takes it from the '*' group when the
 // Bingbot group has none.
 func (c *compiled) crawlDelay(dec *Decision, d Dialect) {
+	if !c.groupExts {
+		return
+	}
 	find := func(groups []int) bool {
 		for _, gi := range groups {
 			if e := c.groups[gi].ext; e != nil && e.crawlDelayLine != 0 {
