@@ -44,8 +44,8 @@ type compiled struct {
 
 	agents   []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
 	tokLines []int32     // the lines naming each token, one token after another (see tokenEntry)
-	raws   []rawRule   // every rule line of a group, in file order
-	groups []group
+	raws     []rawRule   // every rule line of a group, in file order
+	groups   []group
 
 	groupExts bool // some group has extension fields (crawl-delay, ...)
 
