@@ -358,11 +358,10 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, []int32) {
 		tiers = [][]string{q.Agents}
 	}
 	for _, tier := range tiers {
-		var groups []int
-		var lines []int
+		var groups, lines []int
 		var sets []int32
-		var named []string    // the tokens of the tier that name groups
-		var have map[int]bool // the lines so far, once there are many
+		var named []string // the tokens of the tier that name groups
+		var gls, lls [][]int
 		for _, tok := range tier {
 			gs, ls, set := c.groupsNaming(tok, d, loose)
 			if len(gs) > 0 {
@@ -374,52 +373,30 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, []int32) {
 					}
 				}
 			}
-			if len(tier) == 1 {
-				// One name: its groups and lines as they are.
-				groups, lines = gs, ls
-				if len(ls) > 0 {
+			gls, lls = append(gls, gs), append(lls, ls)
+		}
+		if len(tier) == 1 {
+			// One name: its groups and lines as they are.
+			groups, lines = gls[0], lls[0]
+			if len(lines) > 0 {
+				named = append(named, tier[0])
+			}
+		} else {
+			groups, _ = mergeSorted(gls)
+			var credit []bool
+			lines, credit = mergeSorted(lls)
+			for i, tok := range tier {
+				// A name counts when it names lines the names before
+				// it do not ("Sogou web spider" names Sogou already).
+				if credit[i] {
 					named = append(named, tok)
 				}
-				break
 			}
-			n := len(lines)
-			if have == nil && n > 0 && n+len(ls) > 64 {
-				have = make(map[int]bool, n+len(ls))
-				for _, l := range lines {
-					have[l] = true
-				}
-			}
-			for _, l := range ls {
-				switch {
-				case have != nil:
-					if !have[l] {
-						lines = append(lines, l)
-					}
-				case !slices.Contains(lines[:n], l):
-					lines = append(lines, l)
-				}
-			}
-			for _, l := range lines[n:] {
-				if have != nil {
-					have[l] = true
-				}
-			}
-			if len(lines) > n {
-				// A name counts when it names lines the others do
-				// not ("Sogou web spider" names Sogou already).
-				named = append(named, tok)
-			}
-			groups = append(groups, gs...)
+			slices.Sort(sets)
+			sets = slices.Compact(sets)
 		}
 		if len(groups) == 0 {
 			continue
-		}
-		if len(tier) > 1 {
-			slices.Sort(groups)
-			groups = slices.Compact(groups)
-			slices.Sort(lines)
-			slices.Sort(sets)
-			sets = slices.Compact(sets)
 		}
 		if d.draftRecords() && len(groups) > 1 {
 			// The draft: only the first record that names the crawler.
@@ -470,6 +447,41 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, []int32) {
 	}
 	return GroupChoice{Kind: GroupGlobal, Token: "*", Groups: groups, Lines: lines,
 		Reason: fmt.Sprintf("no group names %s: the * group applies (line %s)", asked, joinInts(lines))}, []int32{set}
+}
+
+// mergeSorted merges sorted lists into one without repeats, and says for
+// each list whether it holds a value no list before it holds. It takes time
+// in proportion to the values times the lists (a few names).
+func mergeSorted(lists [][]int) (merged []int, credit []bool) {
+	credit = make([]bool, len(lists))
+	for i, l := range lists {
+		if len(l) == 0 {
+			continue
+		}
+		if merged == nil {
+			merged, credit[i] = slices.Compact(slices.Clone(l)), true
+			continue
+		}
+		out := make([]int, 0, len(merged)+len(l))
+		x, y := merged, l
+		for len(x) > 0 || len(y) > 0 {
+			var v int
+			switch {
+			case len(y) == 0 || len(x) > 0 && x[0] < y[0]:
+				v, x = x[0], x[1:]
+			case len(x) == 0 || y[0] < x[0]:
+				v, y = y[0], y[1:]
+				credit[i] = true
+			default:
+				v, x, y = x[0], x[1:], y[1:]
+			}
+			if n := len(out); n == 0 || out[n-1] != v {
+				out = append(out, v)
+			}
+		}
+		merged = out
+	}
+	return merged, credit
 }
 
 // groupsNaming returns the groups that name tok and the user-agent lines that

@@ -156,39 +156,68 @@ func TestWildNested(t *testing.T) {
 
 // TestHostileWork counts the wildcard rules a question examines on the
 // hostile shapes (see hostile_test.go): a question looks only at rules whose
-// key segment occurs in the path and that can still win. The numbers are
-// the work, not time.
+// key segment occurs in the path and that can still win, in longest-match
+// order (google) as in file order (baidu; original has no wildcards and
+// finds its literal rules by a binary search). It also checks that
+// choosing the groups takes one rule set per name asked about, however
+// many groups the names have. The numbers are the work, not time.
 func TestHostileWork(t *testing.T) {
-	// The most rules examined per question, per shape.
+	// The most rules examined per question, per shape and dialect.
 	limits := map[string]int{"shortfail": 0, "groups": 0, "stars": 1, "dollars": 0}
 	for _, sh := range hostileShapes() {
 		r := ParseString(sh.body)
-		c := r.compiledFor(Google)
-		c.prepare()
-		set := c.global
-		if t := c.findToken(sh.agent); t >= 0 {
-			set = c.fast[t].set
-		}
-		s := c.set(set)
-		if s.idx == nil || s.idx.aut == nil {
-			t.Fatalf("%s: the set of %d rules has no wildIndex", sh.name, s.nmatch)
-		}
-		for _, n := range []int{1 << 10, 16 << 10} {
-			path := PathParamsQuery(benchLongURL(n, sh.alphabet))
-			_, examined := s.idx.aut.best(s, path, nil)
-			t.Logf("%s, %d KiB: %d of %d rules examined", sh.name, n>>10, examined, s.nmatch)
-			if examined > limits[sh.name] {
-				t.Errorf("%s, %d KiB URL: %d rules examined, want at most %d", sh.name, n>>10, examined, limits[sh.name])
+		for _, d := range []Dialect{Google, Baidu, Original} {
+			c := r.compiledFor(d)
+			choice, ids := c.choose(Query{Agents: []string{sh.agent}}, d)
+			if len(ids) != 1 {
+				t.Fatalf("%s, %s: %d rule sets for one name (%d groups)", sh.name, d, len(ids), len(choice.Groups))
 			}
-			// The matches listed for Explain are those of the reference.
-			if n == 1<<10 {
-				_, all := wildBrute(s, path)
-				got := 0
-				s.eachMatch(path, 0, func(*crule) { got++ })
-				if got != len(all) {
-					t.Errorf("%s: %d matches listed, reference %d", sh.name, got, len(all))
+			s := c.set(ids[0])
+			if d.draftRecords() && sh.name == "groups" {
+				// The draft: the first record naming the crawler alone.
+				if len(choice.Groups) != 1 || s.nmatch != 1 {
+					t.Errorf("%s, %s: %d groups, %d rules chosen; want the first record", sh.name, d, len(choice.Groups), s.nmatch)
+				}
+				continue
+			}
+			if !s.big || s.idx == nil || s.first != d.firstMatch() {
+				t.Fatalf("%s, %s: the set of %d rules is not indexed in its precedence order", sh.name, d, s.nmatch)
+			}
+			if d != Original && s.idx.aut == nil {
+				t.Fatalf("%s, %s: the set of %d rules has no wildIndex", sh.name, d, s.nmatch)
+			}
+			for _, n := range []int{1 << 10, 16 << 10} {
+				path := PathParamsQuery(benchLongURL(n, sh.alphabet))
+				if s.idx.aut != nil {
+					_, examined := s.idx.aut.best(s, path, nil)
+					t.Logf("%s, %s, %d KiB: %d of %d rules examined", sh.name, d, n>>10, examined, s.nmatch)
+					if examined > limits[sh.name] {
+						t.Errorf("%s, %s, %d KiB URL: %d rules examined, want at most %d", sh.name, d, n>>10, examined, limits[sh.name])
+					}
+				}
+				if got, want := s.decide(path, 0), s.scan(path, 0); got != want {
+					t.Errorf("%s, %s, %d KiB URL: %+v, scan %+v", sh.name, d, n>>10, got, want)
+				}
+				// The matches listed for Explain are those of the reference.
+				if n == 1<<10 {
+					checkEachMatch(t, s, path, 0)
+					if d == Google {
+						_, all := wildBrute(s, path)
+						got := 0
+						s.eachMatch(path, 0, func(*crule) { got++ })
+						if got != len(all) {
+							t.Errorf("%s: %d matches listed, reference %d", sh.name, got, len(all))
+						}
+					}
 				}
 			}
+		}
+		// Several names, one naming every group of the shape: a set
+		// per name, not per group.
+		c := r.compiledFor(Google)
+		choice, ids := c.choose(Query{Agents: []string{sh.agent, "OtherBot", "*"}}, Google)
+		if len(ids) > 2 {
+			t.Errorf("%s: %d rule sets for %d groups named by 3 names", sh.name, len(ids), len(choice.Groups))
 		}
 	}
 }
