@@ -186,6 +186,14 @@ func TestHostileWork(t *testing.T) {
 			if d != Original && s.idx.aut == nil {
 				t.Fatalf("%s, %s: the set of %d rules has no wildIndex", sh.name, d, s.nmatch)
 			}
+			if s.idx.aut != nil {
+				// Its memory, against the file's size (issue 9: under 4x).
+				ratio := float64(s.idx.aut.footprint()) / float64(len(sh.body))
+				t.Logf("%s, %s: the automaton keeps %.2fx the file", sh.name, d, ratio)
+				if ratio >= 4 {
+					t.Errorf("%s, %s: the automaton keeps %.2fx the file's size, want under 4x", sh.name, d, ratio)
+				}
+			}
 			for _, n := range []int{1 << 10, 16 << 10} {
 				path := PathParamsQuery(benchLongURL(n, sh.alphabet))
 				if s.idx.aut != nil {
