@@ -924,14 +924,6 @@ func (c *compiled) sameToken(i int32, tok string, f0, f1 uint64) bool {
 	return e.fp0 == f0 && e.fp1 == f1 && int(e.n) == len(tok) && (len(tok) <= 16 || equalFoldASCII(c.toks[i].tok, tok))
 }
 
-// tokenGroups returns the groups naming tok (Google's comparison).
-func (c *compiled) tokenGroups(tok string) []int32 {
-	if i := c.findToken(tok); i >= 0 {
-		return c.toks[i].groups
-	}
-	return nil
-}
-
 // isGlobalAgent reports whether a user-agent value names every crawler:
 // '*' alone or followed by white space (Google's reading).
 func isGlobalAgent(v string) bool {

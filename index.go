@@ -174,18 +174,9 @@ func (s *ruleSet) evalIndexed(path string, skip uint8) *crule {
 			best = &s.rules[ix.lits[k]]
 		}
 	}
-	if e := ix.findExact(s, p.clean()); e >= 0 {
-		r := &s.rules[ix.exact[e]]
-		if r.flags&skip != 0 {
-			r = nil
-			for _, id := range runOf(ix.exact, ix.exactAll, ix.exactRun, e)[1:] {
-				if s.rules[id].flags&skip == 0 {
-					r = &s.rules[id]
-					break
-				}
-			}
-		}
-		if r != nil && (best == nil || s.before(r, best)) {
+	// The path is cut (for anchored rules) only when there are some.
+	if len(ix.exact) > 0 {
+		if r := ix.exactRule(s, p.clean(), skip); r != nil && (best == nil || s.before(r, best)) {
 			best = r
 		}
 	}
@@ -259,6 +250,21 @@ func (ix *ruleIndex) lastLit(s *ruleSet, path string) int {
 	return k
 }
 
+// exactRule returns the best anchored literal rule whose body is path and
+// that has no flag in skip, or nil.
+func (ix *ruleIndex) exactRule(s *ruleSet, path string, skip uint8) *crule {
+	e := ix.findExact(s, path)
+	if e < 0 {
+		return nil
+	}
+	for _, id := range runOf(ix.exact, ix.exactAll, ix.exactRun, e) {
+		if r := &s.rules[id]; r.flags&skip == 0 {
+			return r
+		}
+	}
+	return nil
+}
+
 // runOf returns the rules of distinct pattern k (see ruleIndex.litAll).
 func runOf(distinct, all, run []int32, k int) []int32 {
 	if run == nil {
@@ -300,8 +306,10 @@ func (ix *ruleIndex) each(s *ruleSet, path string, skip uint8, fn func(*crule)) 
 	for k := ix.lastLit(s, path); k >= 0; k = int(ix.parent[k]) {
 		all(runOf(ix.lits, ix.litAll, ix.litRun, k))
 	}
-	if e := ix.findExact(s, p.clean()); e >= 0 {
-		all(runOf(ix.exact, ix.exactAll, ix.exactRun, e))
+	if len(ix.exact) > 0 {
+		if e := ix.findExact(s, p.clean()); e >= 0 {
+			all(runOf(ix.exact, ix.exactAll, ix.exactRun, e))
+		}
 	}
 	try := func(ids []int32) {
 		for _, k := range ids {
