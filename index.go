@@ -122,7 +122,8 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 			segged = append(segged, id)
 		}
 	}
-	if len(segged) >= wildMin {
+	// (The automaton notes where its words are in 31 bits.)
+	if len(segged) >= wildMin && len(s.body) < wordExtra && len(s.extra) < wordExtra {
 		ix.aut = s.buildWild(segged)
 	}
 	ix.bucketWild(s)
