@@ -43,10 +43,13 @@ type compiled struct {
 	body    string
 	toks    []tokenEntry // the product tokens the file names
 
-	agents []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
-	raws   []rawRule   // every rule line of a group, in file order
-	groups []group
-	exts   []groupExt // the groups' extension fields (see group.ext)
+	agents   []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
+	tokLines []int32     // the lines naming each token, one token after another (see tokenEntry)
+	raws     []rawRule   // every rule line of a group, in file order
+	groups   []group
+	exts     []groupExt // the groups' extension fields (see group.ext)
+
+	groupExts bool // some group has extension fields (crawl-delay, ...)
 
 	// escape says which values may need Google's escaping: 0 none (the
 	// body has no '%' and no byte >= 0x80), 1 those holding '%', 2 all.
@@ -55,6 +58,12 @@ type compiled struct {
 	globalGroups []int32
 	orphans      []int32 // lines of rules before any user-agent line
 	ext          fileExt
+
+	// Indexes of the user-agent lines for the questions that do not
+	// name a product token, built on the first (see choose).
+	draftOnce, looseOnce sync.Once
+	draft                *draftIndex
+	loose                *looseIndex
 }
 
 // group is one group (record) of the file. The parsed form of a file keeps
@@ -124,6 +133,9 @@ type tokenEntry struct {
 	tok    string  // as first written; compared ignoring ASCII case
 	groups []int32 // in file order
 	set    int32
+	// The user-agent lines naming it are tokLines[lines:lines+nlines],
+	// in file order.
+	lines, nlines int32
 }
 
 // crule is a compiled allow or disallow rule. It holds no pointer.
@@ -273,6 +285,7 @@ type ruleSet struct {
 	// The fields a question reads come first.
 	ready    atomic.Bool // the rules are compiled
 	big      bool        // more than bigSet matchable rules: searched through idx
+	first    bool        // the first match in file order wins (the draft's dialects), not the longest
 	manyWild bool        // enough wildcard rules that a byte-class check pays
 	nmatch   int32
 	rules    []crule // matchable rules in precedence order (file order for the draft), then the others
@@ -292,6 +305,15 @@ type ruleSet struct {
 	idx    *ruleIndex
 	once   sync.Once
 	groups []int32
+}
+
+// before reports whether rule a beats rule b in the set's precedence
+// order: file order in a first-match set, else longest-match order.
+func (s *ruleSet) before(a, b *crule) bool {
+	if s.first {
+		return a.line < b.line
+	}
+	return better(a, b)
 }
 
 // base returns the string rule r's pattern lives in.
@@ -352,7 +374,7 @@ func (s *ruleSet) matchRest(r *crule, path string) bool {
 // past a '#' or NUL byte, which end it (see probe).
 func (s *ruleSet) eval(path string) *crule {
 	if s.big {
-		return s.evalIndexed(path)
+		return s.evalIndexed(path, 0)
 	}
 	p := newProbe(path, s.manyWild)
 	rs := s.rules[:s.nmatch]
@@ -440,13 +462,25 @@ func (s *ruleSet) makeBuckets() {
 // its rules.
 const maxBucketCopies = 4
 
-// scan returns the deciding rule of set s for path, trying every rule: the
-// best in longest-match order, or with first set, the first match in file
-// order. Rules with a flag in skip are passed over.
-func (s *ruleSet) scan(path string, skip uint8, first bool) *crule {
+// decide returns the deciding rule of set s for path in the set's
+// precedence order, passing over rules with a flag in skip, or nil.
+func (s *ruleSet) decide(path string, skip uint8) *crule {
+	switch {
+	case s.big:
+		return s.evalIndexed(path, skip)
+	case skip == 0:
+		return s.eval(path)
+	}
+	return s.scan(path, skip)
+}
+
+// scan returns the deciding rule of set s for path in the set's precedence
+// order, trying every rule without the index. Rules with a flag in skip are
+// passed over.
+func (s *ruleSet) scan(path string, skip uint8) *crule {
 	var best *crule
-	s.eachMatch(path, skip, func(r *crule) {
-		if best == nil || first && r.line < best.line || !first && better(r, best) {
+	s.scanEach(path, skip, func(r *crule) {
+		if best == nil || s.before(r, best) {
 			best = r
 		}
 	})
@@ -454,25 +488,24 @@ func (s *ruleSet) scan(path string, skip uint8, first bool) *crule {
 }
 
 // eachMatch calls fn for every rule of set s that matches path and has no
-// flag in skip, in no particular order. The wildcard rules of a wildIndex
-// are found through it.
+// flag in skip, in no particular order. A large set finds them through
+// its index.
 func (s *ruleSet) eachMatch(path string, skip uint8, fn func(*crule)) {
+	if s.idx != nil {
+		s.idx.each(s, path, skip, fn)
+		return
+	}
+	s.scanEach(path, skip, fn)
+}
+
+// scanEach is eachMatch trying every rule.
+func (s *ruleSet) scanEach(path string, skip uint8, fn func(*crule)) {
 	p := newProbe(path, false)
-	try := func(r *crule) {
-		if r.flags&skip == 0 && !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
+	for i := range s.rules[:s.nmatch] {
+		if r := &s.rules[i]; r.flags&skip == 0 && !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
 			fn(r)
 		}
 	}
-	if s.idx == nil || s.idx.aut == nil {
-		for i := range s.rules[:s.nmatch] {
-			try(&s.rules[i])
-		}
-		return
-	}
-	for _, i := range s.idx.plain {
-		try(&s.rules[i])
-	}
-	s.idx.aut.each(s, p.clean(), skip, fn)
 }
 
 // build reads body in dialect d's reading: groups, tokens and extension
@@ -558,6 +591,7 @@ func (c *compiled) build(body string, d Dialect) {
 			if g.ext == 0 {
 				c.exts = append(grow(c.exts, extBound), groupExt{})
 				g.ext = int32(len(c.exts))
+				c.groupExts = true
 			}
 			c.exts[g.ext-1].add(ln)
 			g.last = int32(ln.num)
@@ -650,23 +684,40 @@ func (c *compiled) prepareSlow() {
 // finish indexes the tokens and lays out the sets.
 func (c *compiled) finish() {
 	c.fast = c.fastBuf[:0]
+	tokOf := make([]int32, len(c.agents)) // per agent line, its token
 	for gi := range c.groups {
 		g := &c.groups[gi]
 		for ai := g.alo; ai < g.ahi; ai++ {
 			if a := c.agents[ai]; !a.global() {
-				c.addToken(c.agentToken(a), int32(gi))
+				tokOf[ai] = c.addToken(c.agentToken(a), int32(gi))
+				c.toks[tokOf[ai]].nlines++
 			}
+		}
+	}
+	// The lines of each token, together (so that a question naming a
+	// token lists them without reading every group).
+	n := int32(0)
+	for i := range c.toks {
+		c.toks[i].lines, n = n, n+c.toks[i].nlines
+		c.toks[i].nlines = 0
+	}
+	c.tokLines = make([]int32, n)
+	for ai := range c.agents {
+		if a := &c.agents[ai]; !a.global() {
+			e := &c.toks[tokOf[ai]]
+			c.tokLines[e.lines+e.nlines] = a.line
+			e.nlines++
 		}
 	}
 	// Sets: set i is group i alone; then one per token or '*' that names
 	// several groups.
-	n := len(c.groups)
+	nsets := len(c.groups)
 	for i := range c.toks {
 		if len(c.toks[i].groups) > 1 {
-			n++
+			nsets++
 		}
 	}
-	c.sets = make([]ruleSet, n)
+	c.sets = make([]ruleSet, nsets)
 	ids := make([]int32, len(c.groups))
 	for gi := range c.groups {
 		ids[gi] = int32(gi)
@@ -750,13 +801,14 @@ func (c *compiled) compileSet(s *ruleSet) {
 	}
 	s.rules, s.nmatch = rules, int32(k)
 	s.manyWild = wild >= 4
-	if c.dialect.firstMatch() {
-		return // the first match wins: keep file order
-	}
+	s.first = c.dialect.firstMatch()
 	if k > bigSet {
 		s.big = true
 		s.idx = s.buildIndex()
 		return
+	}
+	if s.first {
+		return // the first match wins: keep file order
 	}
 	sortPrecedence(rules[:k])
 	if k >= bucketMin {
@@ -865,8 +917,8 @@ func sortPrecedence(rs []crule) {
 	}
 }
 
-// addToken records that group gi names tok.
-func (c *compiled) addToken(tok string, gi int32) {
+// addToken records that group gi names tok, and returns its index in toks.
+func (c *compiled) addToken(tok string, gi int32) int32 {
 	i := c.findToken(tok)
 	if i < 0 {
 		i = int32(len(c.toks))
@@ -895,6 +947,7 @@ func (c *compiled) addToken(tok string, gi int32) {
 	if n := len(e.groups); n == 0 || e.groups[n-1] != gi {
 		e.groups = append(e.groups, gi)
 	}
+	return i
 }
 
 // slot puts token i in the open-addressing table.
@@ -976,14 +1029,6 @@ func (c *compiled) findToken(tok string) int32 {
 func (c *compiled) sameToken(i int32, tok string, f0, f1 uint64) bool {
 	e := &c.fast[i]
 	return e.fp0 == f0 && e.fp1 == f1 && int(e.n) == len(tok) && (len(tok) <= 16 || equalFoldASCII(c.toks[i].tok, tok))
-}
-
-// tokenGroups returns the groups naming tok (Google's comparison).
-func (c *compiled) tokenGroups(tok string) []int32 {
-	if i := c.findToken(tok); i >= 0 {
-		return c.toks[i].groups
-	}
-	return nil
 }
 
 // isGlobalAgent reports whether a user-agent value names every crawler:

@@ -1,10 +1,13 @@
 package robotstxt
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -199,8 +202,8 @@ func (r *Robots) Decide(q Query) Decision {
 		return dec
 	}
 
-	var set int32
-	dec.Group, set = c.choose(q, d)
+	var ids []int32
+	dec.Group, ids = c.choose(q, d)
 	c.crawlDelay(&dec, d)
 	if d.robotsTxtAllowed() && (path == "/robots.txt" || d == RFC9309 && strings.HasPrefix(path, "/robots.txt?")) {
 		dec.Allowed = true
@@ -212,39 +215,20 @@ func (r *Robots) Decide(q Query) Decision {
 		dec.Reason = "no group applies: everything is allowed"
 		return dec
 	}
-	groups := make([]int32, len(dec.Group.Groups))
-	for i, g := range dec.Group.Groups {
-		groups[i] = int32(g)
-	}
 
 	var skip uint8
 	if d == Yandex {
 		skip = ruleIndexHTM // Google's index.htm rule is Google's alone
 	}
-	// The rule set of exactly these groups when there is one (its rules
-	// indexed together), else each group's own.
-	var sets []*ruleSet
-	if set != noSet {
-		sets = []*ruleSet{c.set(set)}
-	} else {
-		for _, gi := range groups {
-			sets = append(sets, c.set(gi))
-		}
-	}
+	// The rule sets that hold the chosen groups between them (each
+	// indexed when large): one per name, or per group found otherwise.
+	sets := make([]*ruleSet, len(ids))
 	var win hit
-	switch {
-	case set != noSet && skip == 0 && !d.firstMatch():
-		s := c.set(set)
-		win = hit{s, s.eval(path)}
-	default:
-		for _, s := range sets {
-			r := s.scan(path, skip, d.firstMatch())
-			if r == nil {
-				continue
-			}
-			if win.r == nil || d.firstMatch() && r.line < win.r.line || !d.firstMatch() && better(r, win.r) {
-				win = hit{s, r}
-			}
+	for i, id := range ids {
+		s := c.set(id)
+		sets[i] = s
+		if r := s.decide(path, skip); r != nil && (win.r == nil || s.before(r, win.r)) {
+			win = hit{s, r}
 		}
 	}
 	switch {
@@ -296,8 +280,25 @@ func (r *Robots) ruleMatch(h hit) RuleMatch {
 // explain lists every rule of the sets that matches path, the winner first.
 func (r *Robots) explain(sets []*ruleSet, path string, win *crule, d Dialect, skip uint8) []RuleMatch {
 	var hits []hit
+	type ruleKey struct {
+		line, n int32
+		flags   uint8
+	}
+	var seen map[ruleKey]bool // with several sets, the rules they share
+	if len(sets) > 1 {
+		seen = map[ruleKey]bool{}
+	}
 	for _, s := range sets {
-		s.eachMatch(path, skip, func(cr *crule) { hits = append(hits, hit{s, cr}) })
+		s.eachMatch(path, skip, func(cr *crule) {
+			if seen != nil {
+				k := ruleKey{cr.line, int32(cr.n), cr.flags & (ruleAllow | ruleIndexHTM)}
+				if seen[k] {
+					return
+				}
+				seen[k] = true
+			}
+			hits = append(hits, hit{s, cr})
+		})
 	}
 	slices.SortStableFunc(hits, func(a, b hit) int {
 		if d.firstMatch() {
@@ -337,8 +338,10 @@ func lostReason(h, win *crule, d Dialect) string {
 }
 
 // choose picks the groups that apply to a query. It also returns the rule
-// set that holds exactly those groups, or -1 when none was made for them.
-func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
+// sets that hold those groups between them (a group may be in several).
+// Its work is proportional to the groups and lines that name the crawler:
+// names are looked up in indexes built once per reading.
+func (c *compiled) choose(q Query, d Dialect) (GroupChoice, []int32) {
 	var tiers [][]string
 	ignoreGlobal := false
 	loose := false
@@ -356,75 +359,61 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 		tiers = [][]string{q.Agents}
 	}
 	for _, tier := range tiers {
-		var groups []int
-		var lines []int
-		var named []string    // the tokens of the tier that name groups
-		var have map[int]bool // the lines so far, once there are many
+		var groups, lines []int
+		var sets []int32
+		var named []string // the tokens of the tier that name groups
+		var gls, lls [][]int
 		for _, tok := range tier {
-			gs, ls := c.groupsNaming(tok, d, loose)
-			if len(tier) == 1 {
-				// One name: its groups and lines as they are.
-				groups, lines = gs, ls
-				if len(ls) > 0 {
+			gs, ls, set := c.groupsNaming(tok, d, loose)
+			if len(gs) > 0 {
+				if set != noSet {
+					sets = append(sets, set)
+				} else {
+					for _, gi := range gs {
+						sets = append(sets, int32(gi))
+					}
+				}
+			}
+			gls, lls = append(gls, gs), append(lls, ls)
+		}
+		if len(tier) == 1 {
+			// One name: its groups and lines as they are.
+			groups, lines = gls[0], lls[0]
+			if len(lines) > 0 {
+				named = append(named, tier[0])
+			}
+		} else {
+			groups, _ = mergeSorted(gls)
+			var credit []bool
+			lines, credit = mergeSorted(lls)
+			for i, tok := range tier {
+				// A name counts when it names lines the names before
+				// it do not ("Sogou web spider" names Sogou already).
+				if credit[i] {
 					named = append(named, tok)
 				}
-				break
 			}
-			n := len(lines)
-			if have == nil && n > 0 && n+len(ls) > 64 {
-				have = make(map[int]bool, n+len(ls))
-				for _, l := range lines {
-					have[l] = true
-				}
-			}
-			for _, l := range ls {
-				switch {
-				case have != nil:
-					if !have[l] {
-						lines = append(lines, l)
-					}
-				case !slices.Contains(lines[:n], l):
-					lines = append(lines, l)
-				}
-			}
-			for _, l := range lines[n:] {
-				if have != nil {
-					have[l] = true
-				}
-			}
-			if len(lines) > n {
-				// A name counts when it names lines the others do
-				// not ("Sogou web spider" names Sogou already).
-				named = append(named, tok)
-			}
-			groups = append(groups, gs...)
+			slices.Sort(sets)
+			sets = slices.Compact(sets)
 		}
 		if len(groups) == 0 {
 			continue
 		}
-		slices.Sort(groups)
-		groups = slices.Compact(groups)
 		if d.draftRecords() && len(groups) > 1 {
 			// The draft: only the first record that names the crawler.
 			g := c.groups[groups[0]]
 			groups = groups[:1]
+			sets = []int32{int32(groups[0])}
 			lines = slices.DeleteFunc(lines, func(l int) bool {
 				return l < int(c.agents[g.alo].line) || l > int(c.agents[g.ahi-1].line)
 			})
-		}
-		slices.Sort(lines)
-		set := noSet
-		if len(named) == 1 && !d.draftRecords() {
-			if t := c.findToken(named[0]); t >= 0 && slices.Equal(c.toks[t].groups, toInt32s(groups)) {
-				set = c.toks[t].set
-			}
 		}
 		name := strings.Join(tier, ", ")
 		if q.Crawler != nil {
 			name = strings.Join(named, ", ")
 		}
 		return GroupChoice{Kind: GroupSpecific, Token: name, Groups: groups, Lines: lines,
-			Reason: fmt.Sprintf("user-agent line %s names %s", joinInts(lines), name)}, set
+			Reason: fmt.Sprintf("user-agent line %s names %s", joinInts(lines), name)}, sets
 	}
 	asked := "the crawler"
 	if len(tiers) > 0 {
@@ -435,18 +424,19 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 		asked = strings.Join(all, ", ")
 	}
 	if ignoreGlobal {
-		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s, and it ignores the * group", asked)}, noSet
+		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s, and it ignores the * group", asked)}, nil
 	}
 	if len(c.globalGroups) == 0 {
-		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s and there is no * group", asked)}, noSet
+		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s and there is no * group", asked)}, nil
 	}
 	var groups, lines []int
 	gl := c.globalGroups
 	set := c.global
 	if d.draftRecords() {
 		gl = gl[:1] // the draft: the first record for '*'
-		set = noSet
+		set = gl[0]
 	}
+	groups = make([]int, 0, len(gl))
 	for _, gi := range gl {
 		groups = append(groups, int(gi))
 		g := &c.groups[gi]
@@ -457,25 +447,54 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, int32) {
 		}
 	}
 	return GroupChoice{Kind: GroupGlobal, Token: "*", Groups: groups, Lines: lines,
-		Reason: fmt.Sprintf("no group names %s: the * group applies (line %s)", asked, joinInts(lines))}, set
+		Reason: fmt.Sprintf("no group names %s: the * group applies (line %s)", asked, joinInts(lines))}, []int32{set}
 }
 
-func toInt32s(xs []int) []int32 {
-	out := make([]int32, len(xs))
-	for i, x := range xs {
-		out[i] = int32(x)
+// mergeSorted merges sorted lists into one without repeats, and says for
+// each list whether it holds a value no list before it holds. It takes time
+// in proportion to the values times the lists (a few names).
+func mergeSorted(lists [][]int) (merged []int, credit []bool) {
+	credit = make([]bool, len(lists))
+	for i, l := range lists {
+		if len(l) == 0 {
+			continue
+		}
+		if merged == nil {
+			merged, credit[i] = slices.Compact(slices.Clone(l)), true
+			continue
+		}
+		out := make([]int, 0, len(merged)+len(l))
+		x, y := merged, l
+		for len(x) > 0 || len(y) > 0 {
+			var v int
+			switch {
+			case len(y) == 0 || len(x) > 0 && x[0] < y[0]:
+				v, x = x[0], x[1:]
+			case len(x) == 0 || y[0] < x[0]:
+				v, y = y[0], y[1:]
+				credit[i] = true
+			default:
+				v, x, y = x[0], x[1:], y[1:]
+			}
+			if n := len(out); n == 0 || out[n-1] != v {
+				out = append(out, v)
+			}
+		}
+		merged = out
 	}
-	return out
+	return merged, credit
 }
 
 // groupsNaming returns the groups that name tok and the user-agent lines that
-// do. Google, Bing, Yandex and RFC 9309 compare the token each line names;
-// the original draft takes the first record whose value contains tok. With
-// loose set (a known crawler), a name that is not a product token, which
-// Google's reading never matches ("360Spider", "Yahoo! Slurp"), is compared
-// with the line's leading run of letters, digits, '-', '_' and '.', and with
-// its whole value without version ("Yahoo!  Slurp/3.0" names "Yahoo! Slurp").
-func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, lines []int) {
+// do (both in file order), and the rule set of exactly those groups when
+// there is one (else noSet: each group's own set). Google, Bing, Yandex and
+// RFC 9309 compare the token each line names; the original draft takes the
+// first record whose value contains tok. With loose set (a known crawler),
+// a name that is not a product token, which Google's reading never matches
+// ("360Spider", "Yahoo! Slurp"), is compared with the line's leading run of
+// letters, digits, '-', '_' and '.', and with its whole value without
+// version ("Yahoo!  Slurp/3.0" names "Yahoo! Slurp").
+func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, lines []int, set int32) {
 	if d.draftRecords() {
 		// The draft: a case-insensitive substring match of the name
 		// without version information.
@@ -483,51 +502,155 @@ func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, line
 		if loose {
 			name = agentName(tok)
 		}
+		gi := c.firstRecord(strings.ToLower(name))
+		if gi < 0 {
+			return nil, nil, noSet
+		}
 		lt := strings.ToLower(name)
-		if lt == "" {
-			return nil, nil
-		}
-		for gi := range c.groups {
-			g := &c.groups[gi]
-			for _, a := range c.agents[g.alo:g.ahi] {
-				if !a.global() && strings.Contains(strings.ToLower(c.agentValue(a)), lt) {
-					lines = append(lines, int(a.line))
-				}
-			}
-			if lines != nil {
-				return []int{gi}, lines
-			}
-		}
-		return nil, nil
-	}
-	if loose && !ValidToken(tok) {
-		for gi := range c.groups {
-			g := &c.groups[gi]
-			found := false
-			for _, a := range c.agents[g.alo:g.ahi] {
-				if v := c.agentValue(a); !a.global() && (strings.EqualFold(looseToken(v), tok) || strings.EqualFold(agentName(v), agentName(tok))) {
-					lines = append(lines, int(a.line))
-					found = true
-				}
-			}
-			if found {
-				groups = append(groups, gi)
-			}
-		}
-		return groups, lines
-	}
-	tg := c.tokenGroups(tok)
-	groups, lines = make([]int, 0, len(tg)), make([]int, 0, len(tg))
-	for _, gi := range tg {
-		groups = append(groups, int(gi))
 		g := &c.groups[gi]
 		for _, a := range c.agents[g.alo:g.ahi] {
-			if !a.global() && strings.EqualFold(c.agentToken(a), tok) {
+			if !a.global() && strings.Contains(strings.ToLower(c.agentValue(a)), lt) {
 				lines = append(lines, int(a.line))
 			}
 		}
+		return []int{gi}, lines, int32(gi)
 	}
-	return groups, lines
+	if loose && !ValidToken(tok) {
+		return c.looseNaming(tok)
+	}
+	t := c.findToken(tok)
+	if t < 0 {
+		return nil, nil, noSet
+	}
+	e := &c.toks[t]
+	groups, lines = make([]int, len(e.groups)), make([]int, e.nlines)
+	for i, gi := range e.groups {
+		groups[i] = int(gi)
+	}
+	for i, l := range c.tokLines[e.lines : e.lines+e.nlines] {
+		lines[i] = int(l)
+	}
+	return groups, lines, e.set
+}
+
+// draftIndex finds the first record whose user-agent value contains a
+// name, as the draft reads them: the values of every line naming a crawler
+// (not '*'), in lower case, one after another with a '\n' between, which no
+// name holds.
+type draftIndex struct {
+	text  string
+	start []int32 // per entry: where its value starts in text
+	group []int32 // per entry: its group
+}
+
+// firstRecord returns the first group one of whose user-agent values
+// (in lower case) contains lt, or -1 when none does or lt is empty.
+func (c *compiled) firstRecord(lt string) int {
+	if lt == "" {
+		return -1
+	}
+	c.draftOnce.Do(func() {
+		ix := new(draftIndex)
+		var b strings.Builder
+		for gi := range c.groups {
+			g := &c.groups[gi]
+			for _, a := range c.agents[g.alo:g.ahi] {
+				if !a.global() {
+					ix.start = append(ix.start, int32(b.Len()))
+					ix.group = append(ix.group, int32(gi))
+					b.WriteString(strings.ToLower(c.agentValue(a)))
+					b.WriteByte('\n')
+				}
+			}
+		}
+		ix.text = b.String()
+		c.draft = ix
+	})
+	ix := c.draft
+	at := strings.Index(ix.text, lt)
+	if at < 0 || strings.IndexByte(lt, '\n') >= 0 {
+		return -1
+	}
+	// The entry holding position at: the last that starts at or before it.
+	e, _ := slices.BinarySearch(ix.start, int32(at)+1)
+	return int(ix.group[e-1])
+}
+
+// looseIndex finds the user-agent lines a known crawler's name that is not
+// a product token names (see groupsNaming): the lines by the fold key
+// (foldKey) of their leading run of token bytes, digits and '.', and of
+// their value without version. A key's lines are in file order.
+type looseIndex struct {
+	byToken map[string][]int32 // positions in agents
+	byName  map[string][]int32
+}
+
+// looseNaming is groupsNaming for a name that is not a product token.
+func (c *compiled) looseNaming(tok string) (groups, lines []int, set int32) {
+	c.looseOnce.Do(func() {
+		ix := &looseIndex{byToken: map[string][]int32{}, byName: map[string][]int32{}}
+		for ai := range c.agents {
+			a := c.agents[ai]
+			if a.global() {
+				continue
+			}
+			v := c.agentValue(a)
+			k := foldKey(looseToken(v))
+			ix.byToken[k] = append(ix.byToken[k], int32(ai))
+			k = foldKey(agentName(v))
+			ix.byName[k] = append(ix.byName[k], int32(ai))
+		}
+		c.loose = ix
+	})
+	x, y := c.loose.byToken[foldKey(tok)], c.loose.byName[foldKey(agentName(tok))]
+	// Merge the two lists (both in file order), without repeats.
+	last := -1
+	for len(x) > 0 || len(y) > 0 {
+		var ai int32
+		if len(y) == 0 || len(x) > 0 && x[0] < y[0] {
+			ai, x = x[0], x[1:]
+		} else {
+			ai, y = y[0], y[1:]
+		}
+		if int(ai) == last {
+			continue
+		}
+		last = int(ai)
+		lines = append(lines, int(c.agents[ai].line))
+		// The group holding agent line ai: the last that starts at or
+		// before it.
+		gi, _ := slices.BinarySearchFunc(c.groups, ai+1, func(g group, v int32) int { return cmp.Compare(g.alo, v) })
+		if n := len(groups); n == 0 || groups[n-1] != gi-1 {
+			groups = append(groups, gi-1)
+		}
+	}
+	return groups, lines, noSet
+}
+
+// foldKey returns a key for s such that two strings have the same key
+// exactly when strings.EqualFold reports them equal: each rune (an invalid
+// byte is U+FFFD, as EqualFold reads it) as the smallest rune of its
+// simple case-folding orbit.
+func foldKey(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToUpper(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		b.WriteRune(m)
+	}
+	return b.String()
 }
 
 // agentName is a user-agent value without its version ("/..."), its runs of
@@ -550,6 +673,9 @@ func looseToken(v string) string {
 // readable one in file order. Bing takes it from the '*' group when the
 // Bingbot group has none.
 func (c *compiled) crawlDelay(dec *Decision, d Dialect) {
+	if !c.groupExts {
+		return
+	}
 	find := func(groups []int) bool {
 		for _, gi := range groups {
 			if e := c.extOf(gi); e != nil && e.crawlDelayLine != 0 {

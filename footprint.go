@@ -65,8 +65,20 @@ func (c *compiled) footprint() int64 {
 			n += int64(unsafe.Sizeof(VisitTime{})) + 16
 		}
 	}
-	// The token table.
-	n += sliceBytes(c.toks) + sliceBytes(c.slots) + 4*int64(len(c.groups))
+	// The token table, and the lines of each token.
+	n += sliceBytes(c.toks) + sliceBytes(c.slots) + 4*int64(len(c.groups)) + sliceBytes(c.tokLines)
+	// The indexes of the user-agent lines that questions naming a crawler
+	// by another name than a token build (see firstRecord, looseNaming):
+	// the lines' values lower-cased in a builder that may have doubled,
+	// two ints a line grown by append; two maps with at most a key a line,
+	// each a copy of (part of) the value and a short list.
+	var values int64
+	for _, a := range c.agents {
+		values += int64(a.n)
+	}
+	lines := int64(len(c.agents))
+	n += 2*(values+lines) + 16*lines
+	n += 2*values + 2*(mapEntry+24+8)*lines
 	if len(c.fast) > len(c.fastBuf) {
 		n += sliceBytes(c.fast)
 	}
@@ -233,3 +245,8 @@ func segmentsOf(t *setSize, v string, seen map[string]struct{}) {
 		}
 	}
 }
+
+// mapEntry bounds what a map keeps for one entry beyond its key's and
+// value's own arrays: the slot (a string key and a slice value), its
+// control byte, the load factor and a table that may have doubled.
+const mapEntry = 2 * (16 + 24 + 1) * 8 / 7

@@ -9,6 +9,8 @@ package robotstxt
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -104,10 +106,20 @@ func BenchmarkHostile(b *testing.B) {
 					benchSinkBool = r.Allowed(sh.agent, url)
 				}
 			})
+			queries := map[string]Query{}
 			for _, d := range Dialects() {
-				q := Query{URL: url, Agents: []string{sh.agent}, Dialect: d, Explain: true}
+				queries["Explain-"+d.String()] = Query{URL: url, Agents: []string{sh.agent}, Dialect: d, Explain: true}
+			}
+			// Several names (AllowedAgents), one naming every group of
+			// the shape; a known crawler whose other name is not a
+			// product token (looked up among every user-agent line).
+			queries["Agents"] = Query{URL: url, Agents: []string{sh.agent, "OtherBot", "Googlebot-News"}, Dialect: Google, Explain: true}
+			slurp, _ := LookupCrawler("Slurp")
+			queries["Crawler-Slurp"] = Query{URL: url, Crawler: &slurp, Explain: true}
+			for _, name := range slices.Sorted(maps.Keys(queries)) {
+				q := queries[name]
 				r.Decide(q) // compile the dialect's rules outside the timing
-				b.Run(prefix+"/q=Explain-"+d.String(), func(b *testing.B) {
+				b.Run(prefix+"/q="+name, func(b *testing.B) {
 					b.ReportAllocs()
 					for b.Loop() {
 						benchSinkBool = r.Decide(q).Allowed

@@ -18,12 +18,24 @@ import (
 // proper prefix in the list) from p. Anchored literals ("/a$") need an exact
 // match: a binary search. Wildcard rules are tried in precedence order, only
 // while they can still beat what was found.
+//
+// Precedence order is the set's (ruleSet.before): longest match, or for the
+// draft's dialects file order. In file order the longest literal that
+// prefixes the path need not come first, so each literal also notes the
+// first rule along its chain of prefixes (chain).
 type ruleIndex struct {
 	lits   []int32  // positions in rules: distinct literal patterns (the best rule of each), sorted
 	words  []uint64 // per lits entry: its first eight bytes, big-endian, zero-padded (sorted too)
 	parent []int32  // per lits entry: the lits position of its longest proper prefix, or -1
+	chain  []int32  // first-match sets: per lits entry, the position in rules of the best rule of it and its prefixes
 	exact  []int32  // positions in rules: distinct anchored literal patterns, sorted
-	wild   []int32  // positions in rules: wildcard rules, in precedence order
+	// Every rule of each literal and anchored pattern, the best first:
+	// those of lits[k] are litAll[litRun[k]:litRun[k+1]], as for exact
+	// (nil when no pattern repeats: lits[k] alone). Explain lists them
+	// all; Yandex passes over Google's index.htm rules.
+	litAll, litRun     []int32
+	exactAll, exactRun []int32
+	wild               []int32 // positions in rules: wildcard rules, in precedence order
 	// The wildcard rules again, bucketed by the byte after the leading '/'
 	// as ruleSet buckets small sets: wild[wstart[b]:wstart[b+1]] are those
 	// starting "/b"; wgeneric those that match whatever that byte is.
@@ -33,8 +45,7 @@ type ruleIndex struct {
 	// With many wildcard rules that have a segment after their first
 	// '*', those rules are found through aut instead, and left out of
 	// the buckets.
-	aut   *wildIndex
-	plain []int32 // then, positions in rules: the matchable rules aut does not hold
+	aut *wildIndex
 }
 
 func (s *ruleSet) buildIndex() *ruleIndex {
@@ -53,17 +64,18 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 	// (the pattern without its '$'), which is what a path is compared with.
 	key := func(id int32) string { return s.key(&s.rules[id]) }
 	order := func(a, b int32) int {
-		if better(&s.rules[a], &s.rules[b]) {
+		if s.before(&s.rules[a], &s.rules[b]) {
 			return -1
 		}
-		if better(&s.rules[b], &s.rules[a]) {
+		if s.before(&s.rules[b], &s.rules[a]) {
 			return 1
 		}
 		return 0
 	}
-	dedupe := func(ids []int32) []int32 {
+	dedupe := func(ids []int32) (distinct, all, run []int32) {
 		// Sort on the keys' first sixteen bytes as integers, then on the
-		// rest, then best rule first; keep the first rule of each key.
+		// rest, then best rule first; keep the first rule of each key,
+		// and all of them in all.
 		type item struct {
 			w0, w1 uint64
 			id     int32
@@ -89,10 +101,19 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		for i := range items {
 			ids[i] = items[i].id
 		}
-		return slices.Clip(slices.CompactFunc(ids, func(a, b int32) bool { return key(a) == key(b) }))
+		for i := range ids {
+			if i == 0 || key(ids[i]) != key(ids[i-1]) {
+				run = append(run, int32(i))
+				distinct = append(distinct, ids[i])
+			}
+		}
+		if len(distinct) == len(ids) {
+			return ids, nil, nil // no key repeats: all is distinct
+		}
+		return distinct, ids, append(run, int32(len(ids)))
 	}
-	ix.lits = dedupe(ix.lits)
-	ix.exact = dedupe(ix.exact)
+	ix.lits, ix.litAll, ix.litRun = dedupe(ix.lits)
+	ix.exact, ix.exactAll, ix.exactRun = dedupe(ix.exact)
 	slices.SortFunc(ix.wild, order)
 
 	var segged []int32
@@ -101,13 +122,9 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 			segged = append(segged, id)
 		}
 	}
-	if len(segged) >= wildMin {
+	// (The automaton notes where its words are in 31 bits.)
+	if len(segged) >= wildMin && len(s.body) < wordExtra && len(s.extra) < wordExtra {
 		ix.aut = s.buildWild(segged)
-		for i := range s.rules[:s.nmatch] {
-			if s.rules[i].flags&ruleAut == 0 {
-				ix.plain = append(ix.plain, int32(i))
-			}
-		}
 	}
 	ix.bucketWild(s)
 	ix.words = make([]uint64, len(ix.lits))
@@ -127,6 +144,16 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		}
 		stack = append(stack, int32(k))
 	}
+	if s.first {
+		// A prefix sorts before what it prefixes: its chain entry is set.
+		ix.chain = make([]int32, len(ix.lits))
+		for k, id := range ix.lits {
+			ix.chain[k] = id
+			if p := ix.parent[k]; p >= 0 && s.before(&s.rules[ix.chain[p]], &s.rules[id]) {
+				ix.chain[k] = ix.chain[p]
+			}
+		}
+	}
 	return ix
 }
 
@@ -134,60 +161,24 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 // body of an anchored one.
 func (s *ruleSet) key(r *crule) string { return s.base(r)[r.off : r.off+r.lit] }
 
-// evalIndexed is eval for a large set.
-func (s *ruleSet) evalIndexed(path string) *crule {
+// evalIndexed is eval for a large set. Rules with a flag in skip are passed
+// over (only anchored literals can have one: Google's index.htm rules).
+func (s *ruleSet) evalIndexed(path string, skip uint8) *crule {
 	ix := s.idx
 	var best *crule
 	// The literal patterns are found in the uncut path (see probe).
 	p := newProbe(path, s.manyWild)
-	if lits := ix.lits; len(lits) > 0 {
-		// k: the last literal pattern <= path. Patterns whose first eight
-		// bytes sort below the path's are below it; above, above; only
-		// the run of equal words needs comparing as strings.
-		pw := beWord8(path)
-		lo, hi := 0, len(lits)
-		for lo < hi {
-			m := int(uint(lo+hi) >> 1)
-			if ix.words[m] < pw {
-				lo = m + 1
-			} else {
-				hi = m
-			}
-		}
-		for hi = len(lits); lo < hi; {
-			// A word above the path's settles it without the string.
-			m := int(uint(lo+hi) >> 1)
-			if ix.words[m] > pw || s.key(&s.rules[lits[m]]) > path {
-				hi = m
-			} else {
-				lo = m + 1
-			}
-		}
-		if k := lo - 1; k >= 0 {
-			common := commonPrefix(s.key(&s.rules[lits[k]]), path)
-			for k >= 0 && int(s.rules[lits[k]].n) > common {
-				k = int(ix.parent[k])
-			}
-			if k >= 0 {
-				best = &s.rules[lits[k]]
-			}
+	if k := ix.lastLit(s, path); k >= 0 {
+		if ix.chain != nil {
+			best = &s.rules[ix.chain[k]]
+		} else {
+			best = &s.rules[ix.lits[k]]
 		}
 	}
-	if ex := ix.exact; len(ex) > 0 {
-		path := p.clean()
-		lo, hi := 0, len(ex)
-		for lo < hi {
-			m := int(uint(lo+hi) >> 1)
-			if s.key(&s.rules[ex[m]]) < path {
-				lo = m + 1
-			} else {
-				hi = m
-			}
-		}
-		if lo < len(ex) {
-			if r := &s.rules[ex[lo]]; s.key(r) == path && (best == nil || better(r, best)) {
-				best = r
-			}
+	// The path is cut (for anchored rules) only when there are some.
+	if len(ix.exact) > 0 {
+		if r := ix.exactRule(s, p.clean(), skip); r != nil && (best == nil || s.before(r, best)) {
+			best = r
 		}
 	}
 	// Wildcard rules that can still win, in precedence order: the path's
@@ -206,7 +197,7 @@ func (s *ruleSet) evalIndexed(path string) *crule {
 			id, gen = gen[0], gen[1:]
 		}
 		r := &s.rules[ix.wild[id]]
-		if best != nil && !better(r, best) {
+		if best != nil && !s.before(r, best) {
 			break
 		}
 		if !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
@@ -218,6 +209,125 @@ func (s *ruleSet) evalIndexed(path string) *crule {
 		best, _ = ix.aut.best(s, p.clean(), best)
 	}
 	return best
+}
+
+// lastLit returns the longest literal pattern (a position in lits) that
+// prefixes path, or -1; its parents are the others.
+func (ix *ruleIndex) lastLit(s *ruleSet, path string) int {
+	lits := ix.lits
+	if len(lits) == 0 {
+		return -1
+	}
+	// k: the last literal pattern <= path. Patterns whose first eight
+	// bytes sort below the path's are below it; above, above; only
+	// the run of equal words needs comparing as strings.
+	pw := beWord8(path)
+	lo, hi := 0, len(lits)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if ix.words[m] < pw {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	for hi = len(lits); lo < hi; {
+		// A word above the path's settles it without the string.
+		m := int(uint(lo+hi) >> 1)
+		if ix.words[m] > pw || s.key(&s.rules[lits[m]]) > path {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	k := lo - 1
+	if k < 0 {
+		return -1
+	}
+	common := commonPrefix(s.key(&s.rules[lits[k]]), path)
+	for k >= 0 && int(s.rules[lits[k]].lit) > common {
+		k = int(ix.parent[k])
+	}
+	return k
+}
+
+// exactRule returns the best anchored literal rule whose body is path and
+// that has no flag in skip, or nil.
+func (ix *ruleIndex) exactRule(s *ruleSet, path string, skip uint8) *crule {
+	e := ix.findExact(s, path)
+	if e < 0 {
+		return nil
+	}
+	for _, id := range runOf(ix.exact, ix.exactAll, ix.exactRun, e) {
+		if r := &s.rules[id]; r.flags&skip == 0 {
+			return r
+		}
+	}
+	return nil
+}
+
+// runOf returns the rules of distinct pattern k (see ruleIndex.litAll).
+func runOf(distinct, all, run []int32, k int) []int32 {
+	if run == nil {
+		return distinct[k : k+1]
+	}
+	return all[run[k]:run[k+1]]
+}
+
+// findExact returns the anchored literal (a position in exact) whose body
+// is path, or -1.
+func (ix *ruleIndex) findExact(s *ruleSet, path string) int {
+	ex := ix.exact
+	lo, hi := 0, len(ex)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if s.key(&s.rules[ex[m]]) < path {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(ex) && s.key(&s.rules[ex[lo]]) == path {
+		return lo
+	}
+	return -1
+}
+
+// each calls fn for every rule of the set that matches path and has no
+// flag in skip, in no particular order.
+func (ix *ruleIndex) each(s *ruleSet, path string, skip uint8, fn func(*crule)) {
+	p := newProbe(path, false)
+	all := func(ids []int32) {
+		for _, id := range ids {
+			if r := &s.rules[id]; r.flags&skip == 0 {
+				fn(r)
+			}
+		}
+	}
+	for k := ix.lastLit(s, path); k >= 0; k = int(ix.parent[k]) {
+		all(runOf(ix.lits, ix.litAll, ix.litRun, k))
+	}
+	if len(ix.exact) > 0 {
+		if e := ix.findExact(s, p.clean()); e >= 0 {
+			all(runOf(ix.exact, ix.exactAll, ix.exactRun, e))
+		}
+	}
+	try := func(ids []int32) {
+		for _, k := range ids {
+			if r := &s.rules[ix.wild[k]]; r.flags&skip == 0 && !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
+				fn(r)
+			}
+		}
+	}
+	var b byte
+	if len(path) > 1 {
+		b = path[1]
+	}
+	try(ix.wbucket[ix.wstart[b]:ix.wstart[int(b)+1]])
+	try(ix.wgeneric)
+	if ix.aut != nil {
+		ix.aut.each(s, p.clean(), skip, fn)
+	}
 }
 
 // bucketWild buckets the wildcard rules (positions in ix.wild, which is in

@@ -53,7 +53,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 				if q == "" {
 					continue
 				}
-				got, want := set.eval(q), set.scan(q, 0, false)
+				got, want := set.eval(q), set.scan(q, 0)
 				if got != want {
 					t.Fatalf("file %d, path %q: index gives %+v, scan %+v\n%s", file, q, got, want, body.String())
 				}

@@ -197,6 +197,12 @@ func useFully(r *Robots, dialects ...Dialect) {
 	for _, d := range dialects {
 		r.GroupsFor(d)
 		r.Decide(Query{URL: "/x", Agents: []string{"foo"}, Dialect: d, Explain: true})
+		// Crawlers named otherwise than by a token, and the draft's
+		// substring match, build indexes of the user-agent lines.
+		for _, name := range []string{"Baiduspider", "Slurp", "Googlebot"} {
+			cr, _ := LookupCrawler(name)
+			r.Decide(Query{URL: "/x", Crawler: &cr, Dialect: d, Explain: true})
+		}
 	}
 	r.Line(1)
 }

@@ -42,15 +42,18 @@ type wildIndex struct {
 	ndense int32
 	dense  []int32
 
-	words    []string
+	// Per word: where it is, as an offset into the set's body, or with
+	// wordExtra set into its arena (the patterns hold every word).
+	wordAt   []uint32
 	wordNode []int32 // per word: its node (while building)
 	wordLen  []int32
 	wordNext []int32 // per word: the word of its longest proper suffix that is one, or -1
 
 	// The rules, in precedence order: rule k is s.rules[rules[k]], its
-	// segments (words) are segs[start[k]:start[k+1]], and tail[k] says
-	// that its last segment must end the path.
+	// segments (words) are segs[start[k]:start[k+1]] (segs[k] when start
+	// is nil), and tail[k] says that its last segment must end the path.
 	rules []int32
+	rule0 int32 // when rules is nil: rule k is s.rules[rule0+k]
 	segs  []int32
 	start []int32
 	tail  []bool
@@ -88,6 +91,34 @@ type wildScratch struct {
 	final int32   // the automaton's node at the end of the path
 }
 
+// rule returns the position in s.rules of indexed rule k.
+func (w *wildIndex) rule(k int) int32 {
+	if w.rules == nil {
+		return w.rule0 + int32(k)
+	}
+	return w.rules[k]
+}
+
+// segsOf returns the segments (words) of indexed rule k.
+func (w *wildIndex) segsOf(k int) []int32 {
+	if w.start == nil {
+		return w.segs[k : k+1]
+	}
+	return w.segs[w.start[k]:w.start[k+1]]
+}
+
+// wordExtra marks a word's offset as one into the set's arena.
+const wordExtra = 1 << 31
+
+// word returns word wd's text.
+func (w *wildIndex) word(s *ruleSet, wd int32) string {
+	at, n := w.wordAt[wd], uint32(w.wordLen[wd])
+	if at&wordExtra != 0 {
+		return s.extra[at&^wordExtra : at&^wordExtra+n]
+	}
+	return s.body[at : at+n]
+}
+
 // segmented reports whether wildcard rule r has a literal segment after its
 // first '*'.
 func segmented(pat string, r *crule) bool {
@@ -105,39 +136,49 @@ func (s *ruleSet) buildWild(ids []int32) *wildIndex {
 	words := map[string]int32{}
 	var list []string
 	w.start = make([]int32, 0, len(ids)+1)
+	w.rules = make([]int32, 0, len(ids))
+	w.tail = make([]bool, 0, len(ids))
 	for _, id := range ids {
 		r := &s.rules[id]
 		r.flags |= ruleAut
 		w.rules = append(w.rules, id)
 		w.start = append(w.start, int32(len(w.segs)))
 		pat := s.pat(r)
-		body := pat[r.lit:]
+		end := len(pat)
 		if r.flags&ruleAnchored != 0 {
-			body = body[:len(body)-1]
+			end--
 		}
-		w.tail = append(w.tail, r.flags&ruleAnchored != 0 && !strings.HasSuffix(body, "*"))
-		for seg := range strings.SplitSeq(body, "*") {
-			if seg == "" {
-				continue
+		w.tail = append(w.tail, r.flags&ruleAnchored != 0 && pat[end-1] != '*')
+		for i := int(r.lit); i < end; {
+			j := i + strings.IndexByte(pat[i:end]+"*", '*')
+			if j > i {
+				seg := pat[i:j]
+				wd, ok := words[seg]
+				if !ok {
+					wd = int32(len(list))
+					words[seg] = wd
+					list = append(list, seg)
+					at := r.off + uint32(i)
+					if r.flags&ruleExtra != 0 {
+						at |= wordExtra
+					}
+					w.wordAt = append(w.wordAt, at)
+				}
+				w.segs = append(w.segs, wd)
 			}
-			id, ok := words[seg]
-			if !ok {
-				id = int32(len(list))
-				words[seg] = id
-				list = append(list, seg)
-			}
-			w.segs = append(w.segs, id)
+			i = j + 1
 		}
 	}
 	w.start = append(w.start, int32(len(w.segs)))
-	w.words = list
+	w.segs = slices.Clip(w.segs)
+	w.wordAt = slices.Clip(w.wordAt)
 	w.build(list)
 
 	// Keys.
-	tailKey := make([]int32, len(w.rules))
-	anyKey := make([]int32, len(w.rules))
-	for k := range w.rules {
-		segs := w.segs[w.start[k]:w.start[k+1]]
+	tailKey := make([]int32, len(w.tail))
+	anyKey := make([]int32, len(w.tail))
+	for k := range w.tail {
+		segs := w.segsOf(k)
 		tailKey[k], anyKey[k] = -1, -1
 		if w.tail[k] {
 			tailKey[k] = segs[len(segs)-1]
@@ -153,6 +194,14 @@ func (s *ruleSet) buildWild(ids []int32) *wildIndex {
 	}
 	w.ktail, w.byTail = keyTable(tailKey, len(list))
 	w.kany, w.byAny = keyTable(anyKey, len(list))
+	if len(w.segs) == len(w.tail) {
+		w.start = nil // one segment a rule: rule k's is segs[k]
+	}
+	if w.rules[len(w.rules)-1]-w.rules[0] == int32(len(w.rules)-1) {
+		// Rules in a row (ids are distinct and ascending then): the first
+		// says where.
+		w.rule0, w.rules = w.rules[0], nil
+	}
 	nw := len(list)
 	w.scratch.New = func() any {
 		return &wildScratch{first: make([]int32, nw)}
@@ -160,14 +209,29 @@ func (s *ruleSet) buildWild(ids []int32) *wildIndex {
 	return w
 }
 
+// keyed returns the rules of a key table keyed by word wd.
+func keyed(bounds, rules []int32, wd int32) []int32 {
+	if bounds == nil {
+		return nil
+	}
+	return rules[bounds[wd]:bounds[wd+1]]
+}
+
 // keyTable groups the rules k by key[k] (-1: none), keeping their order.
 func keyTable(key []int32, words int) (bounds, rules []int32) {
-	bounds = make([]int32, words+1)
 	n := 0
 	for _, w := range key {
 		if w >= 0 {
-			bounds[w+1]++
 			n++
+		}
+	}
+	if n == 0 {
+		return nil, nil // no rule is keyed so: keyed(nil, ...) is empty
+	}
+	bounds = make([]int32, words+1)
+	for _, w := range key {
+		if w >= 0 {
+			bounds[w+1]++
 		}
 	}
 	for i := 1; i <= words; i++ {
@@ -384,8 +448,8 @@ func (w *wildIndex) scan(path string, sc *wildScratch) {
 // ends the path. It walks the segments as globMatch does, leftmost first,
 // jumping to a word's first end when that is far enough.
 func (w *wildIndex) matches(s *ruleSet, k int, path string, sc *wildScratch) bool {
-	r := &s.rules[w.rules[k]]
-	segs := w.segs[w.start[k]:w.start[k+1]]
+	r := &s.rules[w.rule(k)]
+	segs := w.segsOf(k)
 	for _, wd := range segs {
 		if sc.first[wd] == 0 {
 			return false
@@ -401,7 +465,7 @@ func (w *wildIndex) matches(s *ruleSet, k int, path string, sc *wildScratch) boo
 			pos = e
 			continue
 		}
-		j := strings.Index(path[pos:], w.words[wd])
+		j := strings.Index(path[pos:], w.word(s, wd))
 		if j < 0 {
 			return false
 		}
@@ -421,7 +485,7 @@ func (s *ruleSet) prefixed(r *crule, pw uint64, path string) bool {
 // best returns the best of best and the indexed rules that match path (cut
 // at its end), and how many rules it examined (looked at beyond their key).
 func (w *wildIndex) best(s *ruleSet, path string, best *crule) (*crule, int) {
-	if best != nil && !better(&s.rules[w.rules[0]], best) {
+	if best != nil && !s.before(&s.rules[w.rule(0)], best) {
 		return best, 0 // no indexed rule can win
 	}
 	sc := w.getScratch()
@@ -430,8 +494,8 @@ func (w *wildIndex) best(s *ruleSet, path string, best *crule) (*crule, int) {
 	examined := 0
 	try := func(list []int32) {
 		for _, k := range list {
-			r := &s.rules[w.rules[k]]
-			if best != nil && !better(r, best) {
+			r := &s.rules[w.rule(int(k))]
+			if best != nil && !s.before(r, best) {
 				return // the rest of the list is behind r
 			}
 			examined++
@@ -443,10 +507,10 @@ func (w *wildIndex) best(s *ruleSet, path string, best *crule) (*crule, int) {
 	}
 	// Rules keyed by their tail: only words that end the path.
 	for wd := w.out[sc.final]; wd >= 0; wd = w.wordNext[wd] {
-		try(w.byTail[w.ktail[wd]:w.ktail[wd+1]])
+		try(keyed(w.ktail, w.byTail, wd))
 	}
 	for _, wd := range sc.seen {
-		try(w.byAny[w.kany[wd]:w.kany[wd+1]])
+		try(keyed(w.kany, w.byAny, wd))
 	}
 	w.putScratch(sc)
 	return best, examined
@@ -460,17 +524,28 @@ func (w *wildIndex) each(s *ruleSet, path string, skip uint8, fn func(*crule)) {
 	pw := word8(path)
 	try := func(list []int32) {
 		for _, k := range list {
-			r := &s.rules[w.rules[k]]
+			r := &s.rules[w.rule(int(k))]
 			if r.flags&skip == 0 && s.prefixed(r, pw, path) && w.matches(s, int(k), path, sc) {
 				fn(r)
 			}
 		}
 	}
 	for wd := w.out[sc.final]; wd >= 0; wd = w.wordNext[wd] {
-		try(w.byTail[w.ktail[wd]:w.ktail[wd+1]])
+		try(keyed(w.ktail, w.byTail, wd))
 	}
 	for _, wd := range sc.seen {
-		try(w.byAny[w.kany[wd]:w.kany[wd+1]])
+		try(keyed(w.kany, w.byAny, wd))
 	}
 	w.putScratch(sc)
+}
+
+// footprint returns the bytes the index keeps (its arrays, and one
+// question's scratch), not counting the patterns it points into.
+func (w *wildIndex) footprint() int {
+	n := 4*(len(w.first)+len(w.fail)+len(w.out)+len(w.dense)) + len(w.label) + len(w.root)*4 + len(w.class)
+	n += 4 * (len(w.wordAt) + len(w.wordLen) + len(w.wordNext))
+	n += 4*(len(w.rules)+len(w.segs)+len(w.start)) + len(w.tail)
+	n += 4 * (len(w.ktail) + len(w.byTail) + len(w.kany) + len(w.byAny))
+	n += 4 * len(w.wordAt) // a scratch
+	return n
 }
