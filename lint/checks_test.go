@@ -210,7 +210,6 @@ func TestLintChecks(t *testing.T) {
 	}
 }
 
-func robotsParse(b []byte) *robotstxt.Robots { return robotstxt.Parse(b) }
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
