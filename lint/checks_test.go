@@ -210,7 +210,6 @@ func TestLintChecks(t *testing.T) {
 	}
 }
 
-
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // lintBody lints body as the file r.txt.
