@@ -50,14 +50,18 @@ type Source struct {
 }
 
 // NewSource returns the source of a robots.txt body given as bytes, named
-// name. body should hold at most robotstxt.DefaultMaxBytes plus one byte;
-// the rest is cut, as crawlers cut it. Set Size and CutLines when the
-// whole file was longer than body.
+// name. A body longer than robotstxt.DefaultMaxBytes is cut as crawlers
+// cut it (Body keeps one byte more, to tell a cut inside a line); Size and
+// CutLines say how much is not read. A caller that read only the start of
+// a longer file sets Size and CutLines to the whole file's.
 func NewSource(name string, body []byte) *Source {
+	size := int64(len(body))
+	cutLines := 0
 	if len(body) > robotstxt.DefaultMaxBytes+1 {
+		cutLines = bytes.Count(body[robotstxt.DefaultMaxBytes+1:], []byte{'\n'})
 		body = body[:robotstxt.DefaultMaxBytes+1]
 	}
-	return &Source{Name: name, Body: body, Robots: robotstxt.Parse(body), Size: int64(len(body))}
+	return &Source{Name: name, Body: body, Robots: robotstxt.Parse(body), Size: size, CutLines: cutLines}
 }
 
 // FetchInfo is what a live fetch of an origin's robots.txt found: its JSON
