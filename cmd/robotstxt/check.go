@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/tester"
 )
 
 const checkHelp = `Usage: robotstxt check (-f FILE | -u URL [--store SPEC]) [-c CRAWLER]... [-a TOKEN]...
@@ -65,67 +65,6 @@ Examples:
   sed 's/^/https:\/\/example.com/' paths.txt | robotstxt check -f robots.txt -c Bingbot -
 `
 
-// checkSubject is who a check asks about: a known crawler or tokens.
-type checkSubject struct {
-	label   string
-	crawler *robotstxt.Crawler
-	agents  []string
-	token   bool // from -a: a custom crawler, paced by crawl-delay
-}
-
-// checkReport is the result of check, also its JSON form.
-type checkReport struct {
-	File    string        `json:"file"`
-	Fetch   *fetchInfo    `json:"fetch,omitempty"` // with -u
-	Notes   []string      `json:"notes,omitempty"`
-	Results []checkResult `json:"results"`
-	Allowed int           `json:"allowed"`
-	Blocked int           `json:"blocked"`
-	// perRow is set when the rows read the fetched answer with fetch
-	// policies that differ: each row's text says which it used.
-	perRow bool
-}
-
-type checkResult struct {
-	URL            string          `json:"url"`
-	Input          string          `json:"input,omitempty"` // the URL as typed, when normalising changed it
-	Who            string          `json:"who"`
-	Crawler        string          `json:"crawler,omitempty"`
-	Agents         []string        `json:"agents,omitempty"`
-	Dialect        string          `json:"dialect"`
-	Allowed        bool            `json:"allowed"`
-	Path           string          `json:"path"`
-	Line           int             `json:"line"`
-	Rule           string          `json:"rule"`
-	Reason         string          `json:"reason"`
-	Group          checkGroup      `json:"group"`
-	CrawlDelay     *float64        `json:"crawl_delay,omitempty"`
-	CrawlDelayLine int             `json:"crawl_delay_line,omitempty"`
-	Matches        []checkRuleJSON `json:"matches"`
-	// Policy is set when no rules applied: a fetch policy ("allow-all",
-	// "disallow-all") decided.
-	Policy string `json:"policy,omitempty"`
-	// FetchPolicy is, with -u and no -d, the dialect whose fetch policy
-	// read the site's answer for this row: the crawler's own.
-	FetchPolicy string `json:"fetch_policy,omitempty"`
-}
-
-type checkGroup struct {
-	Kind   string `json:"kind"` // specific, global or none
-	Token  string `json:"token,omitempty"`
-	Lines  []int  `json:"lines"`
-	Reason string `json:"reason"`
-}
-
-type checkRuleJSON struct {
-	Line     int    `json:"line"`
-	Allow    bool   `json:"allow"`
-	Pattern  string `json:"pattern"`
-	Text     string `json:"text"`
-	Implicit bool   `json:"implicit,omitempty"`
-	Lost     string `json:"lost,omitempty"`
-}
-
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("check")
 	file := fs.String("f", "", "robots.txt file")
@@ -160,9 +99,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	subjects, err := checkSubjects(crawlerNames, tokens, agentLists)
-	if err != nil {
-		return fail("%v", err)
+	req := &tester.CheckRequest{Subjects: tester.Subjects{Crawlers: crawlerNames, Agents: tokens, AgentSets: agentSets(agentLists)}, Dialect: d}
+	if err := req.Subjects.Validate(); err != nil {
+		return fail("%v", cliError(err, agentLists))
 	}
 	fromStdin := 0
 	for _, u := range urls {
@@ -205,7 +144,11 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", err)
 	}
-	rep := check(f, subjects, d, all)
+	req.Source, req.URLs = f, all
+	rep, err := tester.Check(req)
+	if err != nil {
+		return fail("%v", cliError(err, agentLists))
+	}
 	if *jsonOut {
 		if err := writeJSON(stdout, rep); err != nil {
 			complain(stderr, "check", "%v", err)
@@ -220,124 +163,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// checkSubjects turns -c, -a and --agents into the subjects asked about, in
-// that order; none means Googlebot.
-func checkSubjects(crawlerNames, tokens, agentLists []string) ([]checkSubject, error) {
-	var out []checkSubject
-	crawlers, err := lookupCrawlers(crawlerNames)
-	if err != nil {
-		return nil, err
-	}
-	for i := range crawlers {
-		out = append(out, checkSubject{label: crawlers[i].Name, crawler: &crawlers[i]})
-	}
-	valid := func(t string) error {
-		if !robotstxt.ValidToken(t) {
-			msg := fmt.Sprintf("%q is not a product token: tokens are letters, '-' and '_' only (Googlebot, not Googlebot/2.1)", t)
-			if pt := robotstxt.ProductToken(t); pt != "" && !strings.EqualFold(pt, "Mozilla") {
-				msg += "; did you mean -a " + pt + "?"
-			}
-			return errors.New(msg)
-		}
-		return nil
-	}
-	for _, t := range tokens {
-		if err := valid(t); err != nil {
-			return nil, err
-		}
-		out = append(out, checkSubject{label: t, agents: []string{t}, token: !ignoresCrawlDelay(t)})
-	}
-	for _, l := range agentLists {
-		var toks []string
-		for _, t := range strings.Split(l, ",") {
-			t = strings.TrimSpace(t)
-			if t == "" {
-				continue
-			}
-			if err := valid(t); err != nil {
-				return nil, err
-			}
-			toks = append(toks, t)
-		}
-		if len(toks) == 0 {
-			return nil, fmt.Errorf("--agents %q names no token", l)
-		}
-		out = append(out, checkSubject{label: strings.Join(toks, "+"), agents: toks})
-	}
-	if len(out) == 0 {
-		c, _ := robotstxt.LookupCrawler("Googlebot")
-		out = append(out, checkSubject{label: c.Name, crawler: &c})
-	}
-	return out, nil
-}
-
-func check(f *robotsFile, subjects []checkSubject, d robotstxt.Dialect, urls []string) *checkReport {
-	var ds []robotstxt.Dialect
-	for _, s := range subjects {
-		ds = append(ds, rowDialect(robotstxt.Query{Crawler: s.crawler, Dialect: d}))
-	}
-	rep := &checkReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), Results: []checkResult{}, perRow: f.mixed(ds)}
-	rep.Notes = append(rep.Notes, f.fileNotes()...)
-	rep.Notes = append(rep.Notes, f.originNotes(urls)...)
-	for _, u := range urls {
-		n := robotstxt.NormalizeURL(u)
-		for _, s := range subjects {
-			q := robotstxt.Query{URL: n, Crawler: s.crawler, Agents: s.agents, Dialect: d, Explain: true}
-			if s.crawler == nil && d == robotstxt.DefaultDialect {
-				q.Dialect = robotstxt.Google
-			}
-			a := f.answer(rowDialect(q))
-			dec := a.Decide(q)
-			policy := a.Policy.String()
-			res := checkResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
-				Allowed: dec.Allowed, Path: dec.Path, Line: dec.Line(), Reason: dec.Reason,
-				Group:   checkGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
-				Matches: []checkRuleJSON{}}
-			if res.Group.Lines == nil {
-				res.Group.Lines = []int{}
-			}
-			if n != u {
-				res.Input = u
-			}
-			if policy != "rules" && dec.Path != "/robots.txt" {
-				res.Policy = policy
-			}
-			if f.perRow() {
-				res.FetchPolicy = a.Dialect.String()
-			}
-			if s.crawler != nil {
-				res.Crawler = s.crawler.Name
-			}
-			if dec.HasRule() {
-				res.Rule = dec.Rule.Text
-			}
-			if dec.HasCrawlDelay && dec.Dialect.HonoursCrawlDelay() {
-				cd := dec.CrawlDelay
-				res.CrawlDelay, res.CrawlDelayLine = &cd, dec.CrawlDelayLine
-			} else if s.token && policy == "rules" && a.Robots != nil {
-				// A token is a custom crawler: it honours crawl-delay
-				// whatever the dialect, as the polite client paces it
-				// (its group's, else '*''s).
-				if p := a.Robots.CrawlDelay(q); p.CrawlDelayLine != 0 {
-					cd := p.CrawlDelay
-					res.CrawlDelay, res.CrawlDelayLine = &cd, p.CrawlDelayLine
-				}
-			}
-			for _, m := range dec.Matches {
-				res.Matches = append(res.Matches, checkRuleJSON{Line: m.Line, Allow: m.Allow, Pattern: m.Pattern, Text: m.Text, Implicit: m.Implicit, Lost: m.Lost})
-			}
-			if dec.Allowed {
-				rep.Allowed++
-			} else {
-				rep.Blocked++
-			}
-			rep.Results = append(rep.Results, res)
-		}
-	}
-	return rep
-}
-
-func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
+func writeCheck(w io.Writer, rep *tester.CheckReport, verbose, color bool) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "robots.txt: %s\n", esc(rep.File))
 	for _, n := range rep.Notes {
@@ -364,7 +190,7 @@ func writeCheck(w io.Writer, rep *checkReport, verbose, color bool) {
 		}
 		fmt.Fprintf(&b, "  %s  %-*s  %-*s  ", verdict, whoW, esc(res.Who), dW, res.Dialect)
 		switch {
-		case res.Policy != "" && rep.perRow:
+		case res.Policy != "" && rep.PerRow:
 			fmt.Fprintf(&b, "%s (%s fetch policy): %s\n", strings.ReplaceAll(res.Policy, "-", " "), res.FetchPolicy, res.Reason)
 		case res.Policy == "disallow-all":
 			b.WriteString("disallow all: the site's robots.txt gives no rules (see above)\n")
@@ -441,13 +267,6 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// ignoresCrawlDelay reports whether token is the token of a known crawler
-// that ignores crawl-delay (Google's).
-func ignoresCrawlDelay(token string) bool {
-	c, ok := robotstxt.LookupCrawler(token)
-	return ok && c.IgnoresCrawlDelay
-}
-
 // tokenWarning says why t, asked about as a product token, is not one, with
 // the token a User-Agent header t would name; "" for a valid or empty token.
 func tokenWarning(what, t string) string {
@@ -470,3 +289,6 @@ func tokenWarning(what, t string) string {
 	}
 	return w
 }
+
+// checkReport is the result of check, also its JSON form.
+type checkReport = tester.CheckReport

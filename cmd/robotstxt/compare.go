@@ -10,11 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed53c283f5/robotstxt"
-	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/tester"
 )
-
-//go:embed example.robots.txt
-var exampleRobots []byte
 
 const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store SPEC]] [-c CRAWLER]... [-a TOKEN]...
                          [--agents A,B]... [--json] [URL...]
@@ -55,68 +52,11 @@ Examples:
   robotstxt compare -u https://example.com/ /private/a
 `
 
-var defaultCrawlers = []string{"Googlebot", "Googlebot-Image", "AdsBot-Google", "Bingbot", "YandexBot", "Baiduspider", "GPTBot", "CCBot"}
+//go:embed example.robots.txt
+var exampleRobots []byte
 
 // comparison is the result of compare, also its JSON form.
-type comparison struct {
-	File          string         `json:"file"`
-	Fetch         *fetchInfo     `json:"fetch,omitempty"` // with -u
-	URLs          []string       `json:"urls"`
-	Notes         []string       `json:"notes,omitempty"`
-	Rows          []compareRow   `json:"rows"`
-	Disagreements []disagreement `json:"disagreements"`
-}
-
-type compareRow struct {
-	Crawler string   `json:"crawler"`
-	Token   string   `json:"token"`
-	Agents  []string `json:"agents,omitempty"` // with -a or --agents: the tokens asked about
-	Dialect string   `json:"dialect"`
-	Known   bool     `json:"known"`
-	// Line is the user-agent line that put the row in the default set,
-	// for a crawler the file names; 0 for the others.
-	Line  int           `json:"line,omitempty"`
-	Cells []compareCell `json:"cells"`
-}
-
-type compareCell struct {
-	URL      string                    `json:"url"`
-	Allowed  bool                      `json:"allowed"`
-	Line     int                       `json:"line"`
-	Rule     string                    `json:"rule"`
-	Group    string                    `json:"group"`
-	Disagree bool                      `json:"disagree"`
-	Note     int                       `json:"note,omitempty"`
-	Dialects map[string]dialectVerdict `json:"dialects"`
-}
-
-type dialectVerdict struct {
-	Allowed bool   `json:"allowed"`
-	Line    int    `json:"line"`
-	Rule    string `json:"rule"`
-	// Policy is set when the dialect's fetch policy, not rules, decided
-	// (-u): "allow-all" or "disallow-all".
-	Policy string `json:"policy,omitempty"`
-}
-
-// disagreement is one footnote: a cause of disagreement between the
-// dialects, and every cell it explains.
-type disagreement struct {
-	Note        int       `json:"note"`
-	Explanation string    `json:"explanation"`
-	Cells       []cellRef `json:"cells"`
-}
-
-// cellRef names a cell of the table: its row's crawler and its URL.
-type cellRef struct {
-	Crawler string `json:"crawler"`
-	URL     string `json:"url"`
-}
-
-// maxCompareFileRows bounds the rows compare adds for the crawlers a file
-// names, so that a file of thousands of user-agent lines stays a table; a
-// note says how many were left out.
-const maxCompareFileRows = 32
+type comparison = tester.Comparison
 
 func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("compare")
@@ -141,7 +81,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
-	f := &robotsFile{Name: "example.robots.txt (bundled)", Body: exampleRobots, Robots: robotstxt.Parse(exampleRobots)}
+	f := tester.NewSource("example.robots.txt (bundled)", exampleRobots)
 	switch {
 	case src.URL != "":
 		f, err = src.load(context.Background(), robotstxt.DefaultDialect, stderr)
@@ -152,42 +92,13 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "compare", "%v", err)
 		return 2
 	}
-	r := f.Robots
-
-	subjects, left, err := compareSubjects(r, crawlerNames, tokens, agentLists, maxCompareFileRows)
+	cmp, err := tester.Compare(&tester.CompareRequest{Source: f, URLs: urls,
+		Subjects: tester.Subjects{Crawlers: crawlerNames, Agents: tokens, AgentSets: agentSets(agentLists)}})
 	if err != nil {
-		complain(stderr, "compare", "%v", err)
+		complain(stderr, "compare", "%v", cliError(err, agentLists))
 		return 2
 	}
-	ds := robotstxt.Dialects()
-	for i := range subjects {
-		ds = append(ds, rowDialect(subjects[i].query("/", robotstxt.DefaultDialect)))
-	}
-	cmp := comparison{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...)}
-	if left > 0 {
-		cmp.Notes = append(cmp.Notes, fmt.Sprintf("the file names %d more %s than the table shows (at most %d rows come from the file): pick them with -c or -a", left, plural(left, "crawler"), maxCompareFileRows))
-	}
-	cmp.Notes = append(cmp.Notes, f.fileNotes()...)
-	if f.policy() != "rules" && !f.mixed(ds) {
-		// No rules: every crawler gets the policy's answer for every
-		// URL, and there is no reading of rules to compare.
-		cmp.Notes = append(cmp.Notes, "nothing to compare: the dialects read rules differently, but no rules apply")
-		cmp.URLs, cmp.Rows, cmp.Disagreements = []string{}, []compareRow{}, []disagreement{}
-		return writeCompare(stdout, stderr, &cmp, *jsonOut)
-	}
-	if len(urls) == 0 {
-		urls = deriveURLs(r, 12)
-		cmp.Notes = append(cmp.Notes, "URLs derived from the file's rules")
-	}
-	for _, u := range urls {
-		n := robotstxt.NormalizeURL(u)
-		if n != u {
-			cmp.Notes = append(cmp.Notes, fmt.Sprintf("%s normalised to %s", u, n))
-		}
-		cmp.URLs = append(cmp.URLs, n)
-	}
-	compare(f, subjects, &cmp)
-	return writeCompare(stdout, stderr, &cmp, *jsonOut)
+	return writeCompare(stdout, stderr, cmp, *jsonOut)
 }
 
 // writeCompare writes the comparison as JSON or as a table, and returns the
@@ -202,231 +113,6 @@ func writeCompare(stdout, stderr io.Writer, cmp *comparison, jsonOut bool) int {
 	}
 	writeComparison(stdout, cmp, useColor(stdout))
 	return 0
-}
-
-// compareSubject is a row of compare or diff: a crawler, or product tokens
-// asked about (-a, --agents), with the user-agent line that named it when
-// it comes from the file.
-type compareSubject struct {
-	checkSubject
-	line int
-}
-
-// query is the question of the subject about url in dialect d.
-func (s *compareSubject) query(url string, d robotstxt.Dialect) robotstxt.Query {
-	return robotstxt.Query{URL: url, Crawler: s.crawler, Agents: s.agents, Dialect: d}
-}
-
-// compareSubjects returns the rows named with -c, -a and --agents, or, with
-// none of them, the default set plus the crawlers the file names, at most
-// max of those; left counts the ones left out.
-func compareSubjects(r *robotstxt.Robots, names, tokens, agentLists []string, max int) (out []compareSubject, left int, err error) {
-	if len(names)+len(tokens)+len(agentLists) > 0 {
-		subs, err := checkSubjects(names, tokens, agentLists)
-		if err != nil {
-			return nil, 0, err
-		}
-		for _, s := range subs {
-			out = append(out, compareSubject{checkSubject: s})
-		}
-		return out, 0, nil
-	}
-	crawlers, lines, left := pickCrawlers(max, r)
-	for i := range crawlers {
-		out = append(out, compareSubject{checkSubject{label: crawlers[i].Name, crawler: &crawlers[i]}, lines[i]})
-	}
-	return out, left, nil
-}
-
-// pickCrawlers returns the default set plus the crawlers the files name,
-// at most max of those, each with the user-agent line that names it (0 for
-// the default set); left counts the named crawlers left out.
-func pickCrawlers(max int, files ...*robotstxt.Robots) (out []robotstxt.Crawler, lines []int, left int) {
-	seen := map[string]bool{}
-	add := func(c robotstxt.Crawler, line int) {
-		if key := strings.ToLower(c.Name); !seen[key] {
-			seen[key] = true
-			if line > 0 && len(out) >= len(defaultCrawlers)+max {
-				left++
-				return
-			}
-			out = append(out, c)
-			lines = append(lines, line)
-		}
-	}
-	for _, n := range defaultCrawlers {
-		c, _ := robotstxt.LookupCrawler(n)
-		add(c, 0)
-	}
-	for _, r := range files {
-		for _, g := range r.Groups() {
-			for _, a := range g.Agents {
-				if a.Global || a.Value == "" {
-					continue
-				}
-				if c, ok := robotstxt.LookupCrawler(a.Value); ok {
-					add(c, a.Line)
-				} else if c, ok := robotstxt.LookupCrawler(a.Token); ok && a.Token != "" {
-					add(c, a.Line)
-				} else if a.Token != "" {
-					add(robotstxt.Crawler{Name: a.Token, Token: a.Token, Dialect: robotstxt.Google}, a.Line)
-				}
-			}
-		}
-	}
-	return out, lines, left
-}
-
-// deriveURLs makes one URL path from each rule of the file ('*' becomes
-// "x", a final '$' is dropped), "/" first, at most max.
-func deriveURLs(r *robotstxt.Robots, max int) []string {
-	urls := []string{"/"}
-	seen := map[string]bool{"/": true}
-	for _, g := range r.Groups() {
-		for _, ru := range g.Rules {
-			p := ru.Value
-			if p == "" || p[0] != '/' && p[0] != '*' {
-				continue
-			}
-			p = strings.TrimSuffix(p, "$")
-			p = strings.ReplaceAll(p, "*", "x")
-			if p[0] != '/' {
-				p = "/" + p
-			}
-			if !seen[p] && len(urls) < max {
-				seen[p] = true
-				urls = append(urls, p)
-			}
-		}
-	}
-	return urls
-}
-
-// compare fills the table: a row per subject, a cell per URL, each cell as
-// the subject's own engine answers (its dialect, and with -u its fetch
-// policy), each dialect's answer to mark where they disagree, and one
-// footnote per distinct explanation, listing the cells it explains.
-func compare(f *robotsFile, subjects []compareSubject, cmp *comparison) {
-	notes := map[string]int{} // explanation -> index in cmp.Disagreements
-	for i := range subjects {
-		s := &subjects[i]
-		row := compareRow{Crawler: s.label, Agents: s.agents, Line: s.line}
-		if c := s.crawler; c != nil {
-			_, isKnown := robotstxt.LookupCrawler(c.Name)
-			row.Token, row.Known = c.Token, isKnown
-		} else {
-			row.Token = strings.Join(s.agents, ",")
-		}
-		for _, u := range cmp.URLs {
-			q := s.query(u, robotstxt.DefaultDialect)
-			own := f.answer(rowDialect(q)).Decide(q)
-			row.Dialect = own.Dialect.String()
-			cell := compareCell{URL: u, Allowed: own.Allowed, Line: own.Line(), Group: own.Group.Reason, Dialects: map[string]dialectVerdict{}}
-			if own.HasRule() {
-				cell.Rule = own.Rule.Text
-			}
-			for _, d := range robotstxt.Dialects() {
-				a := f.answer(d)
-				dec := a.Decide(s.query(u, d))
-				v := dialectVerdict{Allowed: dec.Allowed, Line: dec.Line()}
-				if a.Policy != fetch.Rules {
-					v.Policy = a.Policy.String()
-				}
-				if dec.HasRule() {
-					v.Rule = dec.Rule.Text
-				}
-				cell.Dialects[d.String()] = v
-				if dec.Allowed != own.Allowed {
-					cell.Disagree = true
-				}
-			}
-			if cell.Disagree {
-				why := explainDisagreement(cell.Dialects)
-				k, ok := notes[why]
-				if !ok {
-					k = len(cmp.Disagreements)
-					notes[why] = k
-					cmp.Disagreements = append(cmp.Disagreements, disagreement{Note: k + 1, Explanation: why})
-				}
-				cell.Note = k + 1
-				cmp.Disagreements[k].Cells = append(cmp.Disagreements[k].Cells, cellRef{Crawler: s.label, URL: u})
-			}
-			row.Cells = append(row.Cells, cell)
-		}
-		if row.Dialect == "" {
-			row.Dialect = rowDialect(s.query("/", robotstxt.DefaultDialect)).String()
-		}
-		cmp.Rows = append(cmp.Rows, row)
-	}
-}
-
-// explainDisagreement says which dialects allow and which block, by which
-// lines, and what in the odd dialects' reading makes the difference.
-func explainDisagreement(vs map[string]dialectVerdict) string {
-	var parts []string
-	google := vs[robotstxt.Google.String()].Allowed
-	var odd []robotstxt.Dialect
-	for _, allowed := range []bool{true, false} {
-		var groups []string
-		byLine := map[int][]string{}
-		var lines []int
-		for _, d := range robotstxt.Dialects() {
-			v := vs[d.String()]
-			if v.Allowed != allowed {
-				continue
-			}
-			if v.Allowed != google {
-				odd = append(odd, d)
-			}
-			key := v.Line // a fetch policy's verdicts apart: keys -1, -2
-			switch v.Policy {
-			case "allow-all":
-				key = -1
-			case "disallow-all":
-				key = -2
-			}
-			if _, ok := byLine[key]; !ok {
-				lines = append(lines, key)
-			}
-			byLine[key] = append(byLine[key], d.String())
-		}
-		for _, l := range lines {
-			who := strings.Join(byLine[l], ", ")
-			if p := vs[byLine[l][0]].Policy; l < 0 {
-				groups = append(groups, who+" (fetch policy: "+strings.ReplaceAll(p, "-", " ")+")")
-			} else if l == 0 {
-				groups = append(groups, who+" (no rule matches)")
-			} else {
-				groups = append(groups, fmt.Sprintf("%s (line %d %q)", who, l, vs[byLine[l][0]].Rule))
-			}
-		}
-		if len(groups) == 0 {
-			continue
-		}
-		verb := "allowed by "
-		if !allowed {
-			verb = "blocked by "
-		}
-		parts = append(parts, verb+strings.Join(groups, " and "))
-	}
-	out := strings.Join(parts, "; ")
-	for _, d := range odd {
-		if vs[d.String()].Policy != "" {
-			continue // its fetch policy decided, not its reading
-		}
-		if hint := dialectHints[d]; hint != "" {
-			out += "; " + hint
-		}
-	}
-	return out
-}
-
-// dialectHints say what, in a dialect's reading, usually makes it differ.
-var dialectHints = map[robotstxt.Dialect]string{
-	robotstxt.Original: "the original draft takes the first matching rule in file order and has no wildcards",
-	robotstxt.Baidu:    "Baidu takes the first matching rule in file order",
-	robotstxt.RFC9309:  "RFC 9309 reads keys exactly, needs the colon and compares URLs percent-decoded",
-	robotstxt.Yandex:   "Yandex has no index.htm rule",
 }
 
 func writeComparison(w io.Writer, cmp *comparison, color bool) {

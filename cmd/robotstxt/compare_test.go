@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/seed53c283f5/robotstxt/tester"
 	"os"
 	"path/filepath"
 	"slices"
@@ -229,7 +230,7 @@ func TestCompareBoundedRows(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &cmp) != nil {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if len(cmp.Rows) != len(defaultCrawlers)+maxCompareFileRows {
+	if len(cmp.Rows) != len(tester.DefaultCrawlers())+tester.MaxFileRows {
 		t.Errorf("%d rows", len(cmp.Rows))
 	}
 	found := false
@@ -240,7 +241,7 @@ func TestCompareBoundedRows(t *testing.T) {
 		t.Errorf("no note on the rows left out: %q", cmp.Notes)
 	}
 	last := cmp.Rows[len(cmp.Rows)-1]
-	if last.Line != 2*maxCompareFileRows-1 || last.Crawler != "Bot"+letters(maxCompareFileRows-1) {
+	if last.Line != 2*tester.MaxFileRows-1 || last.Crawler != "Bot"+letters(tester.MaxFileRows-1) {
 		t.Errorf("last row %s from line %d", last.Crawler, last.Line)
 	}
 }

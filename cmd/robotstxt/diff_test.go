@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/seed53c283f5/robotstxt/tester"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,9 +168,9 @@ func TestDiffBoundedOnHostileFiles(t *testing.T) {
 	if code != 1 || json.Unmarshal([]byte(out), &rep) != nil {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	rules := ruleCount(robotstxt.Parse([]byte(wild))) + ruleCount(robotstxt.Parse([]byte(edited)))
-	if rep.URLs > diffQuestions(rules) || rep.URLs < 100 || rep.ProbesLeftOut == 0 || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "probe URLs are asked about") {
-		t.Errorf("%d probe URLs (at most %d), %d left out, notes %q", rep.URLs, diffQuestions(rules), rep.ProbesLeftOut, rep.Notes)
+	rules := testRuleCount(robotstxt.Parse([]byte(wild))) + testRuleCount(robotstxt.Parse([]byte(edited)))
+	if rep.URLs > tester.DiffQuestions(rules) || rep.URLs < 100 || rep.ProbesLeftOut == 0 || len(rep.Notes) != 1 || !strings.Contains(rep.Notes[0], "probe URLs are asked about") {
+		t.Errorf("%d probe URLs (at most %d), %d left out, notes %q", rep.URLs, tester.DiffQuestions(rules), rep.ProbesLeftOut, rep.Notes)
 	}
 	// The probes of the edit come first: the added rule is found.
 	found := false
@@ -185,7 +186,7 @@ func TestDiffBoundedOnHostileFiles(t *testing.T) {
 	if code != 1 || json.Unmarshal([]byte(out), &rep) != nil {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if len(rep.Crawlers) != 1+len(defaultCrawlers)+maxCompareFileRows || len(rep.Notes) == 0 || !strings.Contains(rep.Notes[0], "more crawlers than are compared") {
+	if len(rep.Crawlers) != 1+len(tester.DefaultCrawlers())+tester.MaxFileRows || len(rep.Notes) == 0 || !strings.Contains(rep.Notes[0], "more crawlers than are compared") {
 		t.Errorf("%d crawlers, notes %q", len(rep.Crawlers), rep.Notes)
 	}
 	code, out, _ = runCmd(t, "", "diff", many, old)
@@ -212,4 +213,13 @@ func TestDiffAgents(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, "-a") {
 		t.Errorf("unknown crawler: exit %d, %q does not point to -a", code, stderr)
 	}
+}
+
+// testRuleCount counts the allow and disallow rules of r as Google reads it.
+func testRuleCount(r *robotstxt.Robots) int {
+	n := 0
+	for _, g := range r.GroupsFor(robotstxt.Google) {
+		n += len(g.Rules)
+	}
+	return n
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/store/storeopen"
+	"github.com/seed53c283f5/robotstxt/tester"
 )
 
 const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--store SPEC] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
@@ -58,23 +59,7 @@ type fetchOptions struct {
 }
 
 // fetchInfo is what robotstxt fetch reports, also its JSON form.
-type fetchInfo struct {
-	Origin       string          `json:"origin"`
-	RobotsURL    string          `json:"robots_url"`
-	Dialect      string          `json:"dialect"`
-	Policy       string          `json:"policy"`
-	Source       string          `json:"source"`
-	Reason       string          `json:"reason"`
-	Status       int             `json:"status"`
-	Bytes        int             `json:"bytes"`
-	Truncated    bool            `json:"truncated"`
-	Trace        []fetch.Request `json:"trace"`
-	FetchedAt    string          `json:"fetched_at"`
-	ExpiresAt    string          `json:"expires_at"`
-	FailingSince string          `json:"failing_since,omitempty"`
-	Error        string          `json:"error,omitempty"`
-	Store        string          `json:"store"`
-}
+type fetchInfo = tester.FetchInfo
 
 // fetchRobots fetches the robots.txt of rawURL's origin through a cache on
 // the store that storeSpec names, with Google's fetch policy and the default
@@ -87,15 +72,13 @@ func fetchRobots(ctx context.Context, rawURL, storeSpec string, stderr io.Writer
 }
 
 func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr io.Writer) ([]byte, fetchInfo, error) {
-	if needsScheme(rawURL) {
+	if tester.NeedsScheme(rawURL) {
 		rawURL = "https://" + rawURL
 	}
-	origin, err := fetch.OriginOf(rawURL)
-	if err != nil {
+	if _, err := fetch.OriginOf(rawURL); err != nil {
 		return nil, fetchInfo{}, err
 	}
 	c := o.cache
-	storeName := "memory"
 	degradedAtOpen := false
 	if c == nil {
 		st, err := openStore(o.store, stderr)
@@ -103,81 +86,23 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 			return nil, fetchInfo{}, err
 		}
 		defer st.Close()
-		h := storeopen.Health(st)
-		storeName, degradedAtOpen = h.Name, h.Degraded
+		degradedAtOpen = storeopen.Health(st).Degraded
 		f := o.fetcher
 		if f == nil {
 			f = &fetch.Fetcher{Dialect: o.dialect, UserAgent: o.userAgent, Timeout: o.timeout, Now: o.now}
 		}
-		c = cache.New(&cache.Options{Store: st, Fetcher: f, Now: o.now, KeyPrefix: cacheKeyPrefix(f.Dialect)})
-	} else {
-		storeName = storeopen.Health(c.Store()).Name
+		c = cache.New(&cache.Options{Store: st, Fetcher: f, Now: o.now, KeyPrefix: tester.CacheKeyPrefix(f.Dialect)})
 	}
-	a, err := c.GetOrigin(ctx, origin)
+	body, info, err := tester.FetchInfoOf(ctx, c, rawURL)
 	if err != nil {
 		return nil, fetchInfo{}, err
 	}
-	if h := storeopen.Health(c.Store()); h.Degraded {
+	if h := storeopen.Health(c.Store()); h.Degraded && !degradedAtOpen && o.cache == nil {
 		// The store answers from memory (Redis down, a locked file): the
 		// report says so, as the note on stderr does, once.
-		if !degradedAtOpen && o.cache == nil {
-			fmt.Fprintf(stderr, "robotstxt: %s\n", esc(h.Message))
-		}
-		storeName = "memory"
-		if h.Name != "memory" {
-			storeName = "memory, in place of " + h.Name
-		}
+		fmt.Fprintf(stderr, "robotstxt: %s\n", esc(h.Message))
 	}
-	info := fetchInfo{
-		Origin: origin.String(), RobotsURL: origin.RobotsURL(), Dialect: a.Dialect.String(),
-		Policy: a.Policy.String(), Source: a.Source.String(), Reason: a.Reason, Status: a.Status,
-		Truncated: a.Truncated, Trace: a.Trace, FetchedAt: rfc3339(a.FetchedAt), ExpiresAt: rfc3339(a.ExpiresAt),
-		FailingSince: rfc3339(a.FailingSince), Store: storeName,
-	}
-	if info.Trace == nil {
-		info.Trace = []fetch.Request{}
-	}
-	if a.Err != nil {
-		info.Error = a.Err.Error()
-	}
-	var body []byte
-	if a.Policy == fetch.Rules && a.Robots != nil {
-		body = []byte(a.Robots.Body())
-		info.Bytes = len(body)
-	}
-	return body, info, nil
-}
-
-// cacheKeyPrefix keeps the answers of each fetch policy apart in a store
-// that outlives the command: Google's (the default) are keyed by origin
-// alone, the others' by the dialect's name and the origin.
-func cacheKeyPrefix(d robotstxt.Dialect) string {
-	if d == robotstxt.DefaultDialect || d == robotstxt.Google {
-		return ""
-	}
-	return d.String() + " "
-}
-
-// needsScheme reports whether a URL typed on the command line is a bare
-// host ("example.com", "example.com/a", "localhost:8080", "[::1]:8080"),
-// which means https. "mailto:x" and other schemes are kept, and refused.
-func needsScheme(s string) bool {
-	if strings.Contains(s, "://") {
-		return false
-	}
-	if strings.HasPrefix(s, "[") {
-		return true
-	}
-	head, _, _ := strings.Cut(s, "/")
-	_, after, found := strings.Cut(head, ":")
-	return !found || after != "" && after[0] >= '0' && after[0] <= '9'
-}
-
-func rfc3339(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
+	return body, *info, nil
 }
 
 // fetchClock is the clock of robotstxt fetch; tests replace it.

@@ -138,17 +138,6 @@ func TestFetchDialectAndBody(t *testing.T) {
 	}
 }
 
-func TestNeedsScheme(t *testing.T) {
-	for in, want := range map[string]bool{
-		"example.com": true, "example.com/a:b": true, "localhost:8080": true, "[::1]:8080": true,
-		"https://example.com": false, "mailto:a@example.com": false, "ftp://h/": false,
-	} {
-		if needsScheme(in) != want {
-			t.Errorf("needsScheme(%q) = %v", in, !want)
-		}
-	}
-}
-
 func TestFetchUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"fetch"},

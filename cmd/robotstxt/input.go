@@ -7,12 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
-	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/tester"
 )
 
 // maxInputBytes bounds how much of a robots.txt file the CLI reads: what
@@ -72,212 +71,9 @@ func readInput(name string, stdin io.Reader) (body []byte, restBytes int64, rest
 // maxRestBytes bounds how much of an over-long file is counted past what is read.
 const maxRestBytes = 1 << 30
 
-// robotsFile is a robots.txt file loaded for a command.
-type robotsFile struct {
-	Name   string // the name to show: the path as given, or "standard input"
-	Path   string // the path as given ("-" for standard input)
-	Body   []byte // the bytes read: at most maxInputBytes
-	Robots *robotstxt.Robots
-	// Size is the file's size in bytes (counted up to about 1 GiB) when it
-	// is over robotstxt.DefaultMaxBytes; CutLines counts the line ends in
-	// what crawlers do not read.
-	Size     int64
-	CutLines int
-	// Fetched is set when the file came from a live site (-u): the fetch's
-	// policy, why it applies, and where the answer came from. When its
-	// Policy is not "rules", no file applies: Body is empty and the
-	// commands answer with the policy (allow all, disallow all).
-	Fetched *fetchInfo
-	// resp is the answer the fetch got, when every question is to be
-	// read with its own crawler's fetch policy (-u without -d); answers
-	// holds what it means in each dialect asked about.
-	resp    *fetch.Response
-	answers map[robotstxt.Dialect]*fetch.Answer
-}
-
-// policyNotes say, for a file fetched without -d, which dialects' fetch
-// policies read the answer otherwise than Google's, one note per policy
-// ("for baidu, original: disallow all: 403 Forbidden: ...").
-func (f *robotsFile) policyNotes(ds []robotstxt.Dialect) []string {
-	if !f.mixed(ds) {
-		return nil
-	}
-	g := f.answer(robotstxt.Google)
-	var order []fetch.Policy
-	who := map[fetch.Policy][]string{}
-	why := map[fetch.Policy]string{}
-	for _, d := range ds {
-		a := f.answer(d)
-		if a.Policy == g.Policy {
-			continue
-		}
-		if who[a.Policy] == nil {
-			order = append(order, a.Policy)
-			why[a.Policy] = a.Reason
-		}
-		who[a.Policy] = append(who[a.Policy], d.String())
-	}
-	var notes []string
-	for _, p := range order {
-		notes = append(notes, fmt.Sprintf("for %s: %s: %s", strings.Join(who[p], ", "), strings.ReplaceAll(p.String(), "-", " "), why[p]))
-	}
-	return notes
-}
-
-// mixed reports whether the fetch policies of dialects ds read the
-// fetched answer as different policies (always false without perRow).
-func (f *robotsFile) mixed(ds []robotstxt.Dialect) bool {
-	if !f.perRow() {
-		return false
-	}
-	g := f.answer(robotstxt.Google)
-	for _, d := range ds {
-		if f.answer(d).Policy != g.Policy {
-			return true
-		}
-	}
-	return false
-}
-
-// perRow reports whether each question gets its own crawler's fetch
-// policy: the file was fetched without -d.
-func (f *robotsFile) perRow() bool { return f.resp != nil }
-
-// answer returns what the file means for questions in dialect d: for a
-// file read from disk or fetched with -d, the one policy it has; for one
-// fetched without -d, the answer read with d's fetch policy (the same
-// code the fetcher decides with, fetch.Interpret).
-func (f *robotsFile) answer(d robotstxt.Dialect) *fetch.Answer {
-	if d == robotstxt.DefaultDialect {
-		d = robotstxt.Google
-	}
-	if a, ok := f.answers[d]; ok {
-		return a
-	}
-	var a *fetch.Answer
-	switch {
-	case f.resp != nil:
-		a = f.resp.Interpret(d)
-	case f.Fetched != nil:
-		p, _ := fetch.ParsePolicy(f.Fetched.Policy)
-		a = &fetch.Answer{Dialect: d, Policy: p, Reason: f.Fetched.Reason}
-	default:
-		a = &fetch.Answer{Dialect: d, Policy: fetch.Rules}
-	}
-	if a.Policy == fetch.Rules && (f.resp == nil || f.Fetched.Policy == "rules") {
-		a.Robots = f.Robots // parsed once, with the size the source had
-	}
-	if f.answers == nil {
-		f.answers = map[robotstxt.Dialect]*fetch.Answer{}
-	}
-	f.answers[d] = a
-	return a
-}
-
-// rowDialect is the dialect a question is read in: -d's, else the
-// crawler's own, else Google's.
-func rowDialect(q robotstxt.Query) robotstxt.Dialect {
-	switch {
-	case q.Dialect != robotstxt.DefaultDialect:
-		return q.Dialect
-	case q.Crawler != nil && q.Crawler.Dialect != robotstxt.DefaultDialect:
-		return q.Crawler.Dialect
-	}
-	return robotstxt.Google
-}
-
-// policy returns how the file decides: "rules" for a file read from disk or
-// fetched with rules to obey, else the fetch policy, "allow-all" or
-// "disallow-all".
-func (f *robotsFile) policy() string {
-	if f.Fetched == nil {
-		return "rules"
-	}
-	return f.Fetched.Policy
-}
-
-// truncated reports whether crawlers read only the first
-// robotstxt.DefaultMaxBytes of the file.
-func (f *robotsFile) truncated() bool {
-	return f.Robots.Truncated() || f.Fetched != nil && f.Fetched.Truncated
-}
-
-// fileNotes say what crawlers make of the file where the answers alone
-// would hide it: a cut at 500 KiB (and Yandex's size rule).
-func (f *robotsFile) fileNotes() []string {
-	var notes []string
-	if f.policy() == "rules" && len(bytes.TrimSpace(f.Body)) > 0 {
-		// What crawlers read from a file they cannot read: nothing
-		// usable, so every answer is "allowed"; say why.
-		switch {
-		case bytes.HasPrefix(f.Body, []byte{0xFF, 0xFE}) || bytes.HasPrefix(f.Body, []byte{0xFE, 0xFF}):
-			notes = append(notes, "the file is UTF-16: crawlers read it as bytes and find no usable rule in it, so every answer is \"allowed\"; save it as UTF-8")
-		case !hasField(f.Robots):
-			notes = append(notes, "no line of the file reads as a robots.txt field (user-agent, allow, disallow, sitemap...): crawlers find nothing usable in it, so every answer is \"allowed\"")
-		}
-	}
-	if f.truncated() {
-		notes = append(notes, fmt.Sprintf("the file is over %d bytes: only the first %d are read, as crawlers read them; %s: everything is allowed for Yandex crawlers",
-			robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes, robotstxt.OversizedReason))
-	}
-	return notes
-}
-
-// hasField reports whether any line of r reads as a field, in Google's
-// reading.
-func hasField(r *robotstxt.Robots) bool {
-	for _, l := range r.Lines() {
-		if l.Field != robotstxt.FieldNone && l.Field != robotstxt.FieldUnknown {
-			return true
-		}
-	}
-	return false
-}
-
-// originNotes say, for a file fetched from a site, which of the URLs asked
-// about are on another origin: its rules do not govern them (docs/protocol.md, Scope;
-// Yandex's tester says "URL does not belong to your domain").
-func (f *robotsFile) originNotes(urls []string) []string {
-	if f.Fetched == nil {
-		return nil
-	}
-	var notes []string
-	for _, u := range urls {
-		if !strings.Contains(u, "://") {
-			continue // a path: on the file's origin
-		}
-		if o, err := fetch.OriginOf(u); err != nil || o.String() != f.Fetched.Origin {
-			notes = append(notes, fmt.Sprintf("%s is not on %s: this robots.txt does not govern it (the answers below are what it would say)", u, f.Fetched.Origin))
-		}
-	}
-	return notes
-}
-
-// fetchNotes say, for a file fetched from a site, where the answer came from
-// and, when no rules apply, what applies instead: one line each. They are
-// nil for a file read from disk.
-//
-// Questions asked in dialects ds whose fetch policies read the answer
-// differently (-u without -d) get a note saying that each row has its own.
-func (f *robotsFile) fetchNotes(ds ...robotstxt.Dialect) []string {
-	i := f.Fetched
-	if i == nil {
-		return nil
-	}
-	src := map[string]string{"network": "fetched now", "cache": "from the cache", "stale-cache": "from the cache (stale: the refresh failed)"}[i.Source]
-	if f.mixed(ds) {
-		return []string{fmt.Sprintf("%s (store: %s): %s", src, i.Store, i.Reason),
-			"each crawler's own engine reads this answer (its fetch policy, row by row); -d sets one for all"}
-	}
-	notes := []string{fmt.Sprintf("%s with the %s fetch policy (store: %s): %s", src, i.Dialect, i.Store, i.Reason)}
-	switch i.Policy {
-	case "allow-all":
-		notes = append(notes, "no robots.txt rules apply: everything is allowed")
-	case "disallow-all":
-		notes = append(notes, "no robots.txt rules apply: everything is disallowed")
-	}
-	return notes
-}
+// robotsFile is a robots.txt file loaded for a command: a file, standard
+// input, or a live site's.
+type robotsFile = tester.Source
 
 // robotsSource is where a command's robots.txt comes from when it is not a
 // file: a live site (-u), fetched through the cache on --store. check, lint
@@ -327,25 +123,7 @@ func (s *robotsSource) load(ctx context.Context, d robotstxt.Dialect, stderr io.
 	if err != nil {
 		return nil, fmt.Errorf("-u %s: %v", s.URL, err)
 	}
-	size := len(body)
-	if info.Truncated {
-		size = len(body) + 1 // at least: the fetcher read one byte past its limit
-	}
-	f := &robotsFile{Name: info.RobotsURL, Body: body, Robots: robotstxt.ParseWith(body, &robotstxt.ParseOptions{Size: size}),
-		Size: int64(size), Fetched: &info}
-	if d == robotstxt.DefaultDialect && info.Source != "stale-cache" && info.Error == "" && info.Status != 0 {
-		// One fetch with Google's policy, which keeps the body of every
-		// 2xx answer; each question reads the answer with its own
-		// crawler's policy. (A stale copy served after a failed refresh
-		// is what every crawler keeps using, and no answer at all means
-		// the same to every crawler: unreachable.)
-		h := http.Header{}
-		if n := len(info.Trace); n > 0 && info.Trace[n-1].ContentType != "" {
-			h.Set("Content-Type", info.Trace[n-1].ContentType)
-		}
-		f.resp = &fetch.Response{Status: info.Status, Header: h, Body: body, Size: size}
-	}
-	return f, nil
+	return tester.FetchedSource(body, &info, d), nil
 }
 
 // loadRobots loads the robots.txt file of a command: a path, or "-" for
@@ -364,8 +142,9 @@ func loadRobots(name string, stdin io.Reader) (*robotsFile, error) {
 	if name == "-" {
 		shown = "standard input"
 	}
-	return &robotsFile{Name: shown, Path: name, Body: body, Robots: robotstxt.Parse(body),
-		Size: int64(len(body)) + restBytes, CutLines: restLines}, nil
+	f := tester.NewSource(shown, body)
+	f.Size, f.CutLines = int64(len(body))+restBytes, restLines
+	return f, nil
 }
 
 // newFlagSet returns the flag set of the subcommand name. It prints
@@ -465,27 +244,41 @@ const (
 // checkURL reports whether u is something a robots.txt question can be
 // about: an absolute URL or a path starting with '/'.
 func checkURL(u string) error {
-	if strings.HasPrefix(u, "/") || strings.Contains(u, "://") {
-		return nil
-	}
-	return fmt.Errorf("URL %q: give an absolute URL (https://example.com/path) or a path starting with /", u)
+	return cliError(tester.CheckURL(u), nil)
 }
 
-// lookupCrawlers resolves -c names.
-func lookupCrawlers(names []string) ([]robotstxt.Crawler, error) {
-	var out []robotstxt.Crawler
-	seen := map[string]bool{}
-	for _, n := range names {
-		c, ok := robotstxt.LookupCrawler(n)
-		if !ok {
-			return nil, fmt.Errorf("unknown crawler %q (robotstxt check --crawlers lists the known ones; -a %s asks about any product token)", n, exampleToken(n))
-		}
-		if key := strings.ToLower(c.Name); !seen[key] {
-			seen[key] = true
-			out = append(out, c)
-		}
+// cliError turns an error of package tester into the command's words: the
+// flags to use (-a, --agents) and where to look. agentLists are the
+// --agents values as typed.
+func cliError(err error, agentLists []string) error {
+	var e *tester.Error
+	if !errors.As(err, &e) {
+		return err
 	}
-	return out, nil
+	switch {
+	case e.Field == "crawlers":
+		return fmt.Errorf("unknown crawler %q (robotstxt check --crawlers lists the known ones; -a %s asks about any product token)", e.Value, exampleToken(e.Value))
+	case e.Field == "agent_sets" && e.Value == "" && e.Index < len(agentLists):
+		return fmt.Errorf("--agents %q names no token", agentLists[e.Index])
+	case e.Suggestion != "":
+		return errors.New(e.Msg + "; did you mean -a " + e.Suggestion + "?")
+	}
+	return errors.New(e.Msg)
+}
+
+// agentSets splits --agents values ("A,B") into token sets, blanks dropped.
+func agentSets(lists []string) [][]string {
+	var sets [][]string
+	for _, l := range lists {
+		var toks []string
+		for _, t := range strings.Split(l, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				toks = append(toks, t)
+			}
+		}
+		sets = append(sets, toks)
+	}
+	return sets
 }
 
 // exampleToken is name if it is a product token, else "TOKEN".
@@ -498,14 +291,8 @@ func exampleToken(name string) string {
 
 // parseDialectFlag reads -d; "" means each crawler's own dialect.
 func parseDialectFlag(s string) (robotstxt.Dialect, error) {
-	if s == "" {
-		return robotstxt.DefaultDialect, nil
-	}
-	d, err := robotstxt.ParseDialect(s)
-	if err != nil {
-		return 0, fmt.Errorf("unknown dialect %q (google, rfc9309, bing, yandex, baidu, original)", s)
-	}
-	return d, nil
+	d, err := tester.ParseDialect(s)
+	return d, cliError(err, nil)
 }
 
 // paint wraps s in an ANSI colour when color is set.

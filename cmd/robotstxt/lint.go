@@ -6,9 +6,12 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/lint"
+	"github.com/seed53c283f5/robotstxt/tester"
 )
 
 const lintHelp = `Usage: robotstxt lint [--json | --sarif | --all] [--disable CODE,...] (FILE... | -u URL [--store SPEC])
@@ -51,22 +54,10 @@ Examples:
 `
 
 // lintReport is the JSON form of lint's output.
-type lintReport struct {
-	Files    []string   `json:"files"`
-	Fetch    *fetchInfo `json:"fetch,omitempty"` // with -u
-	Notes    []lintNote `json:"notes,omitempty"` // with -u
-	Findings []finding  `json:"findings"`
-	Errors   int        `json:"errors"`
-	Warnings int        `json:"warnings"`
-	Infos    int        `json:"infos"`
-}
+type lintReport = tester.LintReport
 
-// lintNote says something about a file that is not a finding: where a
-// fetched file came from, and what applies when there was no file.
-type lintNote struct {
-	File string `json:"file"`
-	Note string `json:"note"`
-}
+// finding is one lint diagnostic, also its JSON form.
+type finding = lint.Finding
 
 func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("lint")
@@ -81,7 +72,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return flagFailed(stderr, "lint", lintHelp, args, err)
 	}
 	if *listCodes {
-		writeCodes(stdout)
+		lint.WriteCodes(stdout)
 		return 0
 	}
 	if *jsonOut && *sarifOut {
@@ -96,20 +87,20 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "robotstxt lint: no file to lint (give files, - for standard input, or -u URL)")
 		return 2
 	}
-	off := map[string]bool{}
+	var off []string
 	for _, c := range strings.Split(*disable, ",") {
 		if c = strings.TrimSpace(c); c == "" {
 			continue
 		}
-		if _, ok := lintCodeIndex[c]; !ok {
+		if _, ok := lint.LookupCode(c); !ok {
 			fmt.Fprintf(stderr, "robotstxt lint: --disable: unknown code %q (robotstxt lint --codes lists them)\n", c)
 			return 2
 		}
-		off[c] = true
+		off = append(off, c)
 	}
 	stdinUsed := false
 	status := 0
-	rep := lintReport{Files: []string{}, Findings: []finding{}}
+	rep := tester.NewLintReport()
 	load := func(name string) (*robotsFile, error) {
 		if src.URL != "" {
 			return src.load(context.Background(), robotstxt.DefaultDialect, stderr)
@@ -137,48 +128,18 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 2
 			continue
 		}
-		if f.Fetched != nil {
-			rep.Fetch = f.Fetched
-			for _, n := range append(f.fetchNotes(), f.policyNotes(robotstxt.Dialects())...) {
-				rep.Notes = append(rep.Notes, lintNote{f.Name, n})
-			}
-			if f.truncated() {
-				rep.Notes = append(rep.Notes, lintNote{f.Name, fmt.Sprintf("the file is over %d bytes: only the first %d were downloaded, and are linted", robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes)})
-			}
-			switch f.policy() {
-			case "disallow-all":
-				// Not read: like a file that cannot be read.
-				complain(stderr, "lint", "%s: cannot be read, nothing to lint: %s", f.Name, f.Fetched.Reason)
-				status = 2
-				continue
-			case "allow-all":
-				rep.Files = append(rep.Files, f.Name)
-				continue
-			}
-		}
-		rep.Files = append(rep.Files, f.Name)
-		for _, fd := range lint(f) {
-			if off[fd.Code] {
-				continue
-			}
-			switch fd.Severity {
-			case sevError:
-				rep.Errors++
-			case sevWarning:
-				rep.Warnings++
-			default:
-				rep.Infos++
-			}
-			rep.Findings = append(rep.Findings, fd)
+		if err := rep.Add(f, &tester.LintOptions{Disable: off}); err != nil {
+			complain(stderr, "lint", "%v", cliError(err, nil))
+			status = 2
 		}
 	}
 	switch {
 	case *jsonOut:
 		err = writeJSON(stdout, rep)
 	case *sarifOut:
-		err = writeJSON(stdout, sarif(&rep))
+		err = writeJSON(stdout, lint.NewSARIF(rep.Findings, version))
 	default:
-		writeFindings(stdout, &rep, useColor(stdout), *allLines)
+		writeFindings(stdout, rep, useColor(stdout), *allLines)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "robotstxt lint: %v\n", err)
@@ -255,7 +216,7 @@ func writeFileFindings(b *strings.Builder, fs []finding, color, all bool) {
 		if d := len(byCode[y]) - len(byCode[x]); d != 0 {
 			return d
 		}
-		return lintCodeIndex[x] - lintCodeIndex[y]
+		return lint.CodeIndex(x) - lint.CodeIndex(y)
 	})
 	parts := make([]string, len(codes))
 	for i, c := range codes {
@@ -266,9 +227,9 @@ func writeFileFindings(b *strings.Builder, fs []finding, color, all bool) {
 
 func severityColor(sev string) string {
 	switch sev {
-	case sevError:
+	case lint.SeverityError:
 		return "31;1"
-	case sevWarning:
+	case lint.SeverityWarning:
 		return "33"
 	}
 	return "36"
@@ -281,102 +242,15 @@ func plural(n int, s string) string {
 	return s + "s"
 }
 
-// The SARIF 2.1.0 log, as much of it as code-scanning tools read.
-type sarifLog struct {
-	Schema  string     `json:"$schema"`
-	Version string     `json:"version"`
-	Runs    []sarifRun `json:"runs"`
-}
-
-type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
-}
-
-type sarifTool struct {
-	Driver sarifDriver `json:"driver"`
-}
-
-type sarifDriver struct {
-	Name           string      `json:"name"`
-	Version        string      `json:"version"`
-	InformationURI string      `json:"informationUri"`
-	Rules          []sarifRule `json:"rules"`
-}
-
-type sarifRule struct {
-	ID                   string       `json:"id"`
-	ShortDescription     sarifText    `json:"shortDescription"`
-	Help                 sarifText    `json:"help"`
-	DefaultConfiguration sarifConfig  `json:"defaultConfiguration"`
-	Properties           sarifRuleTag `json:"properties"`
-}
-
-type sarifRuleTag struct {
-	Dialects []string `json:"dialects"`
-}
-
-type sarifText struct {
-	Text string `json:"text"`
-}
-
-type sarifConfig struct {
-	Level string `json:"level"`
-}
-
-type sarifResult struct {
-	RuleID    string          `json:"ruleId"`
-	RuleIndex int             `json:"ruleIndex"`
-	Level     string          `json:"level"`
-	Message   sarifText       `json:"message"`
-	Locations []sarifLocation `json:"locations"`
-}
-
-type sarifLocation struct {
-	PhysicalLocation sarifPhysical `json:"physicalLocation"`
-}
-
-type sarifPhysical struct {
-	ArtifactLocation sarifArtifact `json:"artifactLocation"`
-	Region           sarifRegion   `json:"region"`
-}
-
-type sarifArtifact struct {
-	URI string `json:"uri"`
-}
-
-type sarifRegion struct {
-	StartLine   int `json:"startLine"`
-	StartColumn int `json:"startColumn"`
-}
-
-// sarifLevel maps a severity to a SARIF level ("info" is "note").
-func sarifLevel(sev string) string {
-	if sev == sevInfo {
-		return "note"
-	}
-	return sev
-}
-
-func sarif(rep *lintReport) *sarifLog {
-	d := sarifDriver{Name: "robotstxt lint", Version: version, InformationURI: "https://github.com/seed53c283f5/robotstxt"}
-	for _, c := range lintCodes {
-		d.Rules = append(d.Rules, sarifRule{ID: c.Code, ShortDescription: sarifText{c.Summary},
-			Help: sarifText{"Fix: " + c.Fix + "."}, DefaultConfiguration: sarifConfig{sarifLevel(c.Severity)},
-			Properties: sarifRuleTag{Dialects: c.Dialects}})
-	}
-	run := sarifRun{Tool: sarifTool{d}, Results: []sarifResult{}}
-	for _, f := range rep.Findings {
-		uri := f.File
-		if uri == "standard input" {
-			uri = "stdin"
+// joinLines lists line numbers, at most max of them, then "...".
+func joinLines(ns []int, max int) string {
+	var parts []string
+	for i, n := range ns {
+		if i == max {
+			parts = append(parts, "...")
+			break
 		}
-		msg := f.Message
-		if len(f.Dialects) > 0 {
-			msg += " (dialects: " + strings.Join(f.Dialects, ", ") + ")"
-		}
-		run.Results = append(run.Results, sarifResult{RuleID: f.Code, RuleIndex: lintCodeIndex[f.Code], Level: sarifLevel(f.Severity),
-			Message: sarifText{msg}, Locations: []sarifLocation{{sarifPhysical{sarifArtifact{uri}, sarifRegion{f.Line, f.Column}}}}})
+		parts = append(parts, strconv.Itoa(n))
 	}
-	return &sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}
+	return strings.Join(parts, ", ")
 }

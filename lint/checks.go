@@ -1,4 +1,4 @@
-package main
+package lint
 
 import (
 	"bytes"
@@ -14,15 +14,33 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 )
 
-// finding is one lint diagnostic, also its JSON form.
-type finding struct {
+// Finding is one lint diagnostic. Its JSON form is the one
+// "robotstxt lint --json" prints.
+type Finding struct {
 	File     string   `json:"file"`
 	Line     int      `json:"line"`   // 1-based
 	Column   int      `json:"column"` // 1-based, in bytes
 	Code     string   `json:"code"`
-	Severity string   `json:"severity"`
+	Severity string   `json:"severity"` // SeverityError, SeverityWarning or SeverityInfo
 	Message  string   `json:"message"`
-	Dialects []string `json:"dialects"`
+	Dialects []string `json:"dialects"` // the dialects it affects; empty: only other parsers
+}
+
+// File is one robots.txt file to lint.
+type File struct {
+	// Name is the name findings carry: a path, a URL, "standard input".
+	Name string
+	// Body is the bytes read: up to robotstxt.DefaultMaxBytes plus one,
+	// so that a cut at 500 KiB that falls inside a line can be told.
+	Body []byte
+	// Robots is Body parsed; nil: Check parses it.
+	Robots *robotstxt.Robots
+	// Size is the whole file's size in bytes when it is longer than
+	// Body (the 500 KiB cut); 0 means len(Body).
+	Size int64
+	// CutLines counts the line ends in what crawlers do not read (after
+	// the cut), when known.
+	CutLines int
 }
 
 // probeToken is a product token no file names: asking about it gives the
@@ -38,20 +56,30 @@ const (
 )
 
 type linter struct {
-	f     *robotsFile
+	f     *File
 	r     *robotstxt.Robots
 	lines []robotstxt.Line
-	out   []finding
+	out   []Finding
 	draft map[int]bool // the groups a crawler reading the original draft obeys
 	// yandexLines are the clean-param and host lines, in file order.
 	yandexLines []int
 	delayLines  []int // the crawl-delay lines
 }
 
-// lint runs every check on one file.
-func lint(f *robotsFile) []finding {
-	l := &linter{f: f, r: f.Robots, lines: make([]robotstxt.Line, 0, f.Robots.NumLines())}
-	for _, ln := range f.Robots.Lines() {
+// Check runs every check on one file and returns its findings in line
+// order (then column, then the order of the code table). It never fails:
+// any bytes give a list, empty for a clean file. It is bounded on huge and
+// hostile files.
+func Check(f *File) []Finding {
+	in := *f
+	if in.Robots == nil {
+		in.Robots = robotstxt.Parse(in.Body)
+	}
+	if in.Size == 0 {
+		in.Size = int64(len(in.Body))
+	}
+	l := &linter{f: &in, r: in.Robots, lines: make([]robotstxt.Line, 0, in.Robots.NumLines())}
+	for _, ln := range in.Robots.Lines() {
 		l.lines = append(l.lines, ln)
 	}
 	if l.encoding() {
@@ -78,18 +106,18 @@ func (l *linter) add(line, col int, code, msg string, dialects []string) {
 	if dialects == nil {
 		dialects = c.Dialects
 	}
-	l.out = append(l.out, finding{File: l.f.Name, Line: max(line, 1), Column: max(col, 1), Code: code, Severity: c.Severity, Message: msg, Dialects: dialects})
+	l.out = append(l.out, Finding{File: l.f.Name, Line: max(line, 1), Column: max(col, 1), Code: code, Severity: c.Severity, Message: msg, Dialects: dialects})
 }
 
 func (l *linter) sort() {
-	slices.SortStableFunc(l.out, func(a, b finding) int {
+	slices.SortStableFunc(l.out, func(a, b Finding) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
 		}
 		if a.Column != b.Column {
 			return a.Column - b.Column
 		}
-		return lintCodeIndex[a.Code] - lintCodeIndex[b.Code]
+		return codeIndex[a.Code] - codeIndex[b.Code]
 	})
 }
 
@@ -1140,4 +1168,12 @@ func commas(n int64) string {
 		b.WriteRune(c)
 	}
 	return b.String()
+}
+
+// plural is s, with an s for n other than 1.
+func plural(n int, s string) string {
+	if n == 1 {
+		return s
+	}
+	return s + "s"
 }

@@ -1,0 +1,138 @@
+package lint
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Severities of lint findings.
+const (
+	SeverityError   = "error"   // crawlers read something other than what was meant; the CLI exits 1
+	SeverityWarning = "warning" // probably a mistake, or read differently by some crawlers
+	SeverityInfo    = "info"    // worth knowing; often intended
+)
+
+// Dialect sets of lint codes.
+var (
+	allDialects     = []string{"google", "rfc9309", "bing", "yandex", "baidu", "original"}
+	longestMatch    = []string{"google", "rfc9309", "bing", "yandex"}
+	googleReading   = []string{"google", "bing", "yandex"}
+	strictReading   = []string{"rfc9309", "baidu", "original"}
+	draftRecords    = []string{"baidu", "original"} // blank-line records, first match
+	originalDialect = []string{"original"}
+	yandexDialect   = []string{"yandex"}
+	noDialect       = []string{}
+)
+
+// Code is one kind of lint Finding. Codes are stable: tools and
+// configurations refer to them.
+type Code struct {
+	Code     string
+	Severity string
+	Dialects []string // the dialects it affects; none: only other parsers
+	Summary  string   // what it finds
+	Fix      string   // what to do
+}
+
+// codes is the table of every code, in the order of the README.
+var codes = []Code{
+	{"utf16", SeverityError, allDialects, "the file is UTF-16: crawlers read bytes and find no rule in it", "save the file as UTF-8"},
+	{"file-truncated", SeverityError, []string{"google", "rfc9309", "bing", "yandex"}, "the file is over 500 KiB: crawlers read only the first 512,000 bytes, and Yandex ignores the whole file", "shorten the file: merge rules with wildcards, drop obsolete ones"},
+	{"partial-last-line", SeverityWarning, []string{"google", "rfc9309", "bing", "yandex"}, "the 500 KiB cut falls inside a line: crawlers read the start of that line as it stands", "shorten the file so that the cut falls after its last rule"},
+	{"html-content", SeverityWarning, allDialects, "HTML or PHP output instead of robots.txt text: crawlers skip those lines", "serve robots.txt as plain text, without markup or error messages"},
+	{"non-utf8", SeverityWarning, allDialects, "bytes that are not UTF-8: crawlers percent-encode them as they are, so they match only URLs with the same bytes", "save the file as UTF-8, or percent-encode non-ASCII paths"},
+	{"bom", SeverityInfo, noDialect, "a UTF-8 byte order mark: the five dialects skip it, some older parsers read the first line as an unknown field", "save the file without the byte order mark"},
+	{"mojibake-bom", SeverityWarning, allDialects, "a byte order mark encoded twice (ï»¿) glued to the first key: every crawler reads that line as an unknown field", "remove the ï»¿ characters at the start of the file"},
+	{"nul-byte", SeverityWarning, googleReading, "a NUL byte: Google's parser reads the line only up to it", "remove the NUL byte"},
+	{"line-too-long", SeverityWarning, googleReading, "a line over 16,663 bytes: Google's parser reads only the first 16,663", "split the line, or shorten the pattern"},
+	{"unreadable-line", SeverityWarning, allDialects, "a line that is neither a field nor a comment: crawlers skip it", "write key: value, or start the line with #"},
+	{"unknown-field", SeverityWarning, allDialects, "a field no crawler reads: crawlers skip the line", "fix the field's name or remove the line"},
+	{"accepted-typo", SeverityWarning, strictReading, "a misspelt or prefixed key that Google accepts but RFC 9309 and the original draft ignore", "spell the key exactly: User-agent, Allow, Disallow, Sitemap"},
+	{"missing-colon", SeverityWarning, strictReading, "white space instead of the colon: Google accepts it, RFC 9309 and the original draft ignore the line", "write key: value with a colon"},
+	{"unsupported-field", SeverityWarning, allDialects, "a field the crawlers it is written for ignore: crawl-delay in a group of Google's, Baidu's or Yandex's crawlers (once per file in the * group, never in a group of crawlers that read it), request-rate and visit-time, or noindex, nofollow and noarchive, which none reads", "keep crawl-delay only for the crawlers that read it; use meta robots tags or X-Robots-Tag for noindex"},
+	{"bad-crawl-delay", SeverityWarning, []string{"bing", "yandex"}, "a crawl-delay value that is not a number of seconds: crawlers ignore it", "write seconds as a number: Crawl-delay: 5 or 0.5"},
+	{"bad-sitemap-url", SeverityWarning, []string{"google", "bing", "yandex"}, "a sitemap value that is not an absolute http(s) URL: crawlers ignore it", "write the full URL: Sitemap: https://example.com/sitemap.xml"},
+	{"rule-before-user-agent", SeverityWarning, allDialects, "an allow or disallow before any user-agent line: it belongs to no group and every crawler ignores it", "put a User-agent line above it"},
+	{"empty-user-agent", SeverityWarning, allDialects, "a user-agent line with no value: it names no crawler", "name a product token, or * for every crawler"},
+	{"pattern-cannot-match", SeverityWarning, allDialects, "a pattern that starts with neither / nor *: no URL matches it", "start the pattern with / (or /* for a suffix such as /*.gif$)"},
+	{"shadowed-rule", SeverityWarning, longestMatch, "a rule that never decides: another rule of its group matches the same URLs and wins (longer, or allow wins a tie)", "remove one of the two rules, or change the pattern of the one that should win"},
+	{"duplicate-rule", SeverityWarning, longestMatch, "a rule that repeats another of its group (same kind, same URLs): it never decides", "remove the duplicate"},
+	{"star-rules-dropped", SeverityInfo, allDialects, "a crawler named by its own group ignores every rule of the * group, and some URLs the * group blocks are allowed for it by default (no rule of its group as specific says so)", "repeat in the crawler's group the * rules it should follow"},
+	{"disallow-all", SeverityWarning, allDialects, "Disallow: / for every crawler without a group of its own, and no named crawler let in: the whole site is closed (a staging file left in production?)", "remove the line if the site should be crawled"},
+	{"empty-group", SeverityWarning, allDialects, "a crawler's group has no allow or disallow rule: the crawler may fetch everything and ignores the * group's rules", "add the rules it should follow, or remove the group"},
+	{"blank-line-in-group", SeverityWarning, draftRecords, "a blank line inside a group: Google reads on, the original draft (Baidu) ends the record there and the rules after it belong to no crawler; Yandex's validator warns", "remove blank lines inside groups; separate groups with one blank line"},
+	{"dialects-disagree", SeverityWarning, draftRecords, "in a group Baidu obeys, a rule that comes before longer rules and, under Baidu's first match (with * and $, as Baidu's robots.txt help says), decides for URLs they decide under longest match (Google, Bing, Yandex, RFC 9309); one finding per such rule", "move the shorter rule below the longer ones: every dialect then agrees"},
+	{"wildcards-in-original", SeverityInfo, originalDialect, "rules with * or $ in a group the draft's readers obey: Google, Bing, Yandex, Baidu and RFC 9309 read them as wildcards, only the strict 1996 draft (the original dialect) reads them as literal characters; one finding per file", "nothing, unless a crawler that reads the strict draft matters to you"},
+	{"yandex-only-field", SeverityInfo, []string{"google", "rfc9309", "bing", "baidu", "original"}, "clean-param or host outside a group only Yandex reads: only Yandex reads them, the others skip them (harmless); one finding per file", "nothing; or put them in a User-agent: Yandex group to say whom they are for"},
+	{"yandex-bad-clean-param", SeverityWarning, yandexDialect, "a clean-param line Yandex's analyzer rejects: no parameter, parameters not separated by &, values, or a bad path", "write Clean-param: name[&name...] [path], the path starting with / or *"},
+	{"yandex-bad-host", SeverityWarning, yandexDialect, "a host line Yandex's analyzer rejects (a path, a bad port, no name) or a second host line, which Yandex ignores", "keep one Host: with only the main mirror's name, optionally https:// and a port"},
+	{"yandex-too-many-rules", SeverityWarning, yandexDialect, "more than 2,048 allow and disallow rules: Yandex reads at most 2,048", "merge rules with wildcards"},
+	{"yandex-rule-too-long", SeverityWarning, yandexDialect, "a rule over 1,024 characters: Yandex ignores it", "shorten the pattern"},
+}
+
+// codeIndex maps a code to its place in codes.
+var codeIndex = func() map[string]int {
+	m := make(map[string]int, len(codes))
+	for i, c := range codes {
+		m[c.Code] = i
+	}
+	return m
+}()
+
+// Codes returns the table of every code, in a stable order (the README's):
+// a copy, which the caller may change.
+func Codes() []Code {
+	out := make([]Code, len(codes))
+	for i, c := range codes {
+		c.Dialects = append([]string{}, c.Dialects...)
+		out[i] = c
+	}
+	return out
+}
+
+// LookupCode returns the table entry of a code, and whether there is one.
+func LookupCode(code string) (Code, bool) {
+	i, ok := codeIndex[code]
+	if !ok {
+		return Code{}, false
+	}
+	c := codes[i]
+	c.Dialects = append([]string{}, c.Dialects...)
+	return c, true
+}
+
+// CodeIndex returns the place of code in the table (as Codes returns it),
+// or -1 for an unknown code. SARIF's ruleIndex is this place.
+func CodeIndex(code string) int {
+	i, ok := codeIndex[code]
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// codeOf returns the table entry of a code; it panics on a code missing from
+// the table, which the tests would catch.
+func codeOf(code string) *Code {
+	i, ok := codeIndex[code]
+	if !ok {
+		panic("lint: no code " + code)
+	}
+	return &codes[i]
+}
+
+// WriteCodes writes the code table as "robotstxt lint --codes" prints it:
+// each code, its severity and dialects, what it finds and the fix.
+func WriteCodes(w io.Writer) error {
+	var b strings.Builder
+	for _, c := range codes {
+		d := strings.Join(c.Dialects, ", ")
+		if d == "" {
+			d = "(other parsers)"
+		}
+		fmt.Fprintf(&b, "%-22s %-7s %s\n    %s.\n    Fix: %s.\n", c.Code, c.Severity, d, c.Summary, c.Fix)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

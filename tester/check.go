@@ -1,0 +1,164 @@
+package tester
+
+import (
+	"errors"
+
+	"github.com/seed53c283f5/robotstxt"
+)
+
+// CheckRequest asks whether crawlers may fetch URLs under one robots.txt.
+type CheckRequest struct {
+	Source *Source
+	// URLs are absolute URLs or paths starting with '/'; they are
+	// normalised as crawlers normalise them (robotstxt.NormalizeURL).
+	URLs []string
+	// Subjects are who is asked about; none means Googlebot.
+	Subjects
+	// Dialect, when set, wins over each crawler's own; tokens are asked
+	// in Google's dialect unless it is set.
+	Dialect robotstxt.Dialect
+}
+
+// CheckReport is the answer to a CheckRequest: one result per URL and
+// subject, URL by URL. Its JSON form is what "robotstxt check --json"
+// prints.
+type CheckReport struct {
+	File    string        `json:"file"`
+	Fetch   *FetchInfo    `json:"fetch,omitempty"` // for a live origin
+	Notes   []string      `json:"notes,omitempty"`
+	Results []CheckResult `json:"results"`
+	Allowed int           `json:"allowed"`
+	Blocked int           `json:"blocked"`
+	// PerRow is set when the rows read the fetched answer with fetch
+	// policies that differ: each result's FetchPolicy says which it used.
+	PerRow bool `json:"-"`
+}
+
+// CheckResult is the answer for one URL and one subject.
+type CheckResult struct {
+	URL            string     `json:"url"`
+	Input          string     `json:"input,omitempty"` // the URL as given, when normalising changed it
+	Who            string     `json:"who"`             // the crawler's name, the token, or the tokens joined by '+'
+	Crawler        string     `json:"crawler,omitempty"`
+	Agents         []string   `json:"agents,omitempty"`
+	Dialect        string     `json:"dialect"`
+	Allowed        bool       `json:"allowed"`
+	Path           string     `json:"path"` // what the rules were matched against
+	Line           int        `json:"line"` // the deciding line; 0: none
+	Rule           string     `json:"rule"`
+	Reason         string     `json:"reason"`
+	Group          CheckGroup `json:"group"`
+	CrawlDelay     *float64   `json:"crawl_delay,omitempty"`
+	CrawlDelayLine int        `json:"crawl_delay_line,omitempty"`
+	Matches        []RuleJSON `json:"matches"`
+	// Policy is set when no rules applied: a fetch policy ("allow-all",
+	// "disallow-all") decided.
+	Policy string `json:"policy,omitempty"`
+	// FetchPolicy is, for a live origin fetched with DefaultDialect, the
+	// dialect whose fetch policy read the site's answer for this row: the
+	// crawler's own.
+	FetchPolicy string `json:"fetch_policy,omitempty"`
+}
+
+// CheckGroup is the group a decision applied and why.
+type CheckGroup struct {
+	Kind   string `json:"kind"` // specific, global or none
+	Token  string `json:"token,omitempty"`
+	Lines  []int  `json:"lines"`
+	Reason string `json:"reason"`
+}
+
+// RuleJSON is a rule that matched the URL; Lost says why it did not decide.
+type RuleJSON struct {
+	Line     int    `json:"line"`
+	Allow    bool   `json:"allow"`
+	Pattern  string `json:"pattern"`
+	Text     string `json:"text"`
+	Implicit bool   `json:"implicit,omitempty"`
+	Lost     string `json:"lost,omitempty"`
+}
+
+// Check answers req. Its error, for bad input, is an *Error naming the
+// field at fault.
+func Check(req *CheckRequest) (*CheckReport, error) {
+	subjects, err := req.resolve()
+	if err != nil {
+		return nil, err
+	}
+	if len(req.URLs) == 0 {
+		return nil, &Error{Field: "urls", Msg: "no URL to check"}
+	}
+	if err := checkURLs(req.URLs); err != nil {
+		return nil, err
+	}
+	if req.Source == nil {
+		return nil, &Error{Field: "robots", Msg: "no robots.txt to check", Err: errors.New("nil source")}
+	}
+	return check(req.Source, subjects, req.Dialect, req.URLs), nil
+}
+
+func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *CheckReport {
+	var ds []robotstxt.Dialect
+	for _, s := range subjects {
+		ds = append(ds, rowDialect(robotstxt.Query{Crawler: s.crawler, Dialect: d}))
+	}
+	rep := &CheckReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), Results: []CheckResult{}, PerRow: f.mixed(ds)}
+	rep.Notes = append(rep.Notes, f.fileNotes()...)
+	rep.Notes = append(rep.Notes, f.originNotes(urls)...)
+	for _, u := range urls {
+		n := robotstxt.NormalizeURL(u)
+		for _, s := range subjects {
+			q := robotstxt.Query{URL: n, Crawler: s.crawler, Agents: s.agents, Dialect: d, Explain: true}
+			if s.crawler == nil && d == robotstxt.DefaultDialect {
+				q.Dialect = robotstxt.Google
+			}
+			a := f.Answer(rowDialect(q))
+			dec := a.Decide(q)
+			policy := a.Policy.String()
+			res := CheckResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
+				Allowed: dec.Allowed, Path: dec.Path, Line: dec.Line(), Reason: dec.Reason,
+				Group:   CheckGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
+				Matches: []RuleJSON{}}
+			if res.Group.Lines == nil {
+				res.Group.Lines = []int{}
+			}
+			if n != u {
+				res.Input = u
+			}
+			if policy != "rules" && dec.Path != "/robots.txt" {
+				res.Policy = policy
+			}
+			if f.perRow() {
+				res.FetchPolicy = a.Dialect.String()
+			}
+			if s.crawler != nil {
+				res.Crawler = s.crawler.Name
+			}
+			if dec.HasRule() {
+				res.Rule = dec.Rule.Text
+			}
+			if dec.HasCrawlDelay && dec.Dialect.HonoursCrawlDelay() {
+				cd := dec.CrawlDelay
+				res.CrawlDelay, res.CrawlDelayLine = &cd, dec.CrawlDelayLine
+			} else if s.token && policy == "rules" && a.Robots != nil {
+				// A token is a custom crawler: it honours crawl-delay
+				// whatever the dialect, as the polite client paces it
+				// (its group's, else '*''s).
+				if p := a.Robots.CrawlDelay(q); p.CrawlDelayLine != 0 {
+					cd := p.CrawlDelay
+					res.CrawlDelay, res.CrawlDelayLine = &cd, p.CrawlDelayLine
+				}
+			}
+			for _, m := range dec.Matches {
+				res.Matches = append(res.Matches, RuleJSON{Line: m.Line, Allow: m.Allow, Pattern: m.Pattern, Text: m.Text, Implicit: m.Implicit, Lost: m.Lost})
+			}
+			if dec.Allowed {
+				rep.Allowed++
+			} else {
+				rep.Blocked++
+			}
+			rep.Results = append(rep.Results, res)
+		}
+	}
+	return rep
+}
