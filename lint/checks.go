@@ -60,7 +60,10 @@ type linter struct {
 	r     *robotstxt.Robots
 	lines []robotstxt.Line
 	out   []Finding
-	draft map[int]bool // the groups a crawler reading the original draft obeys
+	keep  int               // with CheckBounded: findings kept in full per code
+	kept  map[string]int    // findings kept in full, per code
+	more  map[string]*Tally // the findings past keep, per code
+	draft map[int]bool      // the groups a crawler reading the original draft obeys
 	// yandexLines are the clean-param and host lines, in file order.
 	yandexLines []int
 	delayLines  []int // the crawl-delay lines
@@ -71,6 +74,29 @@ type linter struct {
 // any bytes give a list, empty for a clean file. It is bounded on huge and
 // hostile files.
 func Check(f *File) []Finding {
+	fs, _ := check(f, 0)
+	return fs
+}
+
+// Tally is the findings of one code in one file that CheckBounded counted
+// instead of returning them.
+type Tally struct {
+	File     string
+	Code     string
+	Severity string
+	Lines    []int32 // their lines, in line order
+}
+
+// CheckBounded is Check for a report that shows a few findings of each
+// code and counts the rest: past the first keep findings of a code (in the
+// order the checks find them), it returns only their lines, one Tally a
+// code, so that a hostile file with a finding on every line costs a few
+// bytes a line. keep <= 0 returns every finding, as Check.
+func CheckBounded(f *File, keep int) ([]Finding, []Tally) {
+	return check(f, keep)
+}
+
+func check(f *File, keep int) ([]Finding, []Tally) {
 	in := *f
 	if in.Robots == nil {
 		in.Robots = robotstxt.Parse(in.Body)
@@ -79,12 +105,15 @@ func Check(f *File) []Finding {
 		in.Size = int64(len(in.Body))
 	}
 	l := &linter{f: &in, r: in.Robots, lines: make([]robotstxt.Line, 0, in.Robots.NumLines())}
+	if keep > 0 {
+		l.keep, l.kept, l.more = keep, map[string]int{}, map[string]*Tally{}
+	}
 	for _, ln := range in.Robots.Lines() {
 		l.lines = append(l.lines, ln)
 	}
 	if l.encoding() {
 		l.sort()
-		return l.out
+		return l.out, l.tallies()
 	}
 	l.perLine()
 	groups := l.r.Groups()
@@ -98,13 +127,40 @@ func Check(f *File) []Finding {
 	l.blankLines(groups)
 	l.firstMatchOrder(groups)
 	l.sort()
-	return l.out
+	return l.out, l.tallies()
+}
+
+// tallies returns the findings counted past keep, in the order of the code
+// table, each with its lines sorted.
+func (l *linter) tallies() []Tally {
+	if len(l.more) == 0 {
+		return nil
+	}
+	out := make([]Tally, 0, len(l.more))
+	for _, t := range l.more {
+		slices.Sort(t.Lines)
+		out = append(out, *t)
+	}
+	slices.SortFunc(out, func(a, b Tally) int { return codeIndex[a.Code] - codeIndex[b.Code] })
+	return out
 }
 
 func (l *linter) add(line, col int, code, msg string, dialects []string) {
 	c := codeOf(code)
 	if dialects == nil {
 		dialects = c.Dialects
+	}
+	if l.keep > 0 {
+		if l.kept[code] >= l.keep {
+			t := l.more[code]
+			if t == nil {
+				t = &Tally{File: l.f.Name, Code: code, Severity: c.Severity}
+				l.more[code] = t
+			}
+			t.Lines = append(t.Lines, int32(max(line, 1)))
+			return
+		}
+		l.kept[code]++
 	}
 	l.out = append(l.out, Finding{File: l.f.Name, Line: max(line, 1), Column: max(col, 1), Code: code, Severity: c.Severity, Message: msg, Dialects: dialects})
 }

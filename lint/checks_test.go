@@ -380,3 +380,23 @@ func TestLintPrecision(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckBoundedKeepsFew checks that a file with a finding on every line
+// keeps only the first findings of each code in full and counts the rest
+// by line, so that a text report of a hostile file stays small.
+func TestCheckBoundedKeepsFew(t *testing.T) {
+	body := []byte(strings.Repeat("a\n", 100000))
+	fs, tallies := CheckBounded(&File{Name: "f", Body: body}, 8)
+	if len(fs) != 8 {
+		t.Fatalf("%d findings kept, want 8", len(fs))
+	}
+	if len(tallies) != 1 || tallies[0].Code != "unreadable-line" || len(tallies[0].Lines) != 100000-8 {
+		t.Fatalf("tallies = %d, want one of unreadable-line with %d lines", len(tallies), 100000-8)
+	}
+	if !slices.IsSorted(tallies[0].Lines) || tallies[0].Lines[0] != 9 {
+		t.Errorf("tallied lines start %v, want sorted from 9", tallies[0].Lines[:3])
+	}
+	if all := Check(&File{Name: "f", Body: body}); len(all) != 100000 {
+		t.Errorf("Check returned %d findings, want every one: 100000", len(all))
+	}
+}

@@ -15,9 +15,12 @@ type LintReport struct {
 	Fetch    *FetchInfo     `json:"fetch,omitempty"` // for a live origin
 	Notes    []LintNote     `json:"notes,omitempty"` // for a live origin
 	Findings []lint.Finding `json:"findings"`
-	Errors   int            `json:"errors"`
-	Warnings int            `json:"warnings"`
-	Infos    int            `json:"infos"`
+	// Tallies are the findings LintOptions.Keep counted instead of
+	// keeping (not in the JSON form, which keeps every finding).
+	Tallies  []lint.Tally `json:"-"`
+	Errors   int          `json:"errors"`
+	Warnings int          `json:"warnings"`
+	Infos    int          `json:"infos"`
 }
 
 // LintNote says something about a file that is not a finding: where a
@@ -31,6 +34,10 @@ type LintNote struct {
 type LintOptions struct {
 	// Disable lists codes not to report.
 	Disable []string
+	// Keep, when > 0, keeps the first Keep findings of each code of a
+	// file in full and only counts the rest, in Tallies (see
+	// lint.CheckBounded): for a text report that shows a few of each.
+	Keep int
 }
 
 // NewLintReport returns an empty report, to which Add adds files.
@@ -84,19 +91,37 @@ func (rep *LintReport) Add(src *Source, opts *LintOptions) error {
 		}
 	}
 	rep.Files = append(rep.Files, src.Name)
-	for _, fd := range lint.Check(&lint.File{Name: src.Name, Body: src.Body, Robots: src.Robots, Size: src.Size, CutLines: src.CutLines}) {
+	findings, tallies := lint.CheckBounded(&lint.File{Name: src.Name, Body: src.Body, Robots: src.Robots, Size: src.Size, CutLines: src.CutLines}, keep(opts))
+	count := func(severity string, n int) {
+		switch severity {
+		case lint.SeverityError:
+			rep.Errors += n
+		case lint.SeverityWarning:
+			rep.Warnings += n
+		default:
+			rep.Infos += n
+		}
+	}
+	for _, fd := range findings {
 		if off[fd.Code] {
 			continue
 		}
-		switch fd.Severity {
-		case lint.SeverityError:
-			rep.Errors++
-		case lint.SeverityWarning:
-			rep.Warnings++
-		default:
-			rep.Infos++
-		}
+		count(fd.Severity, 1)
 		rep.Findings = append(rep.Findings, fd)
 	}
+	for _, t := range tallies {
+		if off[t.Code] {
+			continue
+		}
+		count(t.Severity, len(t.Lines))
+		rep.Tallies = append(rep.Tallies, t)
+	}
 	return nil
+}
+
+func keep(opts *LintOptions) int {
+	if opts == nil {
+		return 0
+	}
+	return opts.Keep
 }

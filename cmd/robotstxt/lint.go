@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -128,7 +129,13 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 2
 			continue
 		}
-		if err := rep.Add(f, &tester.LintOptions{Disable: off}); err != nil {
+		opts := &tester.LintOptions{Disable: off}
+		if !*jsonOut && !*sarifOut && !*allLines {
+			// The text shows shownPerCode findings of each code and
+			// counts the rest: their messages need not be kept.
+			opts.Keep = keptPerCode
+		}
+		if err := rep.Add(f, opts); err != nil {
 			complain(stderr, "lint", "%v", cliError(err, nil))
 			status = 2
 		}
@@ -155,20 +162,31 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // before it counts the rest on one line.
 const shownPerCode = 3
 
+// keptPerCode is how many findings of one code a text report keeps in full
+// per file (tester.LintOptions.Keep): enough that the first shownPerCode
+// in line order are among them, whatever order the checks find them in;
+// the rest are only counted, with their lines.
+const keptPerCode = 64
+
 // writeFindings writes the text report: per file, the first findings of
 // each code and one line for the rest, then a count of the file's findings
-// by code; all writes every finding.
+// by code; all writes every finding. It writes a file at a time.
 func writeFindings(w io.Writer, rep *lintReport, color, all bool) {
-	var b strings.Builder
+	bw := bufio.NewWriter(w)
+	defer bw.Flush()
 	for _, n := range rep.Notes {
-		fmt.Fprintf(&b, "%s: %s: %s\n", esc(n.File), paint(color, "note", "36"), esc(n.Note))
+		fmt.Fprintf(bw, "%s: %s: %s\n", esc(n.File), paint(color, "note", "36"), esc(n.Note))
+	}
+	tallies := map[string][]lint.Tally{}
+	for _, t := range rep.Tallies {
+		tallies[t.File] = append(tallies[t.File], t)
 	}
 	for i := 0; i < len(rep.Findings); {
 		j := i + 1
 		for j < len(rep.Findings) && rep.Findings[j].File == rep.Findings[i].File {
 			j++
 		}
-		writeFileFindings(&b, rep.Findings[i:j], color, all)
+		writeFileFindings(bw, rep.Findings[i:j], tallies[rep.Findings[i].File], color, all)
 		i = j
 	}
 	if len(rep.Files) > 0 {
@@ -176,40 +194,53 @@ func writeFindings(w io.Writer, rep *lintReport, color, all bool) {
 		if len(rep.Files) > 1 {
 			files = "files"
 		}
-		fmt.Fprintf(&b, "%d %s: %d %s, %d %s, %d info\n", len(rep.Files), files,
+		fmt.Fprintf(bw, "%d %s: %d %s, %d %s, %d info\n", len(rep.Files), files,
 			rep.Errors, plural(rep.Errors, "error"), rep.Warnings, plural(rep.Warnings, "warning"), rep.Infos)
 	}
-	io.WriteString(w, b.String())
 }
 
-// writeFileFindings writes the findings of one file, in line order.
-func writeFileFindings(b *strings.Builder, fs []finding, color, all bool) {
+// writeFileFindings writes the findings of one file, in line order, and
+// counts with them the findings tallied past keptPerCode.
+func writeFileFindings(w io.Writer, fs []finding, tallies []lint.Tally, color, all bool) {
 	byCode := map[string][]int{} // the lines of each code
 	var codes []string
+	total := len(fs)
 	for _, f := range fs {
 		if byCode[f.Code] == nil {
 			codes = append(codes, f.Code)
 		}
 		byCode[f.Code] = append(byCode[f.Code], f.Line)
 	}
-	shown := map[string]int{}
+	for _, t := range tallies {
+		if byCode[t.Code] == nil {
+			codes = append(codes, t.Code)
+		}
+		for _, l := range t.Lines {
+			byCode[t.Code] = append(byCode[t.Code], int(l))
+		}
+		slices.Sort(byCode[t.Code])
+		total += len(t.Lines)
+	}
+	shown := map[string][]int{} // the lines shown of each code
 	for _, f := range fs {
 		label := paint(color, f.Severity+"["+f.Code+"]", severityColor(f.Severity))
-		shown[f.Code]++
-		n := shown[f.Code]
+		n := len(shown[f.Code]) + 1
 		if !all && n > shownPerCode {
 			continue
 		}
-		fmt.Fprintf(b, "%s:%d:%d: %s: %s", esc(f.File), f.Line, f.Column, label, esc(f.Message))
+		shown[f.Code] = append(shown[f.Code], f.Line)
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s", esc(f.File), f.Line, f.Column, label, esc(f.Message))
 		if len(f.Dialects) > 0 {
-			fmt.Fprintf(b, " (dialects: %s)", strings.Join(f.Dialects, ", "))
+			fmt.Fprintf(w, " (dialects: %s)", strings.Join(f.Dialects, ", "))
 		}
-		b.WriteString("\n")
-		if rest := byCode[f.Code][n:]; !all && n == shownPerCode && len(rest) > 0 {
-			fmt.Fprintf(b, "%s: %s: ... and %d more %s (lines %s)\n", esc(f.File), label, len(rest), plural(len(rest), "line"), joinLines(rest, 10))
+		io.WriteString(w, "\n")
+		if !all && n == shownPerCode {
+			if rest := without(byCode[f.Code], shown[f.Code]); len(rest) > 0 {
+				fmt.Fprintf(w, "%s: %s: ... and %d more %s (lines %s)\n", esc(f.File), label, len(rest), plural(len(rest), "line"), joinLines(rest, 10))
+			}
 		}
 	}
-	if len(fs) < 2 {
+	if total < 2 {
 		return
 	}
 	slices.SortStableFunc(codes, func(x, y string) int {
@@ -222,7 +253,27 @@ func writeFileFindings(b *strings.Builder, fs []finding, color, all bool) {
 	for i, c := range codes {
 		parts[i] = fmt.Sprintf("%d %s", len(byCode[c]), c)
 	}
-	fmt.Fprintf(b, "%s: %d findings: %s\n", esc(fs[0].File), len(fs), strings.Join(parts, ", "))
+	fmt.Fprintf(w, "%s: %d findings: %s\n", esc(fs[0].File), total, strings.Join(parts, ", "))
+}
+
+// without returns the sorted lines ls less one occurrence of each of the
+// lines shown.
+func without(ls, shown []int) []int {
+	rest := make([]int, 0, len(ls))
+	used := make([]bool, len(shown))
+	for _, l := range ls {
+		skip := false
+		for i, s := range shown {
+			if !used[i] && s == l {
+				used[i], skip = true, true
+				break
+			}
+		}
+		if !skip {
+			rest = append(rest, l)
+		}
+	}
+	return rest
 }
 
 func severityColor(sev string) string {

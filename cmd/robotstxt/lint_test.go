@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -196,3 +197,27 @@ func TestLintAggregate(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestLintTextCountsPastKept checks the text report of a file with more
+// findings of one code than a text report keeps in full: the first few are
+// shown, the rest counted with their lines, and the totals include them.
+func TestLintTextCountsPastKept(t *testing.T) {
+	body := strings.Repeat("a\n", keptPerCode*3)
+	code, out, _ := runCmd(t, body, "lint", "-")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	n := keptPerCode * 3
+	for _, want := range []string{
+		fmt.Sprintf("... and %d more lines (lines 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, ...)", n-3),
+		fmt.Sprintf("%d findings: %d unreadable-line", n, n),
+		fmt.Sprintf("1 file: 0 errors, %d warnings, 0 info", n),
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if got := strings.Count(out, "warning[unreadable-line]: \"a\""); got != shownPerCode {
+		t.Errorf("%d findings shown in full, want %d", got, shownPerCode)
+	}
+}
