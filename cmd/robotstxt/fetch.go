@@ -11,6 +11,7 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/fetchreport"
 	"github.com/seed53c283f5/robotstxt/store/storeopen"
 )
 
@@ -57,24 +58,9 @@ type fetchOptions struct {
 	cache     *cache.Cache     // nil: a cache on the store above
 }
 
-// fetchInfo is what robotstxt fetch reports, also its JSON form.
-type fetchInfo struct {
-	Origin       string          `json:"origin"`
-	RobotsURL    string          `json:"robots_url"`
-	Dialect      string          `json:"dialect"`
-	Policy       string          `json:"policy"`
-	Source       string          `json:"source"`
-	Reason       string          `json:"reason"`
-	Status       int             `json:"status"`
-	Bytes        int             `json:"bytes"`
-	Truncated    bool            `json:"truncated"`
-	Trace        []fetch.Request `json:"trace"`
-	FetchedAt    string          `json:"fetched_at"`
-	ExpiresAt    string          `json:"expires_at"`
-	FailingSince string          `json:"failing_since,omitempty"`
-	Error        string          `json:"error,omitempty"`
-	Store        string          `json:"store"`
-}
+// fetchInfo is what robotstxt fetch reports, also its JSON form: the
+// service's GET /v1/fetch answers the same (package fetchreport).
+type fetchInfo = fetchreport.Info
 
 // fetchRobots fetches the robots.txt of rawURL's origin through a cache on
 // the store that storeSpec names, with Google's fetch policy and the default
@@ -128,23 +114,7 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 			storeName = "memory, in place of " + h.Name
 		}
 	}
-	info := fetchInfo{
-		Origin: origin.String(), RobotsURL: origin.RobotsURL(), Dialect: a.Dialect.String(),
-		Policy: a.Policy.String(), Source: a.Source.String(), Reason: a.Reason, Status: a.Status,
-		Truncated: a.Truncated, Trace: a.Trace, FetchedAt: rfc3339(a.FetchedAt), ExpiresAt: rfc3339(a.ExpiresAt),
-		FailingSince: rfc3339(a.FailingSince), Store: storeName,
-	}
-	if info.Trace == nil {
-		info.Trace = []fetch.Request{}
-	}
-	if a.Err != nil {
-		info.Error = a.Err.Error()
-	}
-	var body []byte
-	if a.Policy == fetch.Rules && a.Robots != nil {
-		body = []byte(a.Robots.Body())
-		info.Bytes = len(body)
-	}
+	body, info := fetchreport.FromAnswer(a, storeName)
 	return body, info, nil
 }
 
@@ -159,26 +129,8 @@ func cacheKeyPrefix(d robotstxt.Dialect) string {
 }
 
 // needsScheme reports whether a URL typed on the command line is a bare
-// host ("example.com", "example.com/a", "localhost:8080", "[::1]:8080"),
-// which means https. "mailto:x" and other schemes are kept, and refused.
-func needsScheme(s string) bool {
-	if strings.Contains(s, "://") {
-		return false
-	}
-	if strings.HasPrefix(s, "[") {
-		return true
-	}
-	head, _, _ := strings.Cut(s, "/")
-	_, after, found := strings.Cut(head, ":")
-	return !found || after != "" && after[0] >= '0' && after[0] <= '9'
-}
-
-func rfc3339(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
-}
+// host, which means https (see fetchreport.NeedsScheme).
+func needsScheme(s string) bool { return fetchreport.NeedsScheme(s) }
 
 // fetchClock is the clock of robotstxt fetch; tests replace it.
 var fetchClock func() time.Time
