@@ -56,7 +56,7 @@ type history struct {
 	mu    sync.Mutex // one read-modify-write at a time in this process
 }
 
-func listKey(o fetch.Origin) string             { return "history " + o.String() }
+func listKey(o fetch.Origin) string              { return "history " + o.String() }
 func bodyKey(o fetch.Origin, hash string) string { return "history-body " + o.String() + " " + hash }
 
 func hashOf(body []byte) string {
