@@ -178,7 +178,9 @@ func TestFetchRefusesRedirectToPrivate(t *testing.T) {
 	}
 }
 
-func itoa(p uint16) string { return netip.AddrPortFrom(netip.IPv4Unspecified(), p).String()[len("0.0.0.0:"):] }
+func itoa(p uint16) string {
+	return netip.AddrPortFrom(netip.IPv4Unspecified(), p).String()[len("0.0.0.0:"):]
+}
 
 func TestAllowPrivate(t *testing.T) {
 	site, hits := forbiddenSite(t)
