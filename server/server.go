@@ -310,6 +310,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		}
 		elapsed := time.Since(start)
 		s.metrics.observe(route, sw.status, elapsed)
+		if !s.log.Enabled(ctx, slog.LevelInfo) {
+			return
+		}
 		s.log.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.String("route", route), slog.Int("status", sw.status), slog.Duration("elapsed", elapsed),
 			slog.String("client", clientIP(r).String()))
