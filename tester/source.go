@@ -138,8 +138,17 @@ func FetchInfoOf(ctx context.Context, c *cache.Cache, rawURL string) (body []byt
 			storeName = "memory, in place of " + h.Name
 		}
 	}
+	body, info = ReportAnswer(a, storeName)
+	return body, info, nil
+}
+
+// ReportAnswer reports a, the cache's answer about one origin, as
+// FetchInfoOf does; storeName names the store that gave it ("memory",
+// "bbolt /x/cache.db", ...). body is the robots.txt to obey when the
+// policy is "rules", else nil. The service's GET /v1/fetch answers with it.
+func ReportAnswer(a *cache.Answer, storeName string) (body []byte, info *FetchInfo) {
 	info = &FetchInfo{
-		Origin: origin.String(), RobotsURL: origin.RobotsURL(), Dialect: a.Dialect.String(),
+		Origin: a.Origin.String(), RobotsURL: a.Origin.RobotsURL(), Dialect: a.Dialect.String(),
 		Policy: a.Policy.String(), Source: a.Source.String(), Reason: a.Reason, Status: a.Status,
 		Truncated: a.Truncated, Trace: a.Trace, FetchedAt: rfc3339(a.FetchedAt), ExpiresAt: rfc3339(a.ExpiresAt),
 		FailingSince: rfc3339(a.FailingSince), Store: storeName,
@@ -154,7 +163,7 @@ func FetchInfoOf(ctx context.Context, c *cache.Cache, rawURL string) (body []byt
 		body = []byte(a.Robots.Body())
 		info.Bytes = len(body)
 	}
-	return body, info, nil
+	return body, info
 }
 
 func rfc3339(t time.Time) string {

@@ -27,6 +27,7 @@ func commands() []command {
 		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines and cross-checks)", runEval},
 		{"fetch", "fetch a site's robots.txt as crawlers must: requests, policy, cache expiry", runFetch},
 		{"lint", "report mistakes and readings that differ between crawlers (text, JSON, SARIF)", runLint},
+		{"serve", "run the tester page and the JSON API (check, lint, fetch, history, metrics)", runServe},
 		{"version", "print the version", runVersion},
 	}
 }

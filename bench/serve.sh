@@ -1,0 +1,95 @@
+#!/bin/sh
+# serve.sh: load test of "robotstxt serve" over loopback with wrk, against
+# a warm server, with a minimal net/http handler answering a fixed JSON body
+# as the ceiling, in the same run. Each run lasts $DURATION (default 10s).
+#
+#   bench/serve.sh                 # from the repository's root
+#   DURATION=5s CONNECTIONS=32 THREADS=2 bench/serve.sh
+#
+# Runs, one after the other:
+#   ceiling      GET  /          the fixed-JSON handler (the most net/http gives)
+#   healthz      GET  /healthz   the service's cheapest route (its middleware)
+#   check-1      POST /v1/check  one URL, one crawler, an inline file of ~4 KB
+#   check-1000   POST /v1/check  1,000 URLs in one request: URLs/s = rps x 1000
+# and prints one line per run: requests/s, p50 and p99 latency, non-2xx
+# answers. Until the check route is wired to the tester package it answers
+# 501: the check runs then measure validation and the 501 (non2xx says so).
+set -eu
+
+DURATION=${DURATION:-10s}
+CONNECTIONS=${CONNECTIONS:-16}
+THREADS=${THREADS:-2}
+PORT=${PORT:-18080}
+CEILING_PORT=${CEILING_PORT:-18081}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+if ! command -v wrk >/dev/null 2>&1; then
+	echo "serve.sh: wrk is missing; installing Debian's (apt-get install -y wrk)" >&2
+	apt-get install -y wrk >/dev/null
+fi
+tmp=$(mktemp -d)
+pids=""
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null || true; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+(cd "$root" && go build -o "$tmp/robotstxt" ./cmd/robotstxt)
+(cd "$root/bench" && go build -o "$tmp/servetool" ./servetool)
+"$tmp/servetool" bodies "$tmp"
+
+"$tmp/servetool" ceiling "127.0.0.1:$CEILING_PORT" &
+pids="$pids $!"
+"$tmp/robotstxt" serve --addr "127.0.0.1:$PORT" --store memory --rate 0 --log-level error >"$tmp/serve.out" &
+pids="$pids $!"
+
+# Wait for both, then warm them up.
+for i in $(seq 1 100); do
+	if curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && curl -fs "http://127.0.0.1:$CEILING_PORT/" >/dev/null 2>&1; then
+		break
+	fi
+	sleep 0.1
+done
+for f in check1 check1000; do
+	curl -s -o /dev/null -H 'Content-Type: application/json' --data-binary "@$tmp/$f.json" "http://127.0.0.1:$PORT/v1/check"
+done
+status=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' --data-binary "@$tmp/check1.json" "http://127.0.0.1:$PORT/v1/check")
+echo "POST /v1/check answers $status"
+
+# The Lua script: the POST body from a file, and one result line at the end.
+mklua() { # $1 body file or "" for GET
+	if [ -n "$1" ]; then
+		cat <<LUA
+local f = assert(io.open("$1", "rb"))
+wrk.method = "POST"
+wrk.body = f:read("*a")
+f:close()
+wrk.headers["Content-Type"] = "application/json"
+LUA
+	fi
+	cat <<'LUA'
+done = function(summary, latency, requests)
+  local secs = summary.duration / 1e6
+  io.write(string.format("RESULT rps=%.0f p50_ms=%.3f p99_ms=%.3f requests=%d non2xx=%d errors=%d\n",
+    summary.requests / secs, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    summary.requests, summary.errors.status, summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout))
+end
+LUA
+}
+mklua "" >"$tmp/get.lua"
+mklua "$tmp/check1.json" >"$tmp/check1.lua"
+mklua "$tmp/check1000.json" >"$tmp/check1000.lua"
+
+run() { # name url lua
+	line=$(wrk -t "$THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$3" "$2" | grep '^RESULT' | sed 's/^RESULT //')
+	printf '%-11s %s\n' "$1" "$line"
+	echo "$line" >"$tmp/last"
+}
+echo "wrk -t $THREADS -c $CONNECTIONS -d $DURATION, $(nproc) CPUs, $(go version | cut -d' ' -f3)"
+run ceiling "http://127.0.0.1:$CEILING_PORT/" "$tmp/get.lua"
+run healthz "http://127.0.0.1:$PORT/healthz" "$tmp/get.lua"
+run check-1 "http://127.0.0.1:$PORT/v1/check" "$tmp/check1.lua"
+run check-1000 "http://127.0.0.1:$PORT/v1/check" "$tmp/check1000.lua"
+rps=$(sed 's/.*rps=\([0-9]*\).*/\1/' "$tmp/last")
+echo "check-1000  URLs/s=$((rps * 1000))"

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/server"
+	"golang.org/x/time/rate"
+)
+
+const serveHelp = `Usage: robotstxt serve [--addr 127.0.0.1:8080] [--store SPEC] [--token-file FILE]
+                       [--allow-private] [--rate N] [--burst N] [--timeout 30s] [flags]
+
+Runs the robotstxt service: the tester page at /, the JSON API under /v1/
+(check, lint, compare, diff, fetch, history; described at /v1/openapi.json),
+/healthz, /readyz and /metrics (Prometheus). Prints the page's address, logs
+one line per request to stderr, and on SIGINT or SIGTERM stops accepting and
+finishes the requests in flight.
+
+  --addr HOST:PORT      where to listen (default 127.0.0.1:8080; :0 picks a
+                        free port)
+  --store SPEC          the cache's store, shared with the history: memory,
+                        a bbolt file path, or a redis:// URL (several servers
+                        on one Redis share one cache); default robotstxt/cache.db
+                        in the user's cache directory
+  --token-file FILE     require "Authorization: Bearer TOKEN" on /v1/ (but
+                        /v1/openapi.json), TOKEN being the file's first line;
+                        ROBOTSTXT_TOKEN in the environment does the same
+  --allow-private       let live fetches reach loopback, private, link-local,
+                        CGNAT, multicast and cloud-metadata addresses (refused
+                        by default, whatever a name resolves to or a redirect
+                        says)
+  --rate N              requests a second per client address on /v1/
+                        (default 50; 0 turns the limit off)
+  --burst N             requests at once per client (default 100)
+  --timeout D           deadline of every request (default 30s)
+  --fetch-timeout D     time allowed for one live fetch (default 15s)
+  -A UA                 the User-Agent of live fetches (default
+                        robotstxt/VERSION (+URL))
+  --read-header-timeout D, --read-timeout D, --write-timeout D, --idle-timeout D
+                        the HTTP server's timeouts (default 5s, 30s, 60s, 120s)
+  --shutdown-timeout D  how long to wait for requests in flight (default 30s)
+  --log-level LEVEL     debug, info (default: a line per request), warn, error
+
+Exit status: 0 after a clean shutdown, 1 when serving failed (the address
+in use), 2 on bad usage.
+
+Examples:
+  robotstxt serve
+  robotstxt serve --addr :8080 --store redis://localhost:6379/0 --token-file /etc/robotstxt/token
+  curl -s 'http://127.0.0.1:8080/v1/fetch?url=example.com'
+`
+
+func runServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serve(ctx, args, stdout, stderr)
+}
+
+// serve is robotstxt serve until ctx ends (a signal, or a test).
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve")
+	addr := fs.String("addr", "127.0.0.1:8080", "where to listen")
+	storeSpec := fs.String("store", defaultStoreSpec, "the cache's store")
+	tokenFile := fs.String("token-file", "", "bearer token file")
+	allowPrivate := fs.Bool("allow-private", false, "allow private addresses")
+	perSecond := fs.Float64("rate", server.DefaultRate, "requests a second per client")
+	burst := fs.Int("burst", server.DefaultBurst, "requests at once per client")
+	timeout := fs.Duration("timeout", server.DefaultRequestTimeout, "request deadline")
+	fetchTimeout := fs.Duration("fetch-timeout", fetch.DefaultTimeout, "live fetch timeout")
+	ua := fs.String("A", "", "User-Agent header")
+	readHeader := fs.Duration("read-header-timeout", server.DefaultReadHeaderTimeout, "")
+	read := fs.Duration("read-timeout", server.DefaultReadTimeout, "")
+	write := fs.Duration("write-timeout", server.DefaultWriteTimeout, "")
+	idle := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "")
+	shutdown := fs.Duration("shutdown-timeout", server.DefaultShutdownTimeout, "")
+	logLevel := fs.String("log-level", "info", "log level")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return flagFailed(stderr, "serve", serveHelp, args, err)
+	}
+	if len(pos) > 0 {
+		complain(stderr, "serve", "unexpected argument %q (robotstxt serve -h for help)", pos[0])
+		return 2
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"--timeout", *timeout}, {"--fetch-timeout", *fetchTimeout}, {"--read-header-timeout", *readHeader},
+		{"--read-timeout", *read}, {"--write-timeout", *write}, {"--idle-timeout", *idle}, {"--shutdown-timeout", *shutdown}} {
+		if d.v <= 0 {
+			complain(stderr, "serve", "%s must be positive", d.name)
+			return 2
+		}
+	}
+	if *perSecond < 0 || *burst <= 0 {
+		complain(stderr, "serve", "--rate must be 0 (no limit) or more, --burst positive")
+		return 2
+	}
+	limit := rate.Limit(*perSecond)
+	if *perSecond == 0 {
+		limit = -1 // server.Options: negative turns the limit off
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		complain(stderr, "serve", "--log-level: want debug, info, warn or error, not %q", *logLevel)
+		return 2
+	}
+	if err := fetch.CheckUserAgent(*ua); err != nil {
+		complain(stderr, "serve", "-A: %v", err)
+		return 2
+	}
+	token, err := readToken(*tokenFile)
+	if err != nil {
+		complain(stderr, "serve", "%v", err)
+		return 2
+	}
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	st, err := openStore(*storeSpec, stderr)
+	if err != nil {
+		complain(stderr, "serve", "%v", err)
+		return 2
+	}
+	defer st.Close()
+	srv, err := server.New(&server.Options{
+		Store: st, Logger: logger, Token: token, AllowPrivate: *allowPrivate,
+		UserAgent: *ua, FetchTimeout: *fetchTimeout, Rate: limit, Burst: *burst,
+		RequestTimeout: *timeout, ReadHeaderTimeout: *readHeader, ReadTimeout: *read,
+		WriteTimeout: *write, IdleTimeout: *idle, ShutdownTimeout: *shutdown,
+	})
+	if err != nil {
+		complain(stderr, "serve", "%v", err)
+		return 2
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		complain(stderr, "serve", "--addr: %v", err)
+		return 1
+	}
+	page := pageURL(ln.Addr())
+	fmt.Fprintf(stdout, "robotstxt: serving the tester at %s (API under %sv1/, Ctrl-C to stop)\n", page, page)
+	if token == "" && !isLoopbackListener(ln.Addr()) {
+		logger.Warn("the API is open to anyone who reaches this address: give --token-file or ROBOTSTXT_TOKEN", "addr", ln.Addr().String())
+	}
+	if *allowPrivate {
+		logger.Warn("--allow-private: live fetches may reach private and loopback addresses")
+	}
+	if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
+		complain(stderr, "serve", "%v", err)
+		return 1
+	}
+	return 0
+}
+
+// readToken reads the bearer token: the first line of file, or
+// ROBOTSTXT_TOKEN when no file is given; "" means no auth.
+func readToken(file string) (string, error) {
+	if file == "" {
+		tok := strings.TrimSpace(os.Getenv("ROBOTSTXT_TOKEN"))
+		return tok, nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %v", err)
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	tok := strings.TrimSpace(line)
+	if tok == "" {
+		return "", fmt.Errorf("--token-file: %s: the first line is empty; want the token", file)
+	}
+	if strings.ContainsFunc(tok, func(r rune) bool { return r < 0x21 || r == 0x7f }) {
+		return "", fmt.Errorf("--token-file: %s: the token holds spaces or control characters", file)
+	}
+	return tok, nil
+}
+
+// pageURL is the address a person opens: an unspecified host (":8080",
+// "0.0.0.0") means this machine.
+func pageURL(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "http://" + a.String() + "/"
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/"
+}
+
+func isLoopbackListener(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}

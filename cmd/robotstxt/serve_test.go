@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// lockedBuffer is a buffer written by the server's goroutines and read by
+// the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+var servingAt = regexp.MustCompile(`serving the tester at (http://\S+/) `)
+
+// startServe runs robotstxt serve with args until the test ends, and
+// returns the page's address, the stderr buffer and a stop function that
+// returns the exit status.
+func startServe(t *testing.T, args ...string) (page string, stderr *lockedBuffer, stop func() int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stdout, stderr := &lockedBuffer{}, &lockedBuffer{}
+	done := make(chan int, 1)
+	go func() { done <- serve(ctx, args, stdout, stderr) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if m := servingAt.FindStringSubmatch(stdout.String()); m != nil {
+			page = m[1]
+			break
+		}
+		select {
+		case code := <-done:
+			cancel()
+			t.Fatalf("serve exited %d: %s", code, stderr)
+		default:
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("serve printed no address: %q %q", stdout, stderr)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var once sync.Once
+	code := 0
+	stop = func() int {
+		once.Do(func() { cancel(); code = <-done })
+		return code
+	}
+	t.Cleanup(func() { stop() })
+	return page, stderr, stop
+}
+
+func httpGet(t *testing.T, u string, header ...string) (int, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", u, nil)
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+func TestServe(t *testing.T) {
+	useTempCache(t)
+	t.Setenv("ROBOTSTXT_TOKEN", "")
+	s := newSite(t, 200, "User-agent: *\nDisallow: /private\n")
+	page, stderr, stop := startServe(t, "--addr", "127.0.0.1:0", "--store", "memory", "--allow-private")
+	if !strings.HasPrefix(page, "http://127.0.0.1:") {
+		t.Errorf("page %q", page)
+	}
+	if code, body := httpGet(t, page+"healthz"); code != 200 || !strings.Contains(string(body), `"ok"`) {
+		t.Errorf("healthz: %d %s", code, body)
+	}
+	code, body := httpGet(t, page+"v1/fetch?url="+url.QueryEscape(s.URL))
+	var info fetchInfo
+	if err := json.Unmarshal(body, &info); err != nil || code != 200 || info.Policy != "rules" || info.Source != "network" || info.Store != "memory" {
+		t.Errorf("fetch: %d %s", code, body)
+	}
+	if code, body := httpGet(t, page); code != 200 || !strings.Contains(string(body), "<html") {
+		t.Errorf("page: %d %s", code, body)
+	}
+	if code := stop(); code != 0 {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+	if log := stderr.String(); !strings.Contains(log, "route=\"GET /v1/fetch\"") || !strings.Contains(log, "status=200") || !strings.Contains(log, "--allow-private") {
+		t.Errorf("log: %s", log)
+	}
+}
+
+func TestServeDefaultStoreAndToken(t *testing.T) {
+	dir := useTempCache(t)
+	t.Setenv("ROBOTSTXT_TOKEN", "from-env")
+	page, stderr, stop := startServe(t, "--addr", "127.0.0.1:0")
+	if code, body := httpGet(t, page+"readyz"); code != 200 || !strings.Contains(string(body), filepath.Join(dir, "robotstxt", "cache.db")) {
+		t.Errorf("readyz: %d %s", code, body)
+	}
+	if code, _ := httpGet(t, page+"v1/fetch?url=example.com"); code != 401 {
+		t.Errorf("no token: %d", code)
+	}
+	if code, body := httpGet(t, page+"v1/fetch", "Authorization", "Bearer from-env"); code != 400 || !strings.Contains(string(body), `"field":"url"`) {
+		t.Errorf("with the token: %d %s", code, body)
+	}
+	if code := stop(); code != 0 {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+
+	file := filepath.Join(t.TempDir(), "token")
+	os.WriteFile(file, []byte("from-file\n"), 0o600)
+	page, _, _ = startServe(t, "--addr", "127.0.0.1:0", "--store", "memory", "--token-file", file)
+	if code, _ := httpGet(t, page+"v1/fetch", "Authorization", "Bearer from-env"); code != 401 {
+		t.Errorf("the file's token should win over the environment's: %d", code)
+	}
+	if code, _ := httpGet(t, page+"v1/fetch", "Authorization", "Bearer from-file"); code != 400 {
+		t.Errorf("the file's token refused: %d", code)
+	}
+}
+
+func TestServeUsage(t *testing.T) {
+	empty := filepath.Join(t.TempDir(), "empty")
+	os.WriteFile(empty, []byte("\n"), 0o600)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nosuch"}, "robotstxt serve: unknown flag --nosuch"},
+		{[]string{"extra"}, `robotstxt serve: unexpected argument "extra"`},
+		{[]string{"--timeout", "0s"}, "robotstxt serve: --timeout must be positive"},
+		{[]string{"--idle-timeout", "-1s"}, "robotstxt serve: --idle-timeout must be positive"},
+		{[]string{"--rate", "-1"}, "robotstxt serve: --rate must be"},
+		{[]string{"--log-level", "loud"}, "robotstxt serve: --log-level: want debug"},
+		{[]string{"--token-file", empty}, "robotstxt serve: --token-file: " + empty + ": the first line is empty"},
+		{[]string{"--token-file", filepath.Join(t.TempDir(), "none")}, "robotstxt serve: --token-file: open "},
+		{[]string{"-A", "bad\nagent"}, "robotstxt serve: -A: "},
+		{[]string{"--store", "ftp://x"}, "robotstxt serve: --store: "},
+	} {
+		code, out, stderr := runCmd(t, "", append([]string{"serve"}, tt.args...)...)
+		if code != 2 || out != "" || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", tt.args, code, out, stderr, tt.want)
+		}
+	}
+	code, _, stderr := runCmd(t, "", "serve", "-h")
+	if code != 0 || !strings.Contains(stderr, "--allow-private") {
+		t.Errorf("-h: %d %q", code, stderr)
+	}
+}
+
+func TestServeAddressInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	code, _, stderr := runCmd(t, "", "serve", "--store", "memory", "--addr", ln.Addr().String())
+	if code != 1 || !strings.HasPrefix(stderr, "robotstxt serve: --addr: ") {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+}

@@ -1,0 +1,425 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/seed53c283f5/robotstxt/tester"
+	"io"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/cache"
+	"github.com/seed53c283f5/robotstxt/fetch"
+)
+
+// Limits of the JSON API's requests.
+const (
+	MaxBodyBytes = 8 << 20 // a request body, in bytes
+	MaxURLs      = 10000   // URLs in one request
+	MaxURLBytes  = 8 << 10 // one URL
+	MaxNames     = 256     // crawlers or agents in one request
+	MaxNameBytes = 256     // one crawler name or product token
+)
+
+// Engine answers the four POST routes: the same code as the CLI's check,
+// lint, compare and diff. Each method returns the value the route answers
+// with, encoded as JSON (the same object as the command's --json output).
+// Its input is validated already; its error is answered as 500 (or 504
+// past the request's deadline), unless it is an *Error, answered as it
+// says.
+type Engine interface {
+	Check(ctx context.Context, in *CheckInput) (any, error)
+	Lint(ctx context.Context, in *LintInput) (any, error)
+	Compare(ctx context.Context, in *CompareInput) (any, error)
+	Diff(ctx context.Context, in *DiffInput) (any, error)
+}
+
+// Error is an API error: the HTTP status, and the JSON body
+// {"error": Message, "field": Field}.
+type Error struct {
+	Status  int    `json:"-"`
+	Message string `json:"error"`
+	Field   string `json:"field,omitempty"`
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func badField(field, format string, args ...any) *Error {
+	return &Error{Status: http.StatusBadRequest, Message: "server: " + field + ": " + fmt.Sprintf(format, args...), Field: field}
+}
+
+// The bodies of the POST routes, as decoded: the JSON names are the API's
+// (see openapi.json, which a test checks against these types).
+
+// CheckRequest is the body of POST /v1/check.
+type CheckRequest struct {
+	Robots   *string  `json:"robots"`
+	Origin   string   `json:"origin"`
+	URLs     []string `json:"urls"`
+	Crawlers []string `json:"crawlers"`
+	Agents   []string `json:"agents"`
+	Dialect  string   `json:"dialect"`
+}
+
+// LintRequest is the body of POST /v1/lint.
+type LintRequest struct {
+	Robots  *string  `json:"robots"`
+	Origin  string   `json:"origin"`
+	Disable []string `json:"disable"`
+}
+
+// CompareRequest is the body of POST /v1/compare.
+type CompareRequest struct {
+	Robots   *string  `json:"robots"`
+	Origin   string   `json:"origin"`
+	URLs     []string `json:"urls"`
+	Crawlers []string `json:"crawlers"`
+	Agents   []string `json:"agents"`
+}
+
+// DiffRequest is the body of POST /v1/diff.
+type DiffRequest struct {
+	Old      *string  `json:"old"`
+	New      *string  `json:"new"`
+	URLs     []string `json:"urls"`
+	Crawlers []string `json:"crawlers"`
+	Agents   []string `json:"agents"`
+	Dialect  string   `json:"dialect"`
+}
+
+// Subject is the robots.txt a request is about: given inline, or the live
+// file of an origin.
+type Subject struct {
+	// Robots is the inline file, whole (the engine's parser reads the
+	// first robotstxt.DefaultMaxBytes, as crawlers do, and knows the size
+	// for Yandex, which ignores a larger file); nil with Live.
+	Robots []byte
+	// Truncated is true when Robots is longer than DefaultMaxBytes: the
+	// answer carries a note saying so.
+	Truncated bool
+	// Live is the origin to fetch, nil for an inline file.
+	Live *Live
+}
+
+// Live is an origin whose robots.txt is fetched through the server's cache
+// (and its address guard), each dialect with its own fetch policy.
+type Live struct {
+	Origin fetch.Origin
+	s      *Server
+}
+
+// Answer fetches (or finds in the cache) the robots.txt of the origin with
+// the fetch policy of d, and reports it as GET /v1/fetch does. A live fetch
+// that finds a new version records it in the history.
+func (l *Live) Answer(ctx context.Context, d robotstxt.Dialect) (*cache.Answer, tester.FetchInfo, error) {
+	return l.s.answer(ctx, l.Origin, d)
+}
+
+// CheckInput is a validated POST /v1/check.
+type CheckInput struct {
+	Subject
+	URLs     []string
+	Crawlers []robotstxt.Crawler
+	Agents   []string
+	// Dialect is robotstxt.DefaultDialect when the request names none:
+	// each crawler's own.
+	Dialect robotstxt.Dialect
+}
+
+// LintInput is a validated POST /v1/lint.
+type LintInput struct {
+	Subject
+	Disable []string
+}
+
+// CompareInput is a validated POST /v1/compare.
+type CompareInput struct {
+	Subject
+	URLs     []string
+	Crawlers []robotstxt.Crawler
+	Agents   []string
+}
+
+// DiffInput is a validated POST /v1/diff.
+type DiffInput struct {
+	Old, New                   []byte
+	OldTruncated, NewTruncated bool
+	URLs                       []string
+	Crawlers                   []robotstxt.Crawler
+	Agents                     []string
+	Dialect                    robotstxt.Dialect
+}
+
+// decode reads a request body of JSON into v: one object, no unknown
+// field, no value of the wrong type, nothing after it, at most
+// MaxBodyBytes.
+func decode(w http.ResponseWriter, r *http.Request, v any) *Error {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+		return &Error{Status: http.StatusUnsupportedMediaType, Message: "server: the body must be JSON (Content-Type: application/json), not " + ct}
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		if err2 := dec.Decode(new(json.RawMessage)); err2 != io.EOF {
+			if err2 == nil {
+				return &Error{Status: http.StatusBadRequest, Message: "server: the body holds more than one JSON value"}
+			}
+			err = err2
+		}
+	}
+	if err == nil {
+		return nil
+	}
+	var (
+		maxErr    *http.MaxBytesError
+		typeErr   *json.UnmarshalTypeError
+		syntaxErr *json.SyntaxError
+	)
+	switch {
+	case errors.As(err, &maxErr):
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("server: the body is larger than %d bytes (8 MiB)", MaxBodyBytes)}
+	case errors.As(err, &typeErr):
+		field := typeErr.Field
+		if field == "" {
+			return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("server: the body must be a JSON object, not %s", typeErr.Value)}
+		}
+		return badField(field, "want %s, got %s", jsonType(typeErr.Type.String()), typeErr.Value)
+	case errors.As(err, &syntaxErr):
+		return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("server: the body is not JSON: %v (at byte %d)", err, syntaxErr.Offset)}
+	case errors.Is(err, io.EOF):
+		return &Error{Status: http.StatusBadRequest, Message: "server: the body is empty; want a JSON object"}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return &Error{Status: http.StatusBadRequest, Message: "server: the body is not JSON: it ends too early"}
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		name = strings.Trim(name, `"`)
+		return badField(name, "unknown field")
+	}
+	return &Error{Status: http.StatusBadRequest, Message: "server: the body cannot be read: " + err.Error()}
+}
+
+// jsonType names a Go type as JSON does.
+func jsonType(goType string) string {
+	switch {
+	case goType == "string", goType == "*string":
+		return "a string"
+	case strings.HasPrefix(goType, "[]"):
+		return "an array of " + strings.TrimPrefix(jsonType(goType[2:]), "a ")
+	case goType == "bool":
+		return "a boolean"
+	}
+	return goType
+}
+
+// subject validates the robots/origin pair of a request.
+func (s *Server) subject(robots *string, origin string) (Subject, *Error) {
+	switch {
+	case robots != nil && origin != "":
+		return Subject{}, badField("origin", "give robots (the file) or origin (to fetch it), not both")
+	case robots != nil:
+		return inline(*robots), nil
+	case origin == "":
+		return Subject{}, badField("robots", "give robots (the file) or origin (to fetch it)")
+	}
+	o, err := parseOrigin(origin)
+	if err != nil {
+		return Subject{}, badField("origin", "%v", err)
+	}
+	return Subject{Live: &Live{Origin: o, s: s}}, nil
+}
+
+func inline(body string) Subject {
+	return Subject{Robots: []byte(body), Truncated: len(body) > robotstxt.DefaultMaxBytes}
+}
+
+// parseOrigin reads an origin as the CLI does: a bare host means https.
+func parseOrigin(raw string) (fetch.Origin, error) {
+	if len(raw) > MaxURLBytes {
+		return fetch.Origin{}, fmt.Errorf("longer than %d bytes", MaxURLBytes)
+	}
+	if tester.NeedsScheme(raw) {
+		raw = "https://" + raw
+	}
+	return fetch.OriginOf(raw)
+}
+
+func checkURLs(urls []string, required bool) *Error {
+	switch {
+	case len(urls) == 0 && required:
+		return badField("urls", "give at least one URL")
+	case len(urls) > MaxURLs:
+		return badField("urls", "%d URLs, more than %d", len(urls), MaxURLs)
+	}
+	for i, u := range urls {
+		field := fmt.Sprintf("urls[%d]", i)
+		switch {
+		case u == "":
+			return badField(field, "empty")
+		case len(u) > MaxURLBytes:
+			return badField(field, "longer than %d bytes", MaxURLBytes)
+		case !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "ftp://"):
+			return badField(field, "%q is neither an absolute URL (http, https or ftp) nor a path starting with /", clip(u))
+		case strings.ContainsFunc(u, isControl):
+			return badField(field, "holds control characters")
+		}
+	}
+	return nil
+}
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// clip shortens a value quoted in an error.
+func clip(s string) string {
+	if len(s) <= 64 {
+		return s
+	}
+	i := 64
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "..."
+}
+
+func checkCrawlers(names []string) ([]robotstxt.Crawler, *Error) {
+	if len(names) > MaxNames {
+		return nil, badField("crawlers", "%d crawlers, more than %d", len(names), MaxNames)
+	}
+	var out []robotstxt.Crawler
+	for i, n := range names {
+		c, ok := robotstxt.LookupCrawler(n)
+		if !ok {
+			return nil, badField(fmt.Sprintf("crawlers[%d]", i), "unknown crawler %q (GET /v1/openapi.json lists the table's names)", clip(n))
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func checkAgents(field string, tokens []string) *Error {
+	if len(tokens) > MaxNames {
+		return badField(field, "%d tokens, more than %d", len(tokens), MaxNames)
+	}
+	for i, t := range tokens {
+		f := fmt.Sprintf("%s[%d]", field, i)
+		switch {
+		case strings.TrimSpace(t) == "":
+			return badField(f, "empty")
+		case len(t) > MaxNameBytes:
+			return badField(f, "longer than %d bytes", MaxNameBytes)
+		case strings.ContainsFunc(t, isControl):
+			return badField(f, "holds control characters")
+		}
+	}
+	return nil
+}
+
+func checkDialect(name string) (robotstxt.Dialect, *Error) {
+	if name == "" {
+		return robotstxt.DefaultDialect, nil
+	}
+	d, err := robotstxt.ParseDialect(name)
+	if err != nil {
+		return 0, badField("dialect", "%v", err)
+	}
+	return d, nil
+}
+
+func (s *Server) checkInput(req *CheckRequest) (*CheckInput, *Error) {
+	sub, e := s.subject(req.Robots, req.Origin)
+	if e != nil {
+		return nil, e
+	}
+	if e := checkURLs(req.URLs, true); e != nil {
+		return nil, e
+	}
+	crawlers, e := checkCrawlers(req.Crawlers)
+	if e != nil {
+		return nil, e
+	}
+	if e := checkAgents("agents", req.Agents); e != nil {
+		return nil, e
+	}
+	d, e := checkDialect(req.Dialect)
+	if e != nil {
+		return nil, e
+	}
+	return &CheckInput{Subject: sub, URLs: req.URLs, Crawlers: crawlers, Agents: req.Agents, Dialect: d}, nil
+}
+
+func (s *Server) lintInput(req *LintRequest) (*LintInput, *Error) {
+	sub, e := s.subject(req.Robots, req.Origin)
+	if e != nil {
+		return nil, e
+	}
+	if e := checkAgents("disable", req.Disable); e != nil {
+		return nil, e
+	}
+	return &LintInput{Subject: sub, Disable: req.Disable}, nil
+}
+
+func (s *Server) compareInput(req *CompareRequest) (*CompareInput, *Error) {
+	sub, e := s.subject(req.Robots, req.Origin)
+	if e != nil {
+		return nil, e
+	}
+	if e := checkURLs(req.URLs, false); e != nil {
+		return nil, e
+	}
+	crawlers, e := checkCrawlers(req.Crawlers)
+	if e != nil {
+		return nil, e
+	}
+	if e := checkAgents("agents", req.Agents); e != nil {
+		return nil, e
+	}
+	return &CompareInput{Subject: sub, URLs: req.URLs, Crawlers: crawlers, Agents: req.Agents}, nil
+}
+
+func (s *Server) diffInput(req *DiffRequest) (*DiffInput, *Error) {
+	if req.Old == nil {
+		return nil, badField("old", "give the old file")
+	}
+	if req.New == nil {
+		return nil, badField("new", "give the new file")
+	}
+	if e := checkURLs(req.URLs, false); e != nil {
+		return nil, e
+	}
+	crawlers, e := checkCrawlers(req.Crawlers)
+	if e != nil {
+		return nil, e
+	}
+	if e := checkAgents("agents", req.Agents); e != nil {
+		return nil, e
+	}
+	d, e := checkDialect(req.Dialect)
+	if e != nil {
+		return nil, e
+	}
+	oldS, newS := inline(*req.Old), inline(*req.New)
+	return &DiffInput{
+		Old: oldS.Robots, New: newS.Robots, OldTruncated: oldS.Truncated, NewTruncated: newS.Truncated,
+		URLs: req.URLs, Crawlers: crawlers, Agents: req.Agents, Dialect: d,
+	}, nil
+}
+
+// truncationNotes are the notes of an answer about files past the size
+// limit.
+func truncationNotes(files ...struct {
+	name string
+	cut  bool
+	size int
+}) []string {
+	var notes []string
+	for _, f := range files {
+		if f.cut {
+			notes = append(notes, fmt.Sprintf("%s is %d bytes: crawlers read the first %d (500 KiB) and ignore the rest; Yandex ignores the whole file", f.name, f.size, robotstxt.DefaultMaxBytes))
+		}
+	}
+	return notes
+}

@@ -1,0 +1,57 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// nullEngine answers at once: the benchmarks measure the server around it.
+type nullEngine struct{}
+
+func (nullEngine) Check(context.Context, *CheckInput) (any, error) {
+	return map[string]any{"results": []any{}}, nil
+}
+func (nullEngine) Lint(context.Context, *LintInput) (any, error)       { return nil, nil }
+func (nullEngine) Compare(context.Context, *CompareInput) (any, error) { return nil, nil }
+func (nullEngine) Diff(context.Context, *DiffInput) (any, error)       { return nil, nil }
+
+func benchBody(urls int) string {
+	var robots strings.Builder
+	robots.WriteString("User-agent: *\n")
+	for i := range 80 {
+		fmt.Fprintf(&robots, "Disallow: /private-%d/\n", i)
+	}
+	u := make([]string, urls)
+	for i := range u {
+		u[i] = fmt.Sprintf("https://example.com/private-%d/x/%d", i%80, i)
+	}
+	b, _ := json.Marshal(map[string]any{"robots": robots.String(), "urls": u, "crawlers": []string{"Googlebot"}})
+	return string(b)
+}
+
+func benchRoute(b *testing.B, method, path, body string) {
+	s, err := New(&Options{Engine: nullEngine{}, Rate: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			b.Fatalf("%d %s", w.Code, w.Body)
+		}
+	}
+}
+
+func BenchmarkHealthz(b *testing.B)   { benchRoute(b, "GET", "/healthz", "") }
+func BenchmarkCheck1(b *testing.B)    { benchRoute(b, "POST", "/v1/check", benchBody(1)) }
+func BenchmarkCheck1000(b *testing.B) { benchRoute(b, "POST", "/v1/check", benchBody(1000)) }

@@ -1,0 +1,190 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"strconv"
+	"syscall"
+)
+
+// ErrRefusedAddress is wrapped by the error of a live fetch whose host
+// resolves to an address the service does not connect to (see Guard).
+var ErrRefusedAddress = errors.New("refused address")
+
+// AddressError is a connection the guard refused: it names the address and
+// its class ("loopback", "private", "cloud metadata", ...).
+type AddressError struct {
+	Addr  netip.Addr
+	Class string
+}
+
+func (e *AddressError) Error() string {
+	return fmt.Sprintf("server: %v: %s is a %s address (start the server with --allow-private to fetch from it)", ErrRefusedAddress, e.Addr, e.Class)
+}
+
+// Unwrap returns ErrRefusedAddress.
+func (e *AddressError) Unwrap() error { return ErrRefusedAddress }
+
+var (
+	metadataV4 = netip.MustParseAddr("169.254.169.254")
+	metadataV6 = netip.MustParseAddr("fd00:ec2::254")
+	cgnat      = netip.MustParsePrefix("100.64.0.0/10")
+	// Ranges the standard library's predicates miss.
+	extraRefused = []struct {
+		prefix netip.Prefix
+		class  string
+	}{
+		{netip.MustParsePrefix("0.0.0.0/8"), "unspecified"}, // "this network"
+		{netip.MustParsePrefix("192.0.0.0/24"), "private"},  // IETF protocol assignments
+		{netip.MustParsePrefix("198.18.0.0/15"), "private"}, // benchmarking
+		{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},  // and 255.255.255.255
+		{netip.MustParsePrefix("64:ff9b:1::/48"), "private"},
+		{netip.MustParsePrefix("2001:db8::/32"), "reserved"}, // documentation
+	}
+)
+
+// AddressClass returns the class of an address a live fetch must not
+// reach ("loopback", "private", "link-local", "cgnat", "multicast",
+// "unspecified", "cloud metadata", "reserved"), or "" for a public one.
+// IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are judged as the IPv4
+// address they carry.
+func AddressClass(a netip.Addr) string {
+	a = a.Unmap()
+	switch {
+	case !a.IsValid():
+		return "invalid"
+	case a == metadataV4 || a.WithZone("") == metadataV6:
+		return "cloud metadata"
+	case a.IsUnspecified():
+		return "unspecified"
+	case a.IsLoopback():
+		return "loopback"
+	case a.IsPrivate():
+		return "private"
+	case a.IsLinkLocalUnicast():
+		return "link-local"
+	case a.IsMulticast():
+		return "multicast"
+	case a.Is4() && cgnat.Contains(a):
+		return "cgnat"
+	}
+	for _, r := range extraRefused {
+		if r.prefix.Contains(a.WithZone("")) {
+			return r.class
+		}
+	}
+	if a.Is6() && a.As16()[0] == 0 && a.As16()[1] == 0 && !a.Is4In6() {
+		// ::/16 (IPv4-compatible and other obsolete forms) holds nothing
+		// public.
+		return "reserved"
+	}
+	return ""
+}
+
+// Guard opens the connections of live fetches, refusing the addresses
+// AddressClass names. The check is made on the address actually dialled,
+// after resolution, in the dialer's Control hook: a name that resolves to a
+// private address, a redirect to one, or a DNS answer that changes between
+// two lookups (rebinding) are all refused.
+type Guard struct {
+	// AllowPrivate turns the check off (--allow-private).
+	AllowPrivate bool
+	// Resolver resolves host names; nil means net.DefaultResolver. Tests
+	// map names to addresses here.
+	Resolver interface {
+		LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+	}
+	// Dialer dials; its Control is replaced by the guard's. The zero
+	// value is used when nil.
+	Dialer *net.Dialer
+
+	// exempt are addresses treated as public: tests stand a "public"
+	// site on loopback with it.
+	exempt map[netip.AddrPort]bool
+}
+
+// DialContext resolves addr's host, drops the refused addresses and dials
+// the others in turn; every address is checked again when the socket is
+// connected. It has the signature of fetch.Fetcher.DialContext.
+func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("server: dial %s: %w", addr, err)
+	}
+	var addrs []netip.Addr
+	if ip, err := netip.ParseAddr(host); err == nil {
+		addrs = []netip.Addr{ip}
+	} else {
+		var r interface {
+			LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+		} = net.DefaultResolver
+		if g.Resolver != nil {
+			r = g.Resolver
+		}
+		ipNet := "ip"
+		switch network {
+		case "tcp4":
+			ipNet = "ip4"
+		case "tcp6":
+			ipNet = "ip6"
+		}
+		addrs, err = r.LookupNetIP(ctx, ipNet, host)
+		if err != nil {
+			return nil, err
+		}
+	}
+	d := net.Dialer{}
+	if g.Dialer != nil {
+		d = *g.Dialer
+	}
+	d.Control = g.control
+	var firstErr error
+	for _, a := range addrs {
+		if !g.AllowPrivate && !g.exempt[netip.AddrPortFrom(a, portNum(port))] {
+			if class := AddressClass(a); class != "" {
+				if firstErr == nil {
+					firstErr = &AddressError{Addr: a.Unmap(), Class: class}
+				}
+				continue
+			}
+		}
+		conn, err := d.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
+		if err == nil {
+			return conn, nil
+		}
+		if firstErr == nil {
+			firstErr = err
+		}
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	if firstErr == nil {
+		firstErr = fmt.Errorf("server: no address for %s", host)
+	}
+	return nil, firstErr
+}
+
+// control runs on the socket about to connect: the last word on the
+// address, whatever resolved it.
+func (g *Guard) control(network, address string, _ syscall.RawConn) error {
+	if g.AllowPrivate {
+		return nil
+	}
+	ap, err := netip.ParseAddrPort(address)
+	if err != nil {
+		return fmt.Errorf("server: dial %s: %w", address, err)
+	}
+	if class := AddressClass(ap.Addr()); class != "" && !g.exempt[ap] {
+		return &AddressError{Addr: ap.Addr().Unmap(), Class: class}
+	}
+	return nil
+}
+
+func portNum(s string) uint16 {
+	n, _ := strconv.ParseUint(s, 10, 16)
+	return uint16(n)
+}

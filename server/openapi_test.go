@@ -1,0 +1,158 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+type apiDoc struct {
+	OpenAPI string `json:"openapi"`
+	Paths   map[string]map[string]struct {
+		Parameters []struct {
+			Name string `json:"name"`
+			In   string `json:"in"`
+		} `json:"parameters"`
+		RequestBody *struct {
+			Content map[string]struct {
+				Schema struct {
+					Ref string `json:"$ref"`
+				} `json:"schema"`
+			} `json:"content"`
+		} `json:"requestBody"`
+	} `json:"paths"`
+	Components struct {
+		Schemas map[string]struct {
+			Properties           map[string]json.RawMessage `json:"properties"`
+			Required             []string                   `json:"required"`
+			AdditionalProperties *bool                      `json:"additionalProperties"`
+		} `json:"schemas"`
+	} `json:"components"`
+}
+
+func loadDoc(t *testing.T) apiDoc {
+	t.Helper()
+	var d apiDoc
+	if err := json.Unmarshal(openAPI, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.OpenAPI != "3.1.0" {
+		t.Errorf("openapi %q", d.OpenAPI)
+	}
+	return d
+}
+
+// TestOpenAPIRoutes: every route in the document is registered, and every
+// registered route is in the document.
+func TestOpenAPIRoutes(t *testing.T) {
+	d := loadDoc(t)
+	var documented, registered []string
+	for path, ops := range d.Paths {
+		for method := range ops {
+			documented = append(documented, strings.ToUpper(method)+" "+path)
+		}
+	}
+	s, _ := New(nil)
+	for _, r := range s.routes {
+		registered = append(registered, strings.TrimSuffix(r.pattern, "{$}"))
+	}
+	sort.Strings(documented)
+	sort.Strings(registered)
+	if !slices.Equal(documented, registered) {
+		t.Errorf("documented %v\nregistered %v", documented, registered)
+	}
+	// And the server answers each documented route with its own handler.
+	ts := newTestServer(t, nil)
+	for _, route := range documented {
+		method, path, _ := strings.Cut(route, " ")
+		req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader("{}"))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusNotFound && path != "/v1/history/version" || resp.StatusCode == http.StatusMethodNotAllowed {
+			t.Errorf("%s: %d", route, resp.StatusCode)
+		}
+	}
+}
+
+// TestOpenAPIBodies: the fields of each request body in the document are
+// the fields its decoder accepts, and those it requires are required.
+func TestOpenAPIBodies(t *testing.T) {
+	d := loadDoc(t)
+	types := map[string]any{"/v1/check": CheckRequest{}, "/v1/lint": LintRequest{}, "/v1/compare": CompareRequest{}, "/v1/diff": DiffRequest{}}
+	for path, ops := range d.Paths {
+		op, ok := ops["post"]
+		if !ok {
+			continue
+		}
+		typ, ok := types[path]
+		if !ok {
+			t.Errorf("POST %s: no decoder known to the test", path)
+			continue
+		}
+		if op.RequestBody == nil {
+			t.Errorf("POST %s: no request body", path)
+			continue
+		}
+		ref := op.RequestBody.Content["application/json"].Schema.Ref
+		schema, ok := d.Components.Schemas[strings.TrimPrefix(ref, "#/components/schemas/")]
+		if !ok {
+			t.Errorf("POST %s: schema %q missing", path, ref)
+			continue
+		}
+		if schema.AdditionalProperties == nil || *schema.AdditionalProperties {
+			t.Errorf("POST %s: additionalProperties must be false, as the decoder refuses unknown fields", path)
+		}
+		var docFields, goFields []string
+		for name := range schema.Properties {
+			docFields = append(docFields, name)
+		}
+		rt := reflect.TypeOf(typ)
+		for i := range rt.NumField() {
+			tag, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			goFields = append(goFields, tag)
+		}
+		sort.Strings(docFields)
+		sort.Strings(goFields)
+		if !slices.Equal(docFields, goFields) {
+			t.Errorf("POST %s: documented fields %v, decoder's %v", path, docFields, goFields)
+		}
+		delete(types, path)
+	}
+	if len(types) > 0 {
+		t.Errorf("undocumented bodies: %v", types)
+	}
+}
+
+// TestOpenAPIParameters: each documented query parameter is accepted, and
+// the handlers accept no other (they refuse unknown ones by name).
+func TestOpenAPIParameters(t *testing.T) {
+	d := loadDoc(t)
+	ts := newTestServer(t, nil)
+	for path, ops := range d.Paths {
+		op, ok := ops["get"]
+		if !ok || len(op.Parameters) == 0 {
+			continue
+		}
+		q := url.Values{}
+		for _, p := range op.Parameters {
+			if p.In != "query" {
+				t.Errorf("%s: parameter %s in %s", path, p.Name, p.In)
+			}
+			q.Set(p.Name, "x")
+		}
+		m := get(t, ts.URL+path+"?"+q.Encode()).json(t)
+		if e, _ := m["error"].(string); strings.Contains(e, "unknown parameter") {
+			t.Errorf("%s: a documented parameter is refused: %s", path, e)
+		}
+		q.Set("undocumented", "x")
+		get(t, ts.URL+path+"?"+q.Encode()).wantError(t, 400, "undocumented")
+	}
+}

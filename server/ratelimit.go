@@ -1,0 +1,96 @@
+package server
+
+import (
+	"net/netip"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// limiter is a token bucket per client address, for at most max clients:
+// past that, the client seen least recently is forgotten (it starts again
+// with a full bucket, which an attacker with many addresses gets anyway).
+type limiter struct {
+	rate  rate.Limit
+	burst int
+	max   int
+
+	mu      sync.Mutex
+	clients map[netip.Addr]*client
+	// A list of clients by last use, most recent at head.
+	head, tail *client
+}
+
+type client struct {
+	addr       netip.Addr
+	lim        *rate.Limiter
+	prev, next *client
+}
+
+func newLimiter(r rate.Limit, burst, max int) *limiter {
+	return &limiter{rate: r, burst: burst, max: max, clients: make(map[netip.Addr]*client)}
+}
+
+// allow reports whether addr may make a request at now, and if not, how
+// long it must wait for one.
+func (l *limiter) allow(addr netip.Addr, now time.Time) (bool, time.Duration) {
+	if addr.Is6() {
+		// One client holds a whole /64.
+		p, _ := addr.WithZone("").Prefix(64)
+		addr = p.Addr()
+	}
+	l.mu.Lock()
+	c := l.clients[addr]
+	if c == nil {
+		c = &client{addr: addr, lim: rate.NewLimiter(l.rate, l.burst)}
+		l.clients[addr] = c
+		if len(l.clients) > l.max {
+			old := l.tail
+			l.unlink(old)
+			delete(l.clients, old.addr)
+		}
+	} else {
+		l.unlink(c)
+	}
+	l.pushFront(c)
+	r := c.lim.ReserveN(now, 1)
+	l.mu.Unlock()
+	if d := r.DelayFrom(now); d > 0 {
+		r.CancelAt(now)
+		return false, d
+	}
+	return true, 0
+}
+
+func (l *limiter) unlink(c *client) {
+	if c.prev != nil {
+		c.prev.next = c.next
+	} else if l.head == c {
+		l.head = c.next
+	}
+	if c.next != nil {
+		c.next.prev = c.prev
+	} else if l.tail == c {
+		l.tail = c.prev
+	}
+	c.prev, c.next = nil, nil
+}
+
+func (l *limiter) pushFront(c *client) {
+	c.next = l.head
+	if l.head != nil {
+		l.head.prev = c
+	}
+	l.head = c
+	if l.tail == nil {
+		l.tail = c
+	}
+}
+
+// len is how many clients are remembered.
+func (l *limiter) len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return len(l.clients)
+}

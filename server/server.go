@@ -1,0 +1,683 @@
+package server
+
+import (
+	"context"
+	"crypto/subtle"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/cache"
+	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/store/storeopen"
+	"github.com/seed53c283f5/robotstxt/tester"
+	"golang.org/x/time/rate"
+)
+
+// The defaults of Options.
+const (
+	DefaultRequestTimeout    = 30 * time.Second
+	DefaultReadHeaderTimeout = 5 * time.Second
+	DefaultReadTimeout       = 30 * time.Second
+	DefaultWriteTimeout      = 60 * time.Second
+	DefaultIdleTimeout       = 120 * time.Second
+	DefaultShutdownTimeout   = 30 * time.Second
+	DefaultRate              = 50  // requests a second per client
+	DefaultBurst             = 100 // requests at once per client
+	DefaultMaxClients        = 10000
+)
+
+// Options configure a Server. The zero value (or nil) works: a memory
+// store, no token, private addresses refused, the defaults above.
+type Options struct {
+	// Store keeps the cache's entries and the history; nil means a memory
+	// store. The server does not close it.
+	Store store.Store
+	// Logger receives one line per request and the server's warnings; nil
+	// discards them.
+	Logger *slog.Logger
+	// Engine answers check, lint, compare and diff; nil answers them with
+	// 501 Not Implemented after validating the request.
+	Engine Engine
+	// Token, when not empty, is the bearer token every /v1/ route but the
+	// OpenAPI document requires (Authorization: Bearer TOKEN).
+	Token string
+	// AllowPrivate lets live fetches reach loopback, private, link-local
+	// and the other addresses AddressClass names.
+	AllowPrivate bool
+	// Resolver resolves the host names of live fetches; nil means
+	// net.DefaultResolver.
+	Resolver interface {
+		LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+	}
+	// UserAgent is the User-Agent of live fetches ("" means
+	// fetch.DefaultUserAgent); FetchTimeout bounds one (0 means
+	// fetch.DefaultTimeout).
+	UserAgent    string
+	FetchTimeout time.Duration
+	// Rate and Burst limit each client (by IP address) on /v1/: Rate
+	// requests a second, Burst at once. 0 means the defaults; a negative
+	// Rate turns the limit off. MaxClients bounds the clients remembered.
+	Rate       rate.Limit
+	Burst      int
+	MaxClients int
+	// RequestTimeout is the deadline of every request (default 30 s).
+	RequestTimeout time.Duration
+	// The timeouts of the HTTP server Serve runs (see net/http.Server),
+	// and how long Serve waits for requests in flight when its context
+	// ends.
+	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout, ShutdownTimeout time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Server is the robotstxt service: the JSON API under /v1/, health and
+// metrics, and the tester page at /. It is an http.Handler; Serve runs it
+// on a listener with timeouts and a graceful shutdown. It starts no
+// goroutine until Serve.
+type Server struct {
+	opts      Options
+	log       *slog.Logger
+	store     store.Store
+	caches    map[robotstxt.Dialect]*cache.Cache
+	guard     *Guard
+	transport *http.Transport
+	history   *history
+	limits    *limiter
+	metrics   *metrics
+	mux       *http.ServeMux
+	handler   http.Handler
+	routes    []route
+}
+
+// route is one pattern of the mux; api routes are under auth and the
+// rate limit.
+type route struct {
+	pattern string
+	api     bool
+	handler http.HandlerFunc
+}
+
+//go:embed openapi.json
+var openAPI []byte
+
+//go:embed web
+var webFiles embed.FS
+
+// New returns a server; nil options mean the defaults.
+func New(opts *Options) (*Server, error) {
+	s := &Server{}
+	if opts != nil {
+		s.opts = *opts
+	}
+	o := &s.opts
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	s.log = o.Logger
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.store = o.Store
+	if s.store == nil {
+		s.store = store.NewMemory(nil)
+	}
+	if err := fetch.CheckUserAgent(o.UserAgent); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	if o.Rate == 0 {
+		o.Rate = DefaultRate
+	}
+	if o.Burst <= 0 {
+		o.Burst = DefaultBurst
+	}
+	if o.MaxClients <= 0 {
+		o.MaxClients = DefaultMaxClients
+	}
+	setDefault(&o.RequestTimeout, DefaultRequestTimeout)
+	setDefault(&o.ReadHeaderTimeout, DefaultReadHeaderTimeout)
+	setDefault(&o.ReadTimeout, DefaultReadTimeout)
+	setDefault(&o.WriteTimeout, DefaultWriteTimeout)
+	setDefault(&o.IdleTimeout, DefaultIdleTimeout)
+	setDefault(&o.ShutdownTimeout, DefaultShutdownTimeout)
+	if o.WriteTimeout <= o.RequestTimeout {
+		// The answer of a request that used its whole deadline must
+		// still be written.
+		o.WriteTimeout = o.RequestTimeout + 5*time.Second
+	}
+
+	s.guard = &Guard{AllowPrivate: o.AllowPrivate, Resolver: o.Resolver}
+	s.transport = &http.Transport{
+		// No proxy: the guard must see the address connected to.
+		Proxy:                  nil,
+		DialContext:            s.guard.DialContext,
+		ForceAttemptHTTP2:      true,
+		DisableCompression:     true, // the fetcher decodes under its size limit
+		MaxResponseHeaderBytes: 64 << 10,
+		MaxIdleConns:           100,
+		IdleConnTimeout:        90 * time.Second,
+		TLSHandshakeTimeout:    10 * time.Second,
+		HTTP2:                  &http.HTTP2Config{MaxReceiveBufferPerStream: 64 << 10},
+	}
+	s.caches = make(map[robotstxt.Dialect]*cache.Cache)
+	for _, d := range robotstxt.Dialects() {
+		f := &fetch.Fetcher{
+			Transport: s.transport, DialContext: s.guard.DialContext, Dialect: d,
+			UserAgent: o.UserAgent, Timeout: o.FetchTimeout, Now: o.Now,
+		}
+		s.caches[d] = cache.New(&cache.Options{Store: s.store, Fetcher: f, Now: o.Now, KeyPrefix: KeyPrefix(d)})
+	}
+	s.history = &history{store: s.store, now: o.Now}
+	s.limits = newLimiter(o.Rate, o.Burst, o.MaxClients)
+	s.metrics = newMetrics(s)
+	s.routes = s.routeTable()
+	s.mux = http.NewServeMux()
+	for _, r := range s.routes {
+		h := http.Handler(r.handler)
+		if r.api {
+			h = s.apiGate(h)
+		}
+		s.mux.Handle(r.pattern, h)
+	}
+	s.handler = s.observe(s.mux)
+	return s, nil
+}
+
+func setDefault(d *time.Duration, def time.Duration) {
+	if *d <= 0 {
+		*d = def
+	}
+}
+
+// KeyPrefix is put before the origin in the store's keys of the cache of
+// dialect d, as the CLI does: Google's answers are keyed by origin alone,
+// the other fetch policies' by the dialect's name and the origin.
+func KeyPrefix(d robotstxt.Dialect) string {
+	if d == robotstxt.DefaultDialect || d == robotstxt.Google {
+		return ""
+	}
+	return d.String() + " "
+}
+
+func (s *Server) routeTable() []route {
+	return []route{
+		{"GET /{$}", false, s.handlePage},
+		{"GET /healthz", false, s.handleHealthz},
+		{"GET /readyz", false, s.handleReadyz},
+		{"GET /metrics", false, s.metrics.handler().ServeHTTP},
+		{"GET /v1/openapi.json", false, s.handleOpenAPI},
+		{"GET /v1/fetch", true, s.handleFetch},
+		{"GET /v1/history", true, s.handleHistory},
+		{"GET /v1/history/version", true, s.handleHistoryVersion},
+		{"POST /v1/check", true, s.handleCheck},
+		{"POST /v1/lint", true, s.handleLint},
+		{"POST /v1/compare", true, s.handleCompare},
+		{"POST /v1/diff", true, s.handleDiff},
+	}
+}
+
+// ServeHTTP answers one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Serve answers the connections of ln until ctx ends, then shuts down
+// gracefully: it stops accepting, lets the requests in flight finish (for
+// at most ShutdownTimeout) and returns nil, or the error that stopped it.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	o := &s.opts
+	hs := &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: o.ReadHeaderTimeout,
+		ReadTimeout:       o.ReadTimeout,
+		WriteTimeout:      o.WriteTimeout,
+		IdleTimeout:       o.IdleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	done := make(chan error, 1)
+	go func() { done <- hs.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down: finishing the requests in flight", "timeout", o.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), o.ShutdownTimeout)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	<-done
+	s.transport.CloseIdleConnections()
+	if err != nil {
+		return fmt.Errorf("server: shutdown: %w", err)
+	}
+	return nil
+}
+
+// statusWriter remembers the status written.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe is the outermost layer: the request's deadline, the headers
+// every answer carries, the log line and the metrics.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(r.Context(), s.opts.RequestTimeout)
+		defer cancel()
+		r = r.WithContext(ctx)
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Content-Security-Policy", contentSecurityPolicy)
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+		route := r.Pattern
+		if route == "" {
+			route = "unmatched"
+		}
+		elapsed := time.Since(start)
+		s.metrics.observe(route, sw.status, elapsed)
+		if !s.log.Enabled(ctx, slog.LevelInfo) {
+			return
+		}
+		s.log.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.String("route", route), slog.Int("status", sw.status), slog.Duration("elapsed", elapsed),
+			slog.String("client", clientIP(r).String()))
+	})
+}
+
+// contentSecurityPolicy allows the page its own files and nothing else:
+// no inline script or style, no other origin, no framing.
+const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// apiGate is the bearer token and the rate limit of the /v1/ routes.
+func (s *Server) apiGate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.opts.Token != "" && !tokenMatches(r.Header.Get("Authorization"), s.opts.Token) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="robotstxt"`)
+			writeError(w, &Error{Status: http.StatusUnauthorized, Message: "server: this API needs a bearer token (Authorization: Bearer TOKEN)"})
+			return
+		}
+		if s.opts.Rate > 0 {
+			if ok, retry := s.limits.allow(clientIP(r), s.opts.Now()); !ok {
+				w.Header().Set("Retry-After", fmt.Sprint(int(retry.Seconds()+0.999)))
+				writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("server: too many requests from this client (at most %g a second, %d at once); retry later", float64(s.opts.Rate), s.opts.Burst)})
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// tokenMatches reports whether an Authorization header carries token, in
+// constant time.
+func tokenMatches(header, token string) bool {
+	got, ok := strings.CutPrefix(header, "Bearer ")
+	if !ok {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) == 1
+}
+
+// clientIP is the address of the connection's peer: headers such as
+// X-Forwarded-For are not trusted.
+func clientIP(r *http.Request) netip.Addr {
+	ap, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return ap.Addr().Unmap()
+}
+
+// writeJSON answers v as JSON with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b, _ = json.Marshal(&Error{Message: "server: the answer cannot be encoded: " + err.Error()})
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	w.Write(append(b, '\n'))
+}
+
+func writeError(w http.ResponseWriter, e *Error) {
+	status := e.Status
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	writeJSON(w, status, e)
+}
+
+// answer fetches the robots.txt of o with d's fetch policy through the
+// cache, records a new version in the history, and reports it.
+func (s *Server) answer(ctx context.Context, o fetch.Origin, d robotstxt.Dialect) (*cache.Answer, tester.FetchInfo, error) {
+	if d == robotstxt.DefaultDialect {
+		d = robotstxt.Google
+	}
+	c := s.caches[d]
+	if c == nil {
+		return nil, tester.FetchInfo{}, fmt.Errorf("server: no cache for dialect %v", d)
+	}
+	a, err := c.GetOrigin(ctx, o)
+	if err != nil {
+		return nil, tester.FetchInfo{}, err
+	}
+	h := storeopen.Health(s.store)
+	name := h.Name
+	if h.Degraded && h.Name != "memory" {
+		name = "memory, in place of " + h.Name
+	}
+	body, info := tester.ReportAnswer(a, name)
+	if a.Source == cache.Network {
+		if err := s.history.record(ctx, a, body); err != nil {
+			s.metrics.historyErrors.Inc()
+			s.log.Warn("history not recorded", "origin", o.String(), "err", err)
+		}
+	}
+	return a, *info, nil
+}
+
+func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
+	b, err := fs.ReadFile(webFiles, "web/index.html")
+	if err != nil {
+		writeError(w, &Error{Message: "server: the page is missing from the binary"})
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(b)
+}
+
+func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// readyKey is the key /readyz reads: a miss is an answer.
+const readyKey = "readyz probe"
+
+func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
+	h := storeopen.Health(s.store)
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if _, _, err := s.store.Get(ctx, readyKey); err != nil {
+		s.metrics.storeProbeErrors.Inc()
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "store": h.Name, "error": "server: the store does not answer: " + err.Error()})
+		return
+	}
+	out := map[string]any{"status": "ready", "store": h.Name}
+	if h.Degraded {
+		// Answers still come, from memory: ready, and saying so.
+		out["degraded"] = h.Message
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Write(openAPI)
+}
+
+func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if e := onlyParams(q, "url", "dialect"); e != nil {
+		writeError(w, e)
+		return
+	}
+	raw := q.Get("url")
+	if raw == "" {
+		writeError(w, badField("url", "give the URL of a site (?url=https://example.com/)"))
+		return
+	}
+	o, err := parseOrigin(raw)
+	if err != nil {
+		writeError(w, badField("url", "%v", err))
+		return
+	}
+	d, e := checkDialect(q.Get("dialect"))
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	_, info, err := s.answer(r.Context(), o, d)
+	if err != nil {
+		writeError(w, s.failure(r.Context(), err))
+		return
+	}
+	writeJSON(w, http.StatusOK, info)
+}
+
+// onlyParams refuses query parameters other than names, as the JSON
+// bodies refuse unknown fields.
+func onlyParams(q map[string][]string, names ...string) *Error {
+	for k, v := range q {
+		known := false
+		for _, n := range names {
+			known = known || k == n
+		}
+		if !known {
+			return badField(k, "unknown parameter (want %s)", strings.Join(names, ", "))
+		}
+		if len(v) > 1 {
+			return badField(k, "given %d times", len(v))
+		}
+	}
+	return nil
+}
+
+// failure turns an error that is not the client's into its answer.
+func (s *Server) failure(ctx context.Context, err error) *Error {
+	var e *Error
+	switch {
+	case errors.As(err, &e):
+		return e
+	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+		return &Error{Status: http.StatusGatewayTimeout, Message: fmt.Sprintf("server: the request took longer than its deadline (%v)", s.opts.RequestTimeout)}
+	}
+	s.log.Error("request failed", "err", err)
+	return &Error{Status: http.StatusInternalServerError, Message: "server: " + strings.TrimPrefix(err.Error(), "server: ")}
+}
+
+func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if e := onlyParams(q, "origin"); e != nil {
+		writeError(w, e)
+		return
+	}
+	o, e := originParam(q.Get("origin"))
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	versions, err := s.history.list(r.Context(), o)
+	if err != nil {
+		s.metrics.historyErrors.Inc()
+		writeError(w, s.failure(r.Context(), err))
+		return
+	}
+	// Newest first.
+	out := make([]Version, 0, len(versions))
+	for i := len(versions) - 1; i >= 0; i-- {
+		out = append(out, versions[i])
+	}
+	writeJSON(w, http.StatusOK, HistoryAnswer{Origin: o.String(), Versions: out})
+}
+
+func originParam(raw string) (fetch.Origin, *Error) {
+	if raw == "" {
+		return fetch.Origin{}, badField("origin", "give the origin (?origin=https://example.com)")
+	}
+	o, err := parseOrigin(raw)
+	if err != nil {
+		return fetch.Origin{}, badField("origin", "%v", err)
+	}
+	return o, nil
+}
+
+func (s *Server) handleHistoryVersion(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if e := onlyParams(q, "origin", "hash"); e != nil {
+		writeError(w, e)
+		return
+	}
+	o, e := originParam(q.Get("origin"))
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	hash := q.Get("hash")
+	if !validHash(hash) {
+		writeError(w, badField("hash", "want the 64 hexadecimal digits of a version's SHA-256 (from GET /v1/history)"))
+		return
+	}
+	v, body, found, err := s.history.version(r.Context(), o, hash)
+	if err != nil {
+		s.metrics.historyErrors.Inc()
+		writeError(w, s.failure(r.Context(), err))
+		return
+	}
+	if !found {
+		writeError(w, &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("server: no version %s of %s in the history", hash, o), Field: "hash"})
+		return
+	}
+	writeJSON(w, http.StatusOK, VersionAnswer{Origin: o.String(), Version: v, Body: string(body)})
+}
+
+// notWired answers a POST route whose engine is missing.
+func notWired(route string) *Error {
+	return &Error{Status: http.StatusNotImplemented, Message: "server: " + route + " is not available in this build: the server has no engine for it (server.Options.Engine is nil)"}
+}
+
+// respond answers a POST route with the engine's value, and notes about
+// files past the size limit.
+func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err error, notes []string) {
+	if err != nil {
+		writeError(w, s.failure(r.Context(), err))
+		return
+	}
+	if len(notes) > 0 {
+		b, err := json.Marshal(v)
+		var obj map[string]json.RawMessage
+		if err == nil && json.Unmarshal(b, &obj) == nil && obj != nil {
+			n, _ := json.Marshal(notes)
+			obj["size_notes"] = n
+			v = obj
+		}
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+type sizeFile = struct {
+	name string
+	cut  bool
+	size int
+}
+
+func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
+	var req CheckRequest
+	if e := decode(w, r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	in, e := s.checkInput(&req)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	if s.opts.Engine == nil {
+		writeError(w, notWired("check"))
+		return
+	}
+	v, err := s.opts.Engine.Check(r.Context(), in)
+	s.respond(w, r, v, err, truncationNotes(sizeFile{"robots", in.Truncated, len(in.Robots)}))
+}
+
+func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
+	var req LintRequest
+	if e := decode(w, r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	in, e := s.lintInput(&req)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	if s.opts.Engine == nil {
+		writeError(w, notWired("lint"))
+		return
+	}
+	v, err := s.opts.Engine.Lint(r.Context(), in)
+	s.respond(w, r, v, err, truncationNotes(sizeFile{"robots", in.Truncated, len(in.Robots)}))
+}
+
+func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) {
+	var req CompareRequest
+	if e := decode(w, r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	in, e := s.compareInput(&req)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	if s.opts.Engine == nil {
+		writeError(w, notWired("compare"))
+		return
+	}
+	v, err := s.opts.Engine.Compare(r.Context(), in)
+	s.respond(w, r, v, err, truncationNotes(sizeFile{"robots", in.Truncated, len(in.Robots)}))
+}
+
+func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) {
+	var req DiffRequest
+	if e := decode(w, r, &req); e != nil {
+		writeError(w, e)
+		return
+	}
+	in, e := s.diffInput(&req)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	if s.opts.Engine == nil {
+		writeError(w, notWired("diff"))
+		return
+	}
+	v, err := s.opts.Engine.Diff(r.Context(), in)
+	s.respond(w, r, v, err, truncationNotes(sizeFile{"old", in.OldTruncated, len(in.Old)}, sizeFile{"new", in.NewTruncated, len(in.New)}))
+}
