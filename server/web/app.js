@@ -1,0 +1,945 @@
+// The robots.txt tester page. Plain JavaScript, no dependency, no build step.
+// Everything read from the file, the server or a permalink is put in the page
+// as text (textContent, text nodes, attribute values): never as HTML.
+'use strict';
+
+(() => {
+  const $ = (id) => document.getElementById(id);
+
+  // el builds an element: props set attributes (class, text, on<event>),
+  // children are nodes or strings (strings become text nodes).
+  function el(tag, props, ...kids) {
+    const e = document.createElement(tag);
+    if (props) {
+      for (const [k, v] of Object.entries(props)) {
+        if (v === undefined || v === null || v === false) continue;
+        if (k === 'class') e.className = v;
+        else if (k === 'text') e.textContent = v;
+        else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+        else e.setAttribute(k, v === true ? '' : String(v));
+      }
+    }
+    for (const k of kids.flat()) {
+      if (k === undefined || k === null || k === false) continue;
+      e.append(k instanceof Node ? k : String(k));
+    }
+    return e;
+  }
+
+  const DIALECTS = [
+    ['google', 'Google'], ['bing', 'Bing'], ['yandex', 'Yandex'],
+    ['baidu', 'Baidu'], ['original', 'Original (1994)'], ['rfc9309', 'RFC 9309'],
+  ];
+  const VIEWS = ['results', 'dialects', 'lint', 'diff', 'history'];
+
+  // ---- API ----------------------------------------------------------------
+
+  let token = sessionStorage.getItem('robotstxt-token') || '';
+
+  async function api(method, path, body) {
+    const headers = {};
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    if (token) headers.Authorization = 'Bearer ' + token;
+    let resp;
+    try {
+      resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (e) {
+      throw new Error('the server does not answer: ' + e.message);
+    }
+    let data = null;
+    try { data = await resp.json(); } catch (e) { /* not JSON */ }
+    if (!resp.ok) {
+      if (resp.status === 401) $('token-form').hidden = false;
+      const err = new Error((data && typeof data.error === 'string') ? data.error : `${method} ${path}: HTTP ${resp.status}`);
+      err.status = resp.status;
+      err.field = data && data.field;
+      throw err;
+    }
+    return data;
+  }
+
+  function setStatus(text, isError) {
+    const s = $('status');
+    s.textContent = text;
+    s.classList.toggle('error', !!isError);
+    s.setAttribute('role', isError ? 'alert' : 'status');
+  }
+
+  // ---- Editor: a textarea with a line-number gutter and a highlighted line --
+
+  const LH = 20; // line height, px (style.css: --lh)
+  const PAD = 6; // the textarea's top padding, px
+  const ed = {
+    ta: $('robots'), gutter: $('gutter-inner'), hl: $('hl-line'), root: $('editor'),
+    lines: 1, marks: new Map(), hlLine: 0, frame: 0,
+  };
+
+  function countLines(s) {
+    let n = 1;
+    let i = -1;
+    while ((i = s.indexOf('\n', i + 1)) !== -1) n++;
+    return n;
+  }
+
+  function renderGutter() {
+    ed.frame = 0;
+    const top = ed.ta.scrollTop;
+    const h = ed.ta.clientHeight || 400;
+    const first = Math.max(0, Math.floor((top - PAD) / LH));
+    const last = Math.min(ed.lines, Math.ceil((top + h) / LH) + 1);
+    const frag = document.createDocumentFragment();
+    for (let i = first; i < last; i++) {
+      const n = i + 1;
+      const d = el('div', { class: 'ln' }, String(n));
+      const m = ed.marks.get(n);
+      if (m) {
+        d.classList.add('mark-' + m.severity);
+        d.dataset.mark = m.severity === 'error' ? '✖' : m.severity === 'warning' ? '▲' : 'ℹ';
+      }
+      if (n === ed.hlLine) d.classList.add('ln-hl');
+      frag.append(d);
+    }
+    ed.gutter.replaceChildren(frag);
+    ed.gutter.style.transform = `translateY(${PAD + first * LH - top}px)`;
+    if (ed.hlLine > 0 && ed.hlLine <= ed.lines) {
+      ed.hl.hidden = false;
+      ed.hl.style.transform = `translateY(${PAD + (ed.hlLine - 1) * LH - top}px)`;
+    } else {
+      ed.hl.hidden = true;
+    }
+  }
+
+  function scheduleGutter() {
+    if (!ed.frame) ed.frame = requestAnimationFrame(renderGutter);
+  }
+
+  function editorChanged() {
+    ed.lines = countLines(ed.ta.value);
+    ed.root.style.setProperty('--digits', String(Math.max(2, String(ed.lines).length)));
+    renderGutter();
+  }
+
+  // lineText is line n of the editor (1-based).
+  function lineText(n) {
+    const s = ed.ta.value;
+    let start = 0;
+    for (let i = 1; i < n; i++) {
+      const j = s.indexOf('\n', start);
+      if (j < 0) return '';
+      start = j + 1;
+    }
+    const end = s.indexOf('\n', start);
+    return s.slice(start, end < 0 ? s.length : end).replace(/\r$/, '');
+  }
+
+  function highlight(n, kind) {
+    ed.hlLine = n || 0;
+    ed.root.dataset.highlight = String(ed.hlLine);
+    ed.hl.className = 'hl-line' + (kind ? ' hl-' + kind : '');
+    if (ed.hlLine) {
+      const y = PAD + (n - 1) * LH;
+      const ta = ed.ta;
+      if (y < ta.scrollTop || y + LH > ta.scrollTop + ta.clientHeight) {
+        ta.scrollTop = Math.max(0, y - ta.clientHeight / 3);
+      }
+      $('editor-status').textContent = `Line ${n} highlighted: ${lineText(n)}`;
+    }
+    renderGutter();
+  }
+
+  function caretLine() {
+    const s = ed.ta.value;
+    const p = ed.ta.selectionStart;
+    let n = 1;
+    let i = -1;
+    while ((i = s.indexOf('\n', i + 1)) !== -1 && i < p) n++;
+    return n;
+  }
+
+  function showCaretLine() {
+    const n = caretLine();
+    const m = ed.marks.get(n);
+    const st = $('editor-status');
+    if (m) {
+      st.replaceChildren(`Line ${n}: `, ...m.findings.map((f) => el('span', { class: 'sev-' + f.severity }, `${f.severity} ${f.code}: ${f.message} `)));
+    } else {
+      st.textContent = `Line ${n} of ${ed.lines}`;
+    }
+  }
+
+  ed.ta.addEventListener('scroll', scheduleGutter);
+  window.addEventListener('resize', scheduleGutter);
+  ed.ta.addEventListener('input', () => {
+    editorChanged();
+    if (mode === 'live' && liveBody !== null && ed.ta.value !== liveBody) {
+      // An edited live file is a pasted one; the live one stays the old
+      // version of the diff view.
+      setMode('paste', true);
+      setStatus('The live file was edited: tests now use the edited copy; the Diff view compares it with the live one.');
+    }
+  });
+  ed.ta.addEventListener('keyup', showCaretLine);
+  ed.ta.addEventListener('click', showCaretLine);
+
+  // ---- Source: pasted or live ---------------------------------------------
+
+  let mode = 'paste';
+  let liveBody = null; // the live file's text, once fetched
+  let liveInfo = null;
+
+  function setMode(m, keepFocus) {
+    mode = m;
+    const paste = $('mode-paste');
+    const live = $('mode-live');
+    paste.setAttribute('aria-selected', String(m === 'paste'));
+    live.setAttribute('aria-selected', String(m === 'live'));
+    paste.tabIndex = m === 'paste' ? 0 : -1;
+    live.tabIndex = m === 'live' ? 0 : -1;
+    $('paste-note').hidden = m !== 'paste';
+    $('live-panel').hidden = m !== 'live';
+    if (!keepFocus && m === 'live') $('origin').focus();
+  }
+
+  function tabKeys(tabs, activate) {
+    tabs.forEach((t, i) => t.addEventListener('keydown', (ev) => {
+      let j = -1;
+      if (ev.key === 'ArrowRight') j = (i + 1) % tabs.length;
+      else if (ev.key === 'ArrowLeft') j = (i + tabs.length - 1) % tabs.length;
+      else if (ev.key === 'Home') j = 0;
+      else if (ev.key === 'End') j = tabs.length - 1;
+      if (j < 0) return;
+      ev.preventDefault();
+      tabs[j].focus();
+      activate(j);
+    }));
+  }
+
+  $('mode-paste').addEventListener('click', () => setMode('paste'));
+  $('mode-live').addEventListener('click', () => setMode('live'));
+  tabKeys([$('mode-paste'), $('mode-live')], (j) => setMode(j ? 'live' : 'paste', true));
+
+  function originValue() {
+    let o = $('origin').value.trim();
+    if (o && !/^[a-z][a-z0-9+.-]*:\/\//i.test(o)) o = 'https://' + o;
+    return o;
+  }
+
+  function kv(list) {
+    const dl = el('dl', { class: 'kv' });
+    for (const [k, v] of list) {
+      if (v === undefined || v === null || v === '') continue;
+      dl.append(el('dt', null, k), el('dd', null, v));
+    }
+    return dl;
+  }
+
+  function renderFetch(info) {
+    const out = $('fetch-trace');
+    const trace = info.trace || [];
+    const table = el('table', { class: 'data trace' },
+      el('caption', null, 'Requests'),
+      el('thead', null, el('tr', null, ['#', 'URL', 'Status', 'Bytes', 'Location', 'Type', 'Cache-Control'].map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', null, trace.map((r, i) => el('tr', null,
+        el('td', null, String(i + 1)), el('td', { class: 'url' }, r.url || ''), el('td', null, String(r.status || '')),
+        el('td', null, String(r.bytes ?? '')), el('td', { class: 'url' }, r.location || ''),
+        el('td', null, r.content_type || ''), el('td', null, r.cache_control || '')))));
+    out.replaceChildren(
+      el('p', { class: 'policy policy-' + (info.policy || 'none') }, el('strong', null, info.policy || 'no answer'), ' — ', info.reason || ''),
+      kv([['robots.txt', info.robots_url], ['Status', info.status ? String(info.status) : ''], ['Bytes', String(info.bytes ?? 0) + (info.truncated ? ' (cut at 500 KiB)' : '')],
+        ['Source', info.source], ['Fetched', info.fetched_at], ['Expires', info.expires_at], ['Failing since', info.failing_since], ['Error', info.error], ['Store', info.store]]),
+      el('div', { class: 'table-wrap' }, table));
+  }
+
+  async function fetchLive(quiet) {
+    const origin = originValue();
+    if (!origin) { setStatus('Give an origin to fetch, e.g. https://example.com', true); return false; }
+    setMode('live', true);
+    setStatus('Fetching ' + origin + ' …');
+    try {
+      liveInfo = await api('GET', '/v1/fetch?url=' + encodeURIComponent(origin));
+    } catch (e) {
+      setStatus(e.message, true);
+      $('fetch-trace').replaceChildren(el('p', { class: 'error' }, e.message));
+      return false;
+    }
+    renderFetch(liveInfo);
+    // The body comes from the history, which keeps each version fetched.
+    let body = '';
+    try {
+      const h = await api('GET', '/v1/history?origin=' + encodeURIComponent(origin));
+      if (h.versions && h.versions.length) {
+        const v = await api('GET', `/v1/history/version?origin=${encodeURIComponent(origin)}&hash=${h.versions[0].hash}`);
+        body = v.body || '';
+      }
+    } catch (e) { /* the trace says what there is */ }
+    liveBody = body;
+    ed.ta.value = body;
+    $('old').value = body;
+    editorChanged();
+    highlight(0);
+    if (!quiet) setStatus(`Fetched ${origin}: ${liveInfo.policy}. Tests now ask the server about the live file.`);
+    return true;
+  }
+
+  $('live-form').addEventListener('submit', (ev) => { ev.preventDefault(); fetchLive(); });
+
+  // subject is the file part of a request: the live origin, or the text.
+  function subject() {
+    if (mode === 'live' && liveBody !== null) return { origin: originValue() };
+    return { robots: ed.ta.value };
+  }
+
+  // ---- Questions: URLs, crawlers, tokens ------------------------------------
+
+  let table = { crawlers: [], defaults: [], dialects: [] };
+
+  function renderCrawlers(selected) {
+    const box = $('crawler-list');
+    const sel = new Set(selected);
+    box.replaceChildren(...table.crawlers.map((c, i) => el('label', {
+      class: 'crawler', title: `${c.operator}: ${c.purpose}. Token ${c.token}, ${c.dialect} dialect` + (c.ignores_global ? ', ignores the * group' : ''),
+    }, el('input', { type: 'checkbox', value: c.name, id: 'cr-' + i, checked: sel.has(c.name) }), ' ', c.name)));
+  }
+
+  function selectedCrawlers() {
+    return [...$('crawler-list').querySelectorAll('input:checked')].map((i) => i.value);
+  }
+
+  function setCrawlers(names) {
+    const want = new Set(names);
+    for (const i of $('crawler-list').querySelectorAll('input')) i.checked = want.has(i.value);
+  }
+
+  $('crawlers-default').addEventListener('click', () => setCrawlers(table.defaults));
+  $('crawlers-none').addEventListener('click', () => setCrawlers([]));
+  $('crawler-filter').addEventListener('input', () => {
+    const f = $('crawler-filter').value.trim().toLowerCase();
+    for (const l of $('crawler-list').children) l.hidden = !!f && !l.textContent.toLowerCase().includes(f) && !l.title.toLowerCase().includes(f);
+  });
+
+  function agentList() {
+    return $('agents').value.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean);
+  }
+
+  // urlList reads the URL box: absolute URLs as given, host/path with
+  // https://, paths against the origin of a live file.
+  function urlList() {
+    const out = [];
+    const origin = mode === 'live' ? originValue() : '';
+    for (let line of $('urls').value.split('\n')) {
+      line = line.trim();
+      if (!line) continue;
+      if (/^(https?|ftp):\/\//i.test(line)) out.push(line);
+      else if (line.startsWith('/')) out.push(origin ? safeJoin(origin, line) : line);
+      else if (/^[a-z0-9-]+(\.[a-z0-9-]+)+(:\d+)?(\/|$)/i.test(line)) out.push('https://' + line);
+      else out.push(origin ? safeJoin(origin, '/' + line) : '/' + line);
+    }
+    return out;
+  }
+
+  function safeJoin(origin, path) {
+    try { return new URL(path, origin).href; } catch (e) { return path; }
+  }
+
+  // ---- Views ----------------------------------------------------------------
+
+  let view = 'results';
+  const viewTabs = VIEWS.map((v) => $('tab-' + v));
+
+  function showView(v, focus) {
+    if (!VIEWS.includes(v)) v = 'results';
+    view = v;
+    VIEWS.forEach((name, i) => {
+      const on = name === v;
+      viewTabs[i].setAttribute('aria-selected', String(on));
+      viewTabs[i].tabIndex = on ? 0 : -1;
+      $('view-' + name).hidden = !on;
+    });
+    if (focus) viewTabs[VIEWS.indexOf(v)].focus();
+    if (v === 'dialects' && dialectsDirty && lastQuestion) runCompare();
+    if (v === 'lint' && lintDirty && lastQuestion) runLint();
+    schedulePermalink();
+  }
+
+  viewTabs.forEach((t, i) => t.addEventListener('click', () => showView(VIEWS[i])));
+  tabKeys(viewTabs, (j) => showView(VIEWS[j]));
+
+  // ---- Check: the results table ---------------------------------------------
+
+  let lastQuestion = null; // {sub, urls, crawlers, agents}
+  let report = null;
+  let selected = null; // [row, column]
+  let seq = 0;
+  let dialectsDirty = true;
+  let lintDirty = true;
+
+  function question() {
+    const urls = urlList();
+    if (!urls.length) { setStatus('Give at least one URL (a path such as /private/ is enough).', true); $('urls').focus(); return null; }
+    return { sub: subject(), urls, crawlers: selectedCrawlers(), agents: agentList() };
+  }
+
+  function askBody(q) {
+    const b = Object.assign({}, q.sub, { urls: q.urls });
+    if (q.crawlers.length) b.crawlers = q.crawlers;
+    if (q.agents.length) b.agents = q.agents;
+    return b;
+  }
+
+  async function run(restoreSel) {
+    const q = question();
+    if (!q) return;
+    const my = ++seq;
+    lastQuestion = q;
+    dialectsDirty = true;
+    lintDirty = true;
+    setStatus('Testing …');
+    const t0 = performance.now();
+    let rep;
+    try {
+      rep = await api('POST', '/v1/check', askBody(q));
+    } catch (e) {
+      if (my === seq) setStatus(e.message, true);
+      return;
+    }
+    if (my !== seq) return;
+    renderResults(rep, q);
+    const ms = Math.round(performance.now() - t0);
+    document.body.dataset.checkMs = String(ms);
+    setStatus(`${rep.results.length} answers: ${rep.allowed} allowed, ${rep.blocked} blocked (${ms} ms).`);
+    if (restoreSel) selectCell(restoreSel[0], restoreSel[1], false);
+    runLint();
+    if (view === 'dialects') runCompare();
+    schedulePermalink();
+  }
+
+  $('run').addEventListener('click', () => run());
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); run(); }
+  });
+
+  function verdictText(allowed, line) {
+    return (allowed ? '✓ allowed' : '✗ blocked') + (line ? ` · line ${line}` : '');
+  }
+
+  function renderResults(rep, q) {
+    report = rep;
+    selected = null;
+    const res = rep.results || [];
+    const n = q.urls.length;
+    const k = n ? Math.floor(res.length / n) : 0;
+    report.cols = k;
+    const head = el('tr', null, el('th', { scope: 'col' }, 'URL'));
+    for (let j = 0; j < k; j++) {
+      const r = res[j];
+      head.append(el('th', { scope: 'col', title: r.agents ? 'product token(s) ' + r.agents.join(', ') : 'crawler from the table' }, r.who, el('span', { class: 'sub' }, r.dialect)));
+    }
+    const rows = [];
+    for (let i = 0; i < n; i++) {
+      const first = res[i * k] || {};
+      const tr = el('tr', null, el('th', { scope: 'row', class: 'url', title: first.url && first.url !== q.urls[i] ? 'read as ' + first.url : null }, q.urls[i]));
+      for (let j = 0; j < k; j++) {
+        const r = res[i * k + j];
+        tr.append(el('td', null, el('button', {
+          type: 'button', class: 'cell ' + (r.allowed ? 'allowed' : 'blocked'), tabindex: i === 0 && j === 0 ? 0 : -1,
+          'data-row': i, 'data-col': j, 'aria-pressed': 'false',
+          'aria-label': `${r.who}, ${q.urls[i]}: ${r.allowed ? 'allowed' : 'blocked'}${r.line ? ' by line ' + r.line : ''}`,
+        }, verdictText(r.allowed, r.line))));
+      }
+      rows.push(tr);
+    }
+    const t = el('table', { class: 'data results', id: 'results-table' }, el('thead', null, head), el('tbody', null, rows));
+    const notes = (rep.notes || []).map((s) => el('li', null, s));
+    const parts = [t];
+    if (notes.length) parts.push(el('ul', { class: 'notes' }, notes));
+    if (rep.size_notes) parts.push(el('ul', { class: 'notes' }, rep.size_notes.map((s) => el('li', null, s))));
+    $('results-out').replaceChildren(...parts);
+    $('detail').replaceChildren();
+    highlight(0);
+  }
+
+  function cellButton(i, j) {
+    return $('results-out').querySelector(`button[data-row="${i}"][data-col="${j}"]`);
+  }
+
+  function selectCell(i, j, focus) {
+    if (!report) return;
+    const k = report.cols;
+    const r = report.results[i * k + j];
+    if (!r) return;
+    const prev = selected && cellButton(selected[0], selected[1]);
+    if (prev) { prev.setAttribute('aria-pressed', 'false'); prev.tabIndex = -1; }
+    const first = cellButton(0, 0);
+    if (first) first.tabIndex = -1;
+    selected = [i, j];
+    const b = cellButton(i, j);
+    if (b) { b.setAttribute('aria-pressed', 'true'); b.tabIndex = 0; if (focus) b.focus(); }
+    highlight(r.line, r.allowed ? 'allow' : 'block');
+    renderDetail(r, lastQuestion ? lastQuestion.urls[i] : r.url);
+    schedulePermalink();
+  }
+
+  $('results-out').addEventListener('click', (ev) => {
+    const b = ev.target.closest('button.cell');
+    if (b) selectCell(+b.dataset.row, +b.dataset.col, true);
+  });
+  $('results-out').addEventListener('keydown', (ev) => {
+    const b = ev.target.closest('button.cell');
+    if (!b || !report) return;
+    let i = +b.dataset.row;
+    let j = +b.dataset.col;
+    const rows = lastQuestion.urls.length;
+    const cols = report.cols;
+    switch (ev.key) {
+      case 'ArrowRight': j = Math.min(cols - 1, j + 1); break;
+      case 'ArrowLeft': j = Math.max(0, j - 1); break;
+      case 'ArrowDown': i = Math.min(rows - 1, i + 1); break;
+      case 'ArrowUp': i = Math.max(0, i - 1); break;
+      case 'Home': j = 0; break;
+      case 'End': j = cols - 1; break;
+      default: return;
+    }
+    ev.preventDefault();
+    selectCell(i, j, true);
+  });
+
+  function lineButton(n, kind, label) {
+    if (!n) return el('span', null, label || 'none');
+    return el('button', { type: 'button', class: 'linkish', onclick: () => highlight(n, kind) }, label || `line ${n}`);
+  }
+
+  function renderDetail(r, asked) {
+    const kind = r.allowed ? 'allow' : 'block';
+    const matches = r.matches || [];
+    const group = r.group || {};
+    $('detail').replaceChildren(
+      el('h3', null, `${r.who} · ${asked}`),
+      el('p', { class: 'verdict ' + (r.allowed ? 'allowed' : 'blocked') }, r.allowed ? 'Allowed' : 'Blocked', ': ', r.reason || ''),
+      kv([
+        ['URL read as', r.url !== asked ? r.url : ''],
+        ['Path matched', r.path],
+        ['Dialect', r.dialect + (r.fetch_policy && r.fetch_policy !== r.dialect ? ` (fetch policy: ${r.fetch_policy})` : '')],
+        ['Fetch policy', r.policy],
+        ['Deciding line', r.line ? el('span', null, lineButton(r.line, kind), ' ', el('code', null, r.rule || '')) : 'none: no rule matches'],
+        ['Group', el('span', null, `${group.kind || 'none'}${group.token ? ' (' + group.token + ')' : ''}: ${group.reason || ''} `,
+          ...(group.lines || []).map((n) => el('span', null, ' ', lineButton(n, 'group')))) ],
+        ['Crawl-delay', r.crawl_delay != null ? el('span', null, `${r.crawl_delay} s, `, lineButton(r.crawl_delay_line, 'group')) : ''],
+      ]),
+      el('h4', null, matches.length ? 'Rules that matched' : 'No rule matched'),
+      matches.length ? el('ol', { class: 'matches' }, matches.map((m) => el('li', { class: m.lost ? 'lost' : 'won' },
+        lineButton(m.line, m.allow ? 'allow' : 'block', m.line ? `line ${m.line}` : 'implicit'), ' ',
+        el('code', null, m.text || (m.allow ? 'Allow: ' : 'Disallow: ') + m.pattern), ' ',
+        el('span', { class: 'why' }, m.lost ? 'lost: ' + m.lost : 'decided')))) : null,
+    );
+  }
+
+  // ---- Dialects -------------------------------------------------------------
+
+  async function runCompare() {
+    const q = lastQuestion;
+    if (!q) return;
+    dialectsDirty = false;
+    const my = seq;
+    const out = $('dialects-out');
+    out.replaceChildren(el('p', { class: 'hint' }, 'Reading the file in every dialect …'));
+    let c;
+    try {
+      c = await api('POST', '/v1/compare', askBody(q));
+    } catch (e) {
+      out.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
+      dialectsDirty = true;
+      return;
+    }
+    if (my !== seq) return;
+    renderCompare(c);
+  }
+
+  function renderCompare(c) {
+    const head = el('tr', null, el('th', { scope: 'col' }, 'Crawler'), el('th', { scope: 'col' }, 'URL'),
+      el('th', { scope: 'col' }, 'Its own engine'), DIALECTS.map(([, label]) => el('th', { scope: 'col' }, label)), el('th', { scope: 'col' }, 'Note'));
+    const rows = [];
+    let disagree = 0;
+    for (const row of c.rows || []) {
+      for (const cell of row.cells || []) {
+        const tr = el('tr', { class: cell.disagree ? 'disagree' : null },
+          el('th', { scope: 'row' }, row.crawler, el('span', { class: 'sub' }, row.dialect)),
+          el('td', { class: 'url' }, cell.url),
+          el('td', null, el('button', { type: 'button', class: 'cell ' + (cell.allowed ? 'allowed' : 'blocked'), onclick: () => highlight(cell.line, cell.allowed ? 'allow' : 'block'), title: cell.rule || cell.group }, verdictText(cell.allowed, cell.line))));
+        for (const [d] of DIALECTS) {
+          const v = (cell.dialects || {})[d];
+          if (!v) { tr.append(el('td', null, '—')); continue; }
+          const odd = cell.disagree && v.allowed !== cell.allowed;
+          tr.append(el('td', { class: odd ? 'odd' : null }, el('button', {
+            type: 'button', class: 'cell ' + (v.allowed ? 'allowed' : 'blocked'), title: v.policy ? 'fetch policy ' + v.policy : (v.rule || 'no rule matches'),
+            onclick: () => highlight(v.line, v.allowed ? 'allow' : 'block'),
+          }, verdictText(v.allowed, v.line))));
+        }
+        if (cell.disagree) disagree++;
+        tr.append(el('td', null, cell.note ? el('a', { href: '#note-' + cell.note, class: 'note-ref', 'aria-label': 'note ' + cell.note }, `[${cell.note}]`) : ''));
+        rows.push(tr);
+      }
+    }
+    const parts = [
+      el('p', { class: disagree ? 'summary warn' : 'summary' }, disagree ? `${disagree} of ${rows.length} answers differ between dialects.` : `All dialects agree on these ${rows.length} answers.`),
+      el('div', { class: 'table-wrap' }, el('table', { class: 'data dialects', id: 'dialects-table' }, el('thead', null, head), el('tbody', null, rows))),
+    ];
+    if ((c.disagreements || []).length) {
+      parts.push(el('h3', null, 'Why they disagree'), el('ol', { class: 'explanations' }, c.disagreements.map((d) => el('li', { id: 'note-' + d.note, value: d.note, tabindex: -1 },
+        d.explanation, ' ', el('span', { class: 'sub' }, '(' + (d.cells || []).map((x) => `${x.crawler} ${x.url}`).join('; ') + ')')))));
+    }
+    if ((c.notes || []).length) parts.push(el('ul', { class: 'notes' }, c.notes.map((s) => el('li', null, s))));
+    $('dialects-out').replaceChildren(...parts);
+  }
+
+  $('dialects-out').addEventListener('click', (ev) => {
+    const a = ev.target.closest('a.note-ref');
+    if (!a) return;
+    ev.preventDefault(); // keep the permalink in the address
+    const li = $(a.getAttribute('href').slice(1));
+    if (li) { li.scrollIntoView({ block: 'nearest' }); li.focus(); }
+  });
+
+  // ---- Lint -----------------------------------------------------------------
+
+  async function runLint() {
+    const q = lastQuestion;
+    if (!q) return;
+    lintDirty = false;
+    const my = seq;
+    let rep;
+    try {
+      rep = await api('POST', '/v1/lint', q.sub);
+    } catch (e) {
+      $('lint-out').replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
+      lintDirty = true;
+      return;
+    }
+    if (my !== seq) return;
+    renderLint(rep);
+  }
+
+  const SEV_RANK = { error: 3, warning: 2, info: 1 };
+
+  function renderLint(rep) {
+    const findings = rep.findings || [];
+    ed.marks = new Map();
+    for (const f of findings) {
+      const m = ed.marks.get(f.line) || { severity: f.severity, findings: [] };
+      if ((SEV_RANK[f.severity] || 0) > (SEV_RANK[m.severity] || 0)) m.severity = f.severity;
+      m.findings.push(f);
+      ed.marks.set(f.line, m);
+    }
+    renderGutter();
+    $('tab-lint').textContent = findings.length ? `Lint (${findings.length})` : 'Lint';
+    const parts = [el('p', { class: 'summary' }, findings.length ? `${rep.errors} errors, ${rep.warnings} warnings, ${rep.infos} notes.` : 'No finding: the file reads the same everywhere.')];
+    if (findings.length) {
+      parts.push(el('ul', { class: 'findings' }, findings.slice(0, 2000).map((f) => el('li', { class: 'sev-' + f.severity },
+        lineButton(f.line, f.severity === 'error' ? 'block' : 'group', `line ${f.line}${f.column ? ':' + f.column : ''}`), ' ',
+        el('span', { class: 'badge' }, f.severity), ' ', el('code', null, f.code), ' ', f.message,
+        (f.dialects || []).length ? el('span', { class: 'sub' }, ' (' + f.dialects.join(', ') + ')') : null))));
+      if (findings.length > 2000) parts.push(el('p', { class: 'hint' }, `… and ${findings.length - 2000} more (the margin marks them all).`));
+    }
+    for (const n of rep.notes || []) parts.push(el('p', { class: 'notes' }, n.note));
+    $('lint-out').replaceChildren(...parts);
+  }
+
+  // ---- Diff -----------------------------------------------------------------
+
+  function renderChanges(rep, out, extra) {
+    const changes = rep.changes || [];
+    const v = (x) => el('span', { class: x.allowed ? 'allowed' : 'blocked' }, verdictText(x.allowed, x.line), x.rule ? el('code', null, ' ' + x.rule) : '');
+    const parts = [el('p', { class: 'summary' + (changes.length ? ' warn' : '') },
+      changes.length ? `${changes.length} verdicts change` : 'No verdict changes',
+      ` (${rep.urls} URLs${rep.derived ? ' derived from the rules' : ''} × ${(rep.crawlers || []).length} crawlers: ${(rep.crawlers || []).join(', ')}).`)];
+    if (changes.length) {
+      parts.push(el('div', { class: 'table-wrap' }, el('table', { class: 'data changes' },
+        el('thead', null, el('tr', null, ['Crawler', 'URL', 'Old', 'New'].map((h) => el('th', { scope: 'col' }, h)))),
+        el('tbody', null, changes.map((c) => el('tr', null, el('th', { scope: 'row' }, c.crawler, el('span', { class: 'sub' }, c.dialect)),
+          el('td', { class: 'url' }, c.url), el('td', null, v(c.old)), el('td', null, v(c.new))))))));
+    }
+    for (const n of rep.notes || []) parts.push(el('p', { class: 'notes' }, n));
+    if (rep.probes_left_out) parts.push(el('p', { class: 'notes' }, `${rep.probes_left_out} derived URLs were left out.`));
+    if (extra) parts.push(extra);
+    out.replaceChildren(...parts);
+  }
+
+  async function diffFiles(oldText, newText, mine) {
+    const b = { old: oldText, new: newText };
+    if (mine && lastQuestion) {
+      const q = question();
+      if (q) {
+        b.urls = q.urls;
+        if (q.crawlers.length) b.crawlers = q.crawlers;
+        if (q.agents.length) b.agents = q.agents;
+      }
+    }
+    return api('POST', '/v1/diff', b);
+  }
+
+  $('diff-run').addEventListener('click', async () => {
+    const out = $('diff-out');
+    out.replaceChildren(el('p', { class: 'hint' }, 'Comparing …'));
+    try {
+      const rep = await diffFiles($('old').value, ed.ta.value, $('diff-mine').checked);
+      renderChanges(rep, out, lineDiff($('old').value, ed.ta.value));
+    } catch (e) {
+      out.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
+    }
+    schedulePermalink();
+  });
+
+  // lineDiff shows the lines removed and added between two texts: the
+  // common head and tail are cut, the middle is matched by longest common
+  // subsequence when it is small enough.
+  function lineDiff(a, b) {
+    const x = a.split('\n');
+    const y = b.split('\n');
+    let p = 0;
+    while (p < x.length && p < y.length && x[p] === y[p]) p++;
+    let s = 0;
+    while (s < x.length - p && s < y.length - p && x[x.length - 1 - s] === y[y.length - 1 - s]) s++;
+    const xm = x.slice(p, x.length - s);
+    const ym = y.slice(p, y.length - s);
+    const ops = [];
+    if (xm.length * ym.length <= 4e6) {
+      const n = xm.length;
+      const m = ym.length;
+      const L = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
+      for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) L[i][j] = xm[i] === ym[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]);
+      let i = 0;
+      let j = 0;
+      while (i < n || j < m) {
+        if (i < n && j < m && xm[i] === ym[j]) { ops.push([' ', xm[i], p + i + 1, p + j + 1]); i++; j++; } else if (j < m && (i === n || L[i][j + 1] >= L[i + 1][j])) { ops.push(['+', ym[j], 0, p + j + 1]); j++; } else { ops.push(['-', xm[i], p + i + 1, 0]); i++; }
+      }
+    } else {
+      xm.forEach((l, i) => ops.push(['-', l, p + i + 1, 0]));
+      ym.forEach((l, j) => ops.push(['+', l, 0, p + j + 1]));
+    }
+    const changed = ops.filter((o) => o[0] !== ' ');
+    if (!changed.length) return el('p', { class: 'hint' }, 'The two files have the same lines.');
+    const shown = ops.filter((o, i) => o[0] !== ' ' || (ops[i - 1] && ops[i - 1][0] !== ' ') || (ops[i + 1] && ops[i + 1][0] !== ' ')).slice(0, 1000);
+    return el('div', null, el('h3', null, `Lines: ${changed.filter((o) => o[0] === '-').length} removed, ${changed.filter((o) => o[0] === '+').length} added`),
+      el('pre', { class: 'linediff' }, shown.map((o) => el('span', { class: o[0] === '+' ? 'add' : o[0] === '-' ? 'del' : 'ctx' },
+        `${o[0]} ${String(o[2] || '').padStart(5)} ${String(o[3] || '').padStart(5)}  ${o[1]}\n`))));
+  }
+
+  // ---- History --------------------------------------------------------------
+
+  let versions = [];
+
+  async function loadHistory() {
+    const origin = originValue();
+    const out = $('history-out');
+    if (!origin) { out.replaceChildren(el('p', { class: 'error', role: 'alert' }, 'Give an origin under “Fetch a live file” first.')); return; }
+    out.replaceChildren(el('p', { class: 'hint' }, 'Loading …'));
+    let h;
+    try {
+      h = await api('GET', '/v1/history?origin=' + encodeURIComponent(origin));
+    } catch (e) {
+      out.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
+      return;
+    }
+    versions = h.versions || [];
+    if (!versions.length) { out.replaceChildren(el('p', null, `No version of ${h.origin} is kept yet: fetch it live first.`)); return; }
+    const rows = versions.map((v, i) => el('tr', null,
+      el('td', null, el('input', { type: 'radio', name: 'h-old', value: i, checked: i === Math.min(1, versions.length - 1), 'aria-label': 'old: ' + v.fetched_at })),
+      el('td', null, el('input', { type: 'radio', name: 'h-new', value: i, checked: i === 0, 'aria-label': 'new: ' + v.fetched_at })),
+      el('td', null, v.fetched_at), el('td', null, String(v.status)), el('td', null, v.policy), el('td', null, String(v.size) + (v.truncated ? ' (cut)' : '')),
+      el('td', null, el('code', { title: v.hash }, v.hash.slice(0, 12))),
+      el('td', null, el('button', { type: 'button', class: 'linkish', onclick: () => loadVersion(origin, v) }, 'edit'))));
+    out.replaceChildren(
+      el('p', null, `${versions.length} versions of ${h.origin}, newest first.`),
+      el('table', { class: 'data history' }, el('thead', null, el('tr', null, ['Old', 'New', 'Fetched', 'Status', 'Policy', 'Bytes', 'SHA-256', ''].map((t) => el('th', { scope: 'col' }, t)))), el('tbody', null, rows)),
+      el('div', { class: 'row' }, el('button', { type: 'button', class: 'primary', id: 'history-compare', onclick: () => compareVersions(origin) }, 'Compare the two versions')));
+  }
+
+  async function versionBody(origin, v) {
+    const a = await api('GET', `/v1/history/version?origin=${encodeURIComponent(origin)}&hash=${encodeURIComponent(v.hash)}`);
+    return a.body || '';
+  }
+
+  async function loadVersion(origin, v) {
+    try {
+      ed.ta.value = await versionBody(origin, v);
+      setMode('paste', true);
+      editorChanged();
+      setStatus(`The version fetched at ${v.fetched_at} is in the editor.`);
+    } catch (e) { setStatus(e.message, true); }
+  }
+
+  async function compareVersions(origin) {
+    const pick = (name) => { const r = document.querySelector(`input[name="${name}"]:checked`); return r ? versions[+r.value] : null; };
+    const o = pick('h-old');
+    const n = pick('h-new');
+    const out = $('history-diff');
+    if (!o || !n) return;
+    out.replaceChildren(el('p', { class: 'hint' }, 'Comparing …'));
+    try {
+      const [a, b] = await Promise.all([versionBody(origin, o), versionBody(origin, n)]);
+      const rep = await diffFiles(a, b, false);
+      renderChanges(rep, out, lineDiff(a, b));
+    } catch (e) {
+      out.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
+    }
+  }
+
+  $('history-load').addEventListener('click', loadHistory);
+
+  // ---- Permalink: the whole state in the address's fragment -------------------
+
+  const MAX_STATE = 16 << 20;
+
+  function b64u(bytes) {
+    let s = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  }
+
+  function unb64u(s) {
+    s = s.replace(/-/g, '+').replace(/_/g, '/');
+    while (s.length % 4) s += '=';
+    const bin = atob(s);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+
+  async function readAll(stream) {
+    const reader = stream.getReader();
+    const chunks = [];
+    let n = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      n += value.length;
+      if (n > MAX_STATE) { reader.cancel(); throw new Error('the permalink holds more than 16 MiB'); }
+      chunks.push(value);
+    }
+    const out = new Uint8Array(n);
+    let o = 0;
+    for (const c of chunks) { out.set(c, o); o += c.length; }
+    return out;
+  }
+
+  function getState() {
+    return {
+      v: 1, mode, origin: $('origin').value, robots: ed.ta.value, urls: $('urls').value,
+      crawlers: selectedCrawlers(), agents: $('agents').value, view, sel: selected, old: $('old').value,
+    };
+  }
+
+  async function encodeState(st) {
+    const bytes = new TextEncoder().encode(JSON.stringify(st));
+    if (typeof CompressionStream === 'function') {
+      const z = await readAll(new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw')));
+      return 'z=' + b64u(z);
+    }
+    return 'j=' + b64u(bytes);
+  }
+
+  async function decodeState(hash) {
+    const m = /^#([zj])=([A-Za-z0-9_-]*)$/.exec(hash);
+    if (!m) return null;
+    let bytes = unb64u(m[2]);
+    if (m[1] === 'z') bytes = await readAll(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')));
+    const st = JSON.parse(new TextDecoder().decode(bytes));
+    if (!st || typeof st !== 'object') throw new Error('not a state');
+    const str = (v) => (typeof v === 'string' ? v : '');
+    return {
+      mode: st.mode === 'live' ? 'live' : 'paste', origin: str(st.origin), robots: str(st.robots), urls: str(st.urls),
+      crawlers: Array.isArray(st.crawlers) ? st.crawlers.filter((c) => typeof c === 'string') : null,
+      agents: str(st.agents), view: VIEWS.includes(st.view) ? st.view : 'results', old: str(st.old),
+      sel: Array.isArray(st.sel) && st.sel.length === 2 && st.sel.every((x) => Number.isInteger(x) && x >= 0) ? st.sel : null,
+    };
+  }
+
+  let permalinkTimer = 0;
+  let restoring = false;
+
+  function schedulePermalink() {
+    if (restoring) return;
+    clearTimeout(permalinkTimer);
+    permalinkTimer = setTimeout(updatePermalink, 150);
+  }
+
+  async function updatePermalink() {
+    const frag = await encodeState(getState());
+    const url = location.href.split('#')[0] + '#' + frag;
+    history.replaceState(null, '', url);
+    $('permalink').value = url;
+    return url;
+  }
+
+  $('permalink-btn').addEventListener('click', async () => {
+    const url = await updatePermalink();
+    const input = $('permalink');
+    try {
+      await navigator.clipboard.writeText(url);
+      setStatus(`Permalink copied (${url.length} characters; the state travels in the address, nothing is stored on the server).`);
+    } catch (e) {
+      input.focus();
+      input.select();
+      setStatus('Permalink selected below the title: copy it with Ctrl+C.');
+    }
+  });
+
+  async function restore(hash) {
+    let st;
+    try {
+      st = await decodeState(hash);
+    } catch (e) {
+      setStatus('This permalink cannot be read: ' + e.message, true);
+      return;
+    }
+    if (!st) return;
+    restoring = true;
+    try {
+      $('origin').value = st.origin;
+      $('urls').value = st.urls;
+      $('agents').value = st.agents;
+      if (st.crawlers) setCrawlers(st.crawlers);
+      $('old').value = st.old;
+      ed.ta.value = st.robots;
+      editorChanged();
+      liveBody = null;
+      if (st.mode === 'live' && st.origin) {
+        await fetchLive(true);
+      } else {
+        setMode('paste', true);
+      }
+      showView(st.view);
+      if (urlList().length) await run(st.sel);
+    } finally {
+      restoring = false;
+    }
+    document.body.dataset.restored = 'true';
+    schedulePermalink();
+  }
+
+  window.addEventListener('hashchange', () => restore(location.hash));
+
+  $('token-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    token = $('token').value.trim();
+    sessionStorage.setItem('robotstxt-token', token);
+    $('token-form').hidden = true;
+    init();
+  });
+
+  // ---- Start ----------------------------------------------------------------
+
+  async function init() {
+    try {
+      table = await api('GET', '/v1/crawlers');
+    } catch (e) {
+      setStatus('The crawler table cannot be loaded: ' + e.message, true);
+    }
+    renderCrawlers(table.defaults || []);
+    editorChanged();
+    setMode('paste', true);
+    if (location.hash.length > 1) await restore(location.hash);
+    document.body.dataset.ready = 'true';
+  }
+
+  init();
+})();
