@@ -7,6 +7,9 @@ set -euo pipefail
 missing=()
 # The Redis store's tests start a real redis-server on a loopback port.
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+# The tester page's end-to-end tests (server/e2e_test.go) drive a headless
+# Debian chromium; in CI (CI=true) they fail without it.
+command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
 
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0

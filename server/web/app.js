@@ -301,6 +301,11 @@
     }, el('input', { type: 'checkbox', value: c.name, id: 'cr-' + i, checked: sel.has(c.name) }), ' ', c.name)));
   }
 
+  function showChosen() {
+    const names = selectedCrawlers();
+    $('crawlers-chosen').textContent = names.length ? `Chosen: ${names.join(', ')}` : 'None chosen: Googlebot is asked unless tokens are given.';
+  }
+
   function selectedCrawlers() {
     return [...$('crawler-list').querySelectorAll('input:checked')].map((i) => i.value);
   }
@@ -308,7 +313,9 @@
   function setCrawlers(names) {
     const want = new Set(names);
     for (const i of $('crawler-list').querySelectorAll('input')) i.checked = want.has(i.value);
+    showChosen();
   }
+  $('crawler-list').addEventListener('change', showChosen);
 
   $('crawlers-default').addEventListener('click', () => setCrawlers(table.defaults));
   $('crawlers-none').addEventListener('click', () => setCrawlers([]));
@@ -422,6 +429,15 @@
     return (allowed ? '✓ allowed' : '✗ blocked') + (line ? ` · line ${line}` : '');
   }
 
+  // shortVerdict is the text of a cell of the wide dialect table.
+  function shortVerdict(allowed, line) {
+    return line ? `${allowed ? '✓' : '✗'} line ${line}` : (allowed ? '✓ allowed' : '✗ blocked');
+  }
+
+  function verdictLabel(allowed, line) {
+    return (allowed ? 'allowed' : 'blocked') + (line ? ' by line ' + line : '');
+  }
+
   function renderResults(rep, q) {
     report = rep;
     selected = null;
@@ -512,7 +528,7 @@
     const kind = r.allowed ? 'allow' : 'block';
     const matches = r.matches || [];
     const group = r.group || {};
-    $('detail').replaceChildren(
+    $('detail').replaceChildren(...[
       el('h3', null, `${r.who} · ${asked}`),
       el('p', { class: 'verdict ' + (r.allowed ? 'allowed' : 'blocked') }, r.allowed ? 'Allowed' : 'Blocked', ': ', r.reason || ''),
       kv([
@@ -530,7 +546,7 @@
         lineButton(m.line, m.allow ? 'allow' : 'block', m.line ? `line ${m.line}` : 'implicit'), ' ',
         el('code', null, m.text || (m.allow ? 'Allow: ' : 'Disallow: ') + m.pattern), ' ',
         el('span', { class: 'why' }, m.lost ? 'lost: ' + m.lost : 'decided')))) : null,
-    );
+    ].filter(Boolean));
   }
 
   // ---- Dialects -------------------------------------------------------------
@@ -564,15 +580,15 @@
         const tr = el('tr', { class: cell.disagree ? 'disagree' : null },
           el('th', { scope: 'row' }, row.crawler, el('span', { class: 'sub' }, row.dialect)),
           el('td', { class: 'url' }, cell.url),
-          el('td', null, el('button', { type: 'button', class: 'cell ' + (cell.allowed ? 'allowed' : 'blocked'), onclick: () => highlight(cell.line, cell.allowed ? 'allow' : 'block'), title: cell.rule || cell.group }, verdictText(cell.allowed, cell.line))));
+          el('td', null, el('button', { type: 'button', class: 'cell ' + (cell.allowed ? 'allowed' : 'blocked'), onclick: () => highlight(cell.line, cell.allowed ? 'allow' : 'block'), title: cell.rule || cell.group, 'aria-label': `its own engine: ${verdictLabel(cell.allowed, cell.line)}` }, shortVerdict(cell.allowed, cell.line))));
         for (const [d] of DIALECTS) {
           const v = (cell.dialects || {})[d];
           if (!v) { tr.append(el('td', null, '—')); continue; }
           const odd = cell.disagree && v.allowed !== cell.allowed;
           tr.append(el('td', { class: odd ? 'odd' : null }, el('button', {
             type: 'button', class: 'cell ' + (v.allowed ? 'allowed' : 'blocked'), title: v.policy ? 'fetch policy ' + v.policy : (v.rule || 'no rule matches'),
-            onclick: () => highlight(v.line, v.allowed ? 'allow' : 'block'),
-          }, verdictText(v.allowed, v.line))));
+            onclick: () => highlight(v.line, v.allowed ? 'allow' : 'block'), 'aria-label': `${d}: ${verdictLabel(v.allowed, v.line)}`,
+          }, shortVerdict(v.allowed, v.line))));
         }
         if (cell.disagree) disagree++;
         tr.append(el('td', null, cell.note ? el('a', { href: '#note-' + cell.note, class: 'note-ref', 'aria-label': 'note ' + cell.note }, `[${cell.note}]`) : ''));
@@ -935,6 +951,7 @@
       setStatus('The crawler table cannot be loaded: ' + e.message, true);
     }
     renderCrawlers(table.defaults || []);
+    showChosen();
     editorChanged();
     setMode('paste', true);
     if (location.hash.length > 1) await restore(location.hash);
