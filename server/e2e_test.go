@@ -11,10 +11,12 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"net/http"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -64,17 +66,21 @@ type browser struct {
 	errs    []string
 }
 
-func newBrowser(t *testing.T, width, height int) *browser {
+func newBrowser(t *testing.T, width, height int, opts ...func(*Options)) *browser {
 	t.Helper()
 	exe := chromium(t)
-	s, err := New(&Options{Store: store.NewMemory(nil), Engine: e2eEngine(), Rate: -1})
+	o := &Options{Store: store.NewMemory(nil), Engine: e2eEngine(), Rate: -1}
+	for _, f := range opts {
+		f(o)
+	}
+	s, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(s)
 	t.Cleanup(hs.Close)
 
-	opts := []chromedp.ExecAllocatorOption{
+	flags := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Headless,
 		chromedp.NoSandbox,
@@ -90,7 +96,7 @@ func newBrowser(t *testing.T, width, height int) *browser {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(width, height),
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), flags...)
 	ctx, cancel := chromedp.NewContext(actx)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
 	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
@@ -486,5 +492,68 @@ func TestE2ELarge(t *testing.T) {
 	}
 	t.Logf("500 KiB file, 100 URLs x 8 crawlers: %v from the click to the table (the page measured %s ms for the request and the table)",
 		elapsed.Round(time.Millisecond), eval[string](b, ctx, `document.body.dataset.checkMs`))
+	b.check()
+}
+
+// TestE2ELive: fetch a live file (a redirect, then the file): the trace
+// shows both requests and the file lands in the editor; after the site
+// changes its file, the history lists two versions and their diff shows
+// the verdict that changed.
+func TestE2ELive(t *testing.T) {
+	var body atomic.Value
+	body.Store("User-agent: *\nDisallow: /private/\n")
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/robots.txt":
+			http.Redirect(w, r, "/live/robots.txt", http.StatusMovedPermanently)
+		case "/live/robots.txt":
+			w.Header().Set("Content-Type", "text/plain")
+			w.Header().Set("Cache-Control", "max-age=3600")
+			fmt.Fprint(w, body.Load())
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(site.Close)
+	clk := &clock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	b := newBrowser(t, 1280, 1000, func(o *Options) { o.AllowPrivate = true; o.Now = clk.Now })
+	ctx := b.ctx
+	b.open(ctx, b.base+"/")
+	b.do(ctx, chromedp.Click(chromedp.CSS("#mode-live")))
+	b.paste(ctx, "origin", site.URL)
+	b.do(ctx, chromedp.Click(chromedp.CSS("#live-form button")))
+	b.waitFor(ctx, `document.querySelector('#fetch-trace table') !== null && document.getElementById('robots').value !== ''`)
+	trace := eval[[]string](b, ctx, `[...document.querySelectorAll('#fetch-trace tbody tr')].map(tr => tr.cells[2].textContent)`)
+	if strings.Join(trace, ",") != "301,200" {
+		t.Errorf("trace statuses %v, want 301,200", trace)
+	}
+	info := eval[string](b, ctx, `document.getElementById('fetch-trace').textContent`)
+	for _, want := range []string{"rules", "Expires", "2026-03-01T13:00:00Z"} {
+		if !strings.Contains(info, want) {
+			t.Errorf("the fetch report lacks %q: %s", want, info)
+		}
+	}
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); got != body.Load() {
+		t.Errorf("editor %q", got)
+	}
+
+	body.Store("User-agent: *\nDisallow: /private/\nAllow: /private/open/\n")
+	clk.Add(2 * time.Hour)
+	b.do(ctx, chromedp.Click(chromedp.CSS("#live-form button")))
+	b.waitFor(ctx, `document.getElementById('robots').value.includes('open')`)
+	b.do(ctx, chromedp.Click(chromedp.CSS("#tab-history")), chromedp.Click(chromedp.CSS("#history-load")))
+	b.waitFor(ctx, `document.querySelector('#history-compare') !== null`)
+	if n := eval[int](b, ctx, `document.querySelectorAll('#history-out tbody tr').length`); n != 2 {
+		t.Errorf("%d versions, want 2", n)
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS("#history-compare")))
+	b.waitFor(ctx, `document.querySelector('#history-diff .summary') !== null || document.querySelector('#history-diff .error') !== null`)
+	diff := eval[string](b, ctx, `document.getElementById('history-diff').textContent`)
+	for _, want := range []string{"verdicts change", "/private/open/", "+ ", "Allow: /private/open/"} {
+		if !strings.Contains(diff, want) {
+			t.Errorf("the history's diff lacks %q: %s", want, diff)
+		}
+	}
+	b.screenshot(ctx, "history")
 	b.check()
 }
