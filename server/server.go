@@ -597,6 +597,9 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 		writeError(w, s.failure(r.Context(), err))
 		return
 	}
+	if rep, ok := v.(*tester.CheckReport); ok && len(notes) == 0 && writeCheckReport(w, rep) {
+		return
+	}
 	if len(notes) > 0 {
 		b, err := json.Marshal(v)
 		var obj map[string]json.RawMessage
