@@ -620,7 +620,7 @@ type sizeFile = struct {
 
 func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	var req CheckRequest
-	if e := decode(w, r, &req); e != nil {
+	if e := decodeCheck(w, r, &req); e != nil {
 		writeError(w, e)
 		return
 	}
