@@ -19,8 +19,8 @@ var checkBodies = []string{
 	`{"robots": "a", "robots": null}`, `{"urls": ["/x"], "urls": []}`,
 	`{"robots": "<script>\u0041</script>", "urls": ["/\u00e9\u0026\uD83D\uDE00\ud83d", "\udc00\ud800\u0041", "\uD800\uD800"]}`,
 	`{"urls": ["\u00"]}`, `{"urls": ["\uzzzz"]}`, `{"urls": ["\ud800\u"]}`,
-	"{\"robots\": \"\xff\xfe\", \"urls\": [\"/\"]}",               // invalid UTF-8
-	`{"Robots": "x", "URLS": ["/"]}`,                             // case-insensitive keys
+	"{\"robots\": \"\xff\xfe\", \"urls\": [\"/\"]}", // invalid UTF-8
+	`{"Robots": "x", "URLS": ["/"]}`,                // case-insensitive keys
 	`{"robots": "x", "urls": ["/"], "colour": "red"}`,
 	`{"robots": 5}`, `{"urls": "/"}`, `{"urls": [1]}`, `{"urls": [null]}`, `{"robots": true}`,
 	`{"robots": "x"} {}`, `{"robots": "x"} x`, `{"robots": "x",}`, `{"robots" "x"}`, `{"robots": "x`, `{"robots": "a` + "\x01" + `"}`,
