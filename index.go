@@ -76,22 +76,12 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		// Sort on the keys' first sixteen bytes as integers, then on the
 		// rest, then best rule first; keep the first rule of each key,
 		// and all of them in all.
-		type item struct {
-			w0, w1 uint64
-			id     int32
-		}
-		items := make([]item, len(ids))
+		items := make([]keyItem, len(ids))
 		for i, id := range ids {
 			k := key(id)
-			items[i] = item{beWord8(k), beWord8(k[min(8, len(k)):]), id}
+			items[i] = keyItem{beWord8(k), beWord8(k[min(8, len(k)):]), id}
 		}
-		slices.SortFunc(items, func(a, b item) int {
-			switch {
-			case a.w0 != b.w0:
-				return cmpUint64(a.w0, b.w0)
-			case a.w1 != b.w1:
-				return cmpUint64(a.w1, b.w1)
-			}
+		sortKeyItems(items, func(a, b keyItem) int {
 			ka, kb := key(a.id), key(b.id)
 			if d := strings.Compare(ka[min(16, len(ka)):], kb[min(16, len(kb)):]); d != 0 {
 				return d
@@ -398,4 +388,77 @@ func commonPrefix(a, b string) int {
 		}
 	}
 	return n
+}
+
+// keyItem is a pattern to sort: the first sixteen bytes of its key as two
+// big-endian words, and its position in the set's rules.
+type keyItem struct {
+	w0, w1 uint64
+	id     int32
+}
+
+// sortKeyItems sorts items by their words, then the items whose words are
+// equal by rest. Many items are sorted by a radix sort on the words' bytes
+// (passing over the bytes they all share: most keys start with '/').
+func sortKeyItems(items []keyItem, rest func(a, b keyItem) int) {
+	if len(items) < 64 {
+		slices.SortFunc(items, func(a, b keyItem) int {
+			switch {
+			case a.w0 != b.w0:
+				return cmpUint64(a.w0, b.w0)
+			case a.w1 != b.w1:
+				return cmpUint64(a.w1, b.w1)
+			}
+			return rest(a, b)
+		})
+		return
+	}
+	// Least significant byte first: w1's eight bytes, then w0's. Each
+	// pass is stable.
+	var counts [16][256]int32
+	for i := range items {
+		w0, w1 := items[i].w0, items[i].w1
+		for b := 0; b < 8; b++ {
+			counts[b][byte(w1>>(8*b))]++
+			counts[8+b][byte(w0>>(8*b))]++
+		}
+	}
+	src, dst := items, make([]keyItem, len(items))
+	for pass := range 16 {
+		shift := uint(8 * (pass % 8))
+		word := func(it *keyItem) uint64 {
+			if pass < 8 {
+				return it.w1
+			}
+			return it.w0
+		}
+		c := &counts[pass]
+		if int(c[byte(word(&src[0])>>shift)]) == len(src) {
+			continue // every item has this byte
+		}
+		var at int32
+		for d := range c {
+			at, c[d] = at+c[d], at
+		}
+		for i := range src {
+			d := byte(word(&src[i]) >> shift)
+			dst[c[d]] = src[i]
+			c[d]++
+		}
+		src, dst = dst, src
+	}
+	if &src[0] != &items[0] {
+		copy(items, src)
+	}
+	// Runs of equal words.
+	for i := 0; i < len(items); {
+		j := i + 1
+		for j < len(items) && items[j].w0 == items[i].w0 && items[j].w1 == items[i].w1 {
+			j++
+		}
+		if j-i > 1 {
+			slices.SortFunc(items[i:j], rest)
+		}
+		i = j
+	}
 }

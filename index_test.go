@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -97,6 +98,44 @@ func TestBigGroupsAreIndexed(t *testing.T) {
 		}
 		if !big {
 			t.Errorf("seed %d: no set is indexed", i)
+		}
+	}
+}
+
+// TestSortKeyItems checks the radix sort of an index's keys against a
+// comparison sort, on keys that share long prefixes and repeat.
+func TestSortKeyItems(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{0, 1, 5, 63, 64, 65, 300, 2000} {
+		keys := make([]string, n)
+		for i := range keys {
+			k := "/" + strings.Repeat("ab", rng.IntN(12)) + hostileLetters(rng.IntN(40), 2)
+			if rng.IntN(4) == 0 {
+				k = k[:rng.IntN(len(k)+1)]
+			}
+			keys[i] = k
+		}
+		items := make([]keyItem, n)
+		for i, k := range keys {
+			items[i] = keyItem{beWord8(k), beWord8(k[min(8, len(k)):]), int32(i)}
+		}
+		rest := func(a, b keyItem) int {
+			ka, kb := keys[a.id], keys[b.id]
+			if d := strings.Compare(ka[min(16, len(ka)):], kb[min(16, len(kb)):]); d != 0 {
+				return d
+			}
+			return int(a.id - b.id)
+		}
+		want := slices.Clone(items)
+		slices.SortFunc(want, func(a, b keyItem) int {
+			if d := strings.Compare(keys[a.id], keys[b.id]); d != 0 {
+				return d
+			}
+			return int(a.id - b.id)
+		})
+		sortKeyItems(items, rest)
+		if !slices.Equal(items, want) {
+			t.Fatalf("%d keys: radix order differs from the comparison sort", n)
 		}
 	}
 }

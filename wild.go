@@ -345,8 +345,12 @@ func (w *wildIndex) build(words []string) {
 	w.buildDense()
 }
 
-// maxDense bounds the entries of the dense transition table.
-const maxDense = 1 << 16
+// maxDense bounds the entries of the dense transition table; a table of
+// up to denseMin entries is built whatever the automaton's size.
+const (
+	maxDense = 1 << 16
+	denseMin = 1 << 10
+)
 
 // buildDense tabulates the moves of the shallowest nodes.
 func (w *wildIndex) buildDense() {
@@ -367,8 +371,11 @@ func (w *wildIndex) buildDense() {
 	if w.nclass > 255 {
 		return
 	}
+	// At most maxDense entries, and for a small automaton a few per
+	// node: the table is built entry by entry, and the moves of the
+	// deeper nodes are found without it.
 	nn := int32(len(w.label))
-	w.ndense = min(nn, maxDense/w.nclass)
+	w.ndense = min(nn, maxDense/w.nclass, max(denseMin, 4*nn)/w.nclass)
 	w.dense = make([]int32, w.ndense*w.nclass)
 	for v := int32(0); v < w.ndense; v++ {
 		row := w.dense[v*w.nclass : (v+1)*w.nclass]

@@ -9,6 +9,8 @@ package bench
 
 import (
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/jimsmart/grobotstxt"
@@ -127,6 +129,81 @@ func BenchmarkAllowedPerSite(b *testing.B) {
 	run("ours", func(_ int, q *question) bool { return p.ours[q.file].Allowed(q.ua, q.url) })
 	run("temoto", func(i int, q *question) bool { return temotoAllowed(p.temoto[q.file], q.ua, p.temotoPaths[i]) })
 	run("temoto-urlparse", func(_ int, q *question) bool { return temotoAllowedURL(p.temoto[q.file], q.ua, q.url) })
+}
+
+// coldURLs is how many distinct URLs BenchmarkAllowedCold asks about each
+// file.
+const coldURLs = 512
+
+// BenchmarkAllowedCold asks about 512 distinct URLs for each of the 1,000
+// files, one question at a time, going round the files: question j about
+// every file, then question j+1. So a crawler interleaving many sites asks:
+// the parsed file, its rules and the URL are each out of cache. The URLs
+// of a file are its golden questions' URLs, each made distinct by a
+// suffix (a path segment or a query parameter). One op is one question.
+//
+//   - ours: Robots.Allowed(ua, url), each file parsed and compiled
+//     beforehand (Robots.Compile) and every question asked once before
+//     the timing, so that what is timed is matching alone.
+//   - temoto: FindGroup(ua).Test(path), the path taken out of the URL
+//     beforehand, outside the timing.
+func BenchmarkAllowedCold(b *testing.B) {
+	c := sample(b)
+	p := parseAll(c)
+	type coldQ struct {
+		file     int
+		ua, url  string
+		tempPath string
+	}
+	// The golden questions of each file.
+	byFile := make([][]int, len(c.files))
+	for i, q := range c.questions {
+		byFile[q.file] = append(byFile[q.file], i)
+	}
+	var sites []int
+	for f := range byFile {
+		if len(byFile[f]) > 0 {
+			sites = append(sites, f)
+		}
+	}
+	qs := make([]coldQ, 0, len(sites)*coldURLs)
+	for j := 0; j < coldURLs; j++ {
+		for _, f := range sites {
+			q := c.questions[byFile[f][j%len(byFile[f])]]
+			u := q.url
+			switch {
+			case j < len(byFile[f]):
+			case strings.Contains(u, "?"):
+				u += "&v=" + strconv.Itoa(j)
+			case j%2 == 0:
+				u += "x" + strconv.Itoa(j)
+			default:
+				u += "?v=" + strconv.Itoa(j)
+			}
+			qs = append(qs, coldQ{file: f, ua: q.ua, url: u, tempPath: temotoPath(u)})
+		}
+	}
+	for _, r := range p.ours {
+		r.Compile()
+	}
+	for i := range qs {
+		sinkBool = p.ours[qs[i].file].Allowed(qs[i].ua, qs[i].url)
+		sinkBool = temotoAllowed(p.temoto[qs[i].file], qs[i].ua, qs[i].tempPath)
+	}
+	run := func(name string, ask func(q *coldQ) bool) {
+		b.Run("impl="+name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				sinkBool = ask(&qs[i])
+				if i++; i == len(qs) {
+					i = 0
+				}
+			}
+		})
+	}
+	run("ours", func(q *coldQ) bool { return p.ours[q.file].Allowed(q.ua, q.url) })
+	run("temoto", func(q *coldQ) bool { return temotoAllowed(p.temoto[q.file], q.ua, q.tempPath) })
 }
 
 // BenchmarkRetained measures what the parsed sample keeps on the heap,

@@ -161,7 +161,12 @@ func decode(w http.ResponseWriter, r *http.Request, v any) *Error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
 		return &Error{Status: http.StatusUnsupportedMediaType, Message: "server: the body must be JSON (Content-Type: application/json), not " + ct}
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	return decodeFrom(http.MaxBytesReader(w, r.Body, MaxBodyBytes), v)
+}
+
+// decodeFrom is decode of a body read from r.
+func decodeFrom(r io.Reader, v any) *Error {
+	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {

@@ -35,7 +35,13 @@ func benchBody(urls int) string {
 }
 
 func benchRoute(b *testing.B, method, path, body string) {
-	s, err := New(&Options{Engine: nullEngine{}, Rate: -1})
+	benchServer(b, nullEngine{}, method, path, body)
+}
+
+// benchServer measures one route of a server with engine e (nil: the
+// default engine, the tester's code).
+func benchServer(b *testing.B, e Engine, method, path, body string) {
+	s, err := New(&Options{Engine: e, Rate: -1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -55,3 +61,10 @@ func benchRoute(b *testing.B, method, path, body string) {
 func BenchmarkHealthz(b *testing.B)   { benchRoute(b, "GET", "/healthz", "") }
 func BenchmarkCheck1(b *testing.B)    { benchRoute(b, "POST", "/v1/check", benchBody(1)) }
 func BenchmarkCheck1000(b *testing.B) { benchRoute(b, "POST", "/v1/check", benchBody(1000)) }
+
+// The default engine: decoding, the check itself (the file parsed once and
+// kept) and encoding the answer.
+func BenchmarkEngineCheck1(b *testing.B) { benchServer(b, nil, "POST", "/v1/check", benchBody(1)) }
+func BenchmarkEngineCheck1000(b *testing.B) {
+	benchServer(b, nil, "POST", "/v1/check", benchBody(1000))
+}

@@ -15,8 +15,10 @@
 //
 // and beside it GET /healthz, GET /readyz (the store answers) and GET
 // /metrics (Prometheus). Check, lint, compare and diff are answered by an
-// Engine, the code the CLI runs; the server validates their bodies
-// (strict JSON, size limits) before it.
+// Engine: by default the code the CLI runs (package tester), so that each
+// answer is the object of the command's --json output; the server
+// validates their bodies (strict JSON, size limits) before it. Inline files
+// are kept parsed between requests, keyed by their bytes.
 //
 // Live fetches go through the shared cache (package cache, on any store)
 // and an address guard: unless Options.AllowPrivate is set, they never

@@ -46,9 +46,15 @@ type Options struct {
 	// Logger receives one line per request and the server's warnings; nil
 	// discards them.
 	Logger *slog.Logger
-	// Engine answers check, lint, compare and diff; nil answers them with
-	// 501 Not Implemented after validating the request.
+	// Engine answers check, lint, compare and diff; nil means the
+	// default: the code of the CLI's commands (package tester), whose
+	// answers are the objects of their --json output. Tests give their
+	// own.
 	Engine Engine
+	// ParsedBytes bounds the inline robots.txt files kept parsed between
+	// requests, as robotstxt.Robots.Footprint weighs them: 0 means
+	// DefaultParsedBytes, a negative value keeps none.
+	ParsedBytes int64
 	// Token, when not empty, is the bearer token every /v1/ route but the
 	// OpenAPI document requires (Authorization: Bearer TOKEN).
 	Token string
@@ -93,6 +99,7 @@ type Server struct {
 	guard     *Guard
 	transport *http.Transport
 	history   *history
+	parsed    *sourceLRU
 	limits    *limiter
 	metrics   *metrics
 	mux       *http.ServeMux
@@ -178,6 +185,13 @@ func New(opts *Options) (*Server, error) {
 		s.caches[d] = cache.New(&cache.Options{Store: s.store, Fetcher: f, Now: o.Now, KeyPrefix: KeyPrefix(d)})
 	}
 	s.history = &history{store: s.store, now: o.Now}
+	if o.ParsedBytes == 0 {
+		o.ParsedBytes = DefaultParsedBytes
+	}
+	s.parsed = newSourceLRU(o.ParsedBytes)
+	if o.Engine == nil {
+		o.Engine = &testerEngine{s: s}
+	}
 	s.limits = newLimiter(o.Rate, o.Burst, o.MaxClients)
 	s.metrics = newMetrics(s)
 	s.routes = s.routeTable()
@@ -579,16 +593,14 @@ func (s *Server) handleHistoryVersion(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, VersionAnswer{Origin: o.String(), Version: v, Body: string(body)})
 }
 
-// notWired answers a POST route whose engine is missing.
-func notWired(route string) *Error {
-	return &Error{Status: http.StatusNotImplemented, Message: "server: " + route + " is not available in this build: the server has no engine for it (server.Options.Engine is nil)"}
-}
-
 // respond answers a POST route with the engine's value, and notes about
 // files past the size limit.
 func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err error, notes []string) {
 	if err != nil {
 		writeError(w, s.failure(r.Context(), err))
+		return
+	}
+	if rep, ok := v.(*tester.CheckReport); ok && len(notes) == 0 && writeCheckReport(w, rep) {
 		return
 	}
 	if len(notes) > 0 {
@@ -611,17 +623,13 @@ type sizeFile = struct {
 
 func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	var req CheckRequest
-	if e := decode(w, r, &req); e != nil {
+	if e := decodeCheck(w, r, &req); e != nil {
 		writeError(w, e)
 		return
 	}
 	in, e := s.checkInput(&req)
 	if e != nil {
 		writeError(w, e)
-		return
-	}
-	if s.opts.Engine == nil {
-		writeError(w, notWired("check"))
 		return
 	}
 	v, err := s.opts.Engine.Check(r.Context(), in)
@@ -639,10 +647,6 @@ func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	if s.opts.Engine == nil {
-		writeError(w, notWired("lint"))
-		return
-	}
 	v, err := s.opts.Engine.Lint(r.Context(), in)
 	s.respond(w, r, v, err, truncationNotes(sizeFile{"robots", in.Truncated, len(in.Robots)}))
 }
@@ -658,10 +662,6 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	if s.opts.Engine == nil {
-		writeError(w, notWired("compare"))
-		return
-	}
 	v, err := s.opts.Engine.Compare(r.Context(), in)
 	s.respond(w, r, v, err, truncationNotes(sizeFile{"robots", in.Truncated, len(in.Robots)}))
 }
@@ -675,10 +675,6 @@ func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) {
 	in, e := s.diffInput(&req)
 	if e != nil {
 		writeError(w, e)
-		return
-	}
-	if s.opts.Engine == nil {
-		writeError(w, notWired("diff"))
 		return
 	}
 	v, err := s.opts.Engine.Diff(r.Context(), in)

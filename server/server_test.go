@@ -349,18 +349,23 @@ func (e *fakeEngine) Diff(ctx context.Context, in *DiffInput) (any, error) {
 	return map[string]any{"changes": []any{}}, e.err
 }
 
-func TestNotWired(t *testing.T) {
+// TestDefaultEngine: a server with no Engine answers the four POST routes
+// with the tester's objects (the 501 of an unwired build is gone), and
+// validation still comes first.
+func TestDefaultEngine(t *testing.T) {
 	ts := newTestServer(t, nil)
-	for route, body := range map[string]string{
-		"check":   `{"robots": "User-agent: *\nDisallow: /", "urls": ["/a"]}`,
-		"lint":    `{"robots": "User-agent: *"}`,
-		"compare": `{"robots": "User-agent: *"}`,
-		"diff":    `{"old": "", "new": "Disallow: /"}`,
+	for route, c := range map[string]struct{ body, member string }{
+		"check":   {`{"robots": "User-agent: *\nDisallow: /", "urls": ["/a"]}`, "results"},
+		"lint":    {`{"robots": "User-agent: *"}`, "findings"},
+		"compare": {`{"robots": "User-agent: *\nDisallow: /a"}`, "rows"},
+		"diff":    {`{"old": "", "new": "Disallow: /"}`, "changes"},
 	} {
-		r := post(t, ts.URL+"/v1/"+route, body)
-		r.wantError(t, 501, "")
-		if !strings.Contains(r.json(t)["error"].(string), route) {
-			t.Errorf("%s: %s", route, r.body)
+		r := post(t, ts.URL+"/v1/"+route, c.body)
+		if r.status != 200 {
+			t.Fatalf("%s: %d %s", route, r.status, r.body)
+		}
+		if _, ok := r.json(t)[c.member]; !ok {
+			t.Errorf("%s: no %q in %s", route, c.member, r.body)
 		}
 		// Validation comes first.
 		post(t, ts.URL+"/v1/"+route, `{"bogus": 1}`).wantError(t, 400, "bogus")

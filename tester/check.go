@@ -102,7 +102,7 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *C
 	for _, s := range subjects {
 		ds = append(ds, rowDialect(robotstxt.Query{Crawler: s.crawler, Dialect: d}))
 	}
-	rep := &CheckReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), Results: []CheckResult{}, PerRow: f.mixed(ds)}
+	rep := &CheckReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), Results: make([]CheckResult, 0, len(urls)*len(subjects)), PerRow: f.mixed(ds)}
 	rep.Notes = append(rep.Notes, f.fileNotes()...)
 	rep.Notes = append(rep.Notes, f.originNotes(urls)...)
 	for _, u := range urls {

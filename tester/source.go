@@ -47,6 +47,10 @@ type Source struct {
 	resp    *fetch.Response
 	mu      sync.Mutex
 	answers map[robotstxt.Dialect]*fetch.Answer
+	// noField is whether no line reads as a field, found once: a
+	// service asks the same Source again and again.
+	noField     bool
+	noFieldOnce sync.Once
 }
 
 // NewSource returns the source of a robots.txt body given as bytes, named
@@ -331,7 +335,7 @@ func (f *Source) fileNotes() []string {
 		switch {
 		case bytes.HasPrefix(f.Body, []byte{0xFF, 0xFE}) || bytes.HasPrefix(f.Body, []byte{0xFE, 0xFF}):
 			notes = append(notes, "the file is UTF-16: crawlers read it as bytes and find no usable rule in it, so every answer is \"allowed\"; save it as UTF-8")
-		case !hasField(f.Robots):
+		case f.hasNoField():
 			notes = append(notes, "no line of the file reads as a robots.txt field (user-agent, allow, disallow, sitemap...): crawlers find nothing usable in it, so every answer is \"allowed\"")
 		}
 	}
@@ -340,6 +344,13 @@ func (f *Source) fileNotes() []string {
 			robotstxt.DefaultMaxBytes, robotstxt.DefaultMaxBytes, robotstxt.OversizedReason))
 	}
 	return notes
+}
+
+// hasNoField reports whether no line of the file reads as a field, in
+// Google's reading.
+func (f *Source) hasNoField() bool {
+	f.noFieldOnce.Do(func() { f.noField = !hasField(f.Robots) })
+	return f.noField
 }
 
 // hasField reports whether any line of r reads as a field, in Google's

@@ -1,0 +1,204 @@
+// Command google-diff asks this module's library and Google's C++ library
+// (through the answer program that google/diff.sh builds) the same questions
+// about every file of the real corpus, and reports every question whose
+// verdict or deciding line differs.
+//
+// The questions, per file: the golden questions, then URLs made from each
+// rule's pattern (each '*' as nothing and as "x1", '$' dropped; the path
+// with one byte more, one less, a '/' more, its parent; its query forms),
+// each asked for every product token the file names, "*"-only agents and
+// Googlebot. Run it through google/diff.sh.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/seed53c283f5/robotstxt"
+)
+
+type question struct {
+	file    int
+	ua, url string
+}
+
+func main() {
+	bin := flag.String("bin", "", "Google's answer program (google/answer.cc)")
+	shared := flag.String("shared", filepath.Join("..", "..", "shared"), "the shared data folder")
+	perFile := flag.Int("per-file", 200, "questions made per file, at most (besides the golden ones)")
+	flag.Parse()
+	if err := run(*bin, *shared, *perFile); err != nil {
+		fmt.Fprintln(os.Stderr, "google-diff:", err)
+		os.Exit(1)
+	}
+}
+
+func run(bin, shared string, perFile int) error {
+	dir := filepath.Join(shared, "corpus", "real")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var files []string
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".txt") {
+			files = append(files, filepath.Join(dir, e.Name()))
+		}
+	}
+	slices.Sort(files)
+	golden := map[string][][2]string{}
+	if f, err := os.Open(filepath.Join(shared, "conformance", "corpus_golden.jsonl")); err == nil {
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 1<<20), 64<<20)
+		for sc.Scan() {
+			var rec struct{ File, UA, URL string }
+			if json.Unmarshal(sc.Bytes(), &rec) == nil {
+				p := filepath.Join(shared, "corpus", rec.File)
+				golden[p] = append(golden[p], [2]string{rec.UA, rec.URL})
+			}
+		}
+		f.Close()
+	}
+
+	cmd := exec.Command(bin)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	// Questions are written as they are made; answers read in order.
+	qs := make(chan question, 4096)
+	go func() {
+		w := bufio.NewWriter(in)
+		rng := rand.New(rand.NewPCG(7, 11))
+		for i, path := range files {
+			for _, q := range questionsFor(path, golden[path], perFile, rng) {
+				fmt.Fprintf(w, "%s\t%s\t%s\n", path, q[0], q[1])
+				qs <- question{i, q[0], q[1]}
+			}
+		}
+		w.Flush()
+		in.Close()
+		close(qs)
+	}()
+	rd := bufio.NewReader(out)
+	var cur = -1
+	var r *robotstxt.Robots
+	n, bad := 0, 0
+	for q := range qs {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			return fmt.Errorf("answer program: %v after %d answers", err, n)
+		}
+		f := strings.Split(strings.TrimSpace(line), "\t")
+		if len(f) != 2 {
+			return fmt.Errorf("answer program said %q", line)
+		}
+		gAllowed, gLine := f[0] == "1", atoi(f[1])
+		if q.file != cur {
+			body, err := os.ReadFile(files[q.file])
+			if err != nil {
+				return err
+			}
+			r, cur = robotstxt.Parse(body), q.file
+		}
+		n++
+		ok := r.Allowed(q.ua, q.url)
+		d := r.Decide(robotstxt.Query{URL: q.url, Agents: []string{q.ua}, Dialect: robotstxt.Google})
+		if ok != gAllowed || d.Allowed != gAllowed || d.Line() != gLine {
+			bad++
+			if bad <= 20 {
+				fmt.Printf("DIFF %s ua=%q url=%q: ours Allowed=%v Decide=%v line %d; Google %v line %d\n",
+					filepath.Base(files[q.file]), q.ua, q.url, ok, d.Allowed, d.Line(), gAllowed, gLine)
+			}
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return err
+	}
+	fmt.Printf("%d files, %d questions: %d disagreements (verdict or deciding line)\n", len(files), n, bad)
+	if bad > 0 {
+		return fmt.Errorf("%d disagreements", bad)
+	}
+	return nil
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// questionsFor makes the questions about one file: the golden ones, then up
+// to max made from its rules and agents.
+func questionsFor(path string, golden [][2]string, max int, rng *rand.Rand) [][2]string {
+	out := slices.Clone(golden)
+	body, err := os.ReadFile(path)
+	if err != nil {
+		return out
+	}
+	r := robotstxt.Parse(body)
+	agents := []string{"Googlebot", "FooBot"}
+	var paths []string
+	for _, g := range r.Groups() {
+		for _, a := range g.Agents {
+			if t := robotstxt.ExtractToken(a.Value); t != "" && !slices.Contains(agents, t) {
+				agents = append(agents, t)
+			}
+		}
+		for _, ru := range g.Rules {
+			paths = append(paths, variants(ru.Value)...)
+		}
+	}
+	if len(paths) == 0 {
+		paths = []string{"/"}
+	}
+	for i := 0; i < max; i++ {
+		p := paths[rng.IntN(len(paths))]
+		ua := agents[rng.IntN(len(agents))]
+		if rng.IntN(3) == 0 {
+			ua = strings.ToLower(ua)
+		}
+		url := "https://example.com" + p
+		if rng.IntN(4) == 0 {
+			url = p
+		}
+		if strings.ContainsAny(url+ua, "\t\n\r") {
+			continue
+		}
+		out = append(out, [2]string{ua, url})
+	}
+	return out
+}
+
+// variants are paths a pattern matches or nearly matches.
+func variants(pat string) []string {
+	base := strings.TrimSuffix(pat, "$")
+	var out []string
+	for _, star := range []string{"", "x1"} {
+		p := strings.ReplaceAll(base, "*", star)
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p
+		}
+		out = append(out, p, p+"a", p+"/", p+"?q=1")
+		if len(p) > 1 {
+			out = append(out, p[:len(p)-1])
+		}
+		if i := strings.LastIndexByte(strings.TrimSuffix(p, "/"), '/'); i >= 0 {
+			out = append(out, p[:i+1])
+		}
+	}
+	return out
+}

@@ -1,0 +1,283 @@
+package server
+
+import (
+	"encoding/json"
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/seed53c283f5/robotstxt/tester"
+)
+
+// The answer of a check is most of the work of a large batch when
+// encoding/json writes it (reflection, field by field, 1,000 results of a
+// dozen fields each). appendCheckReport writes the same bytes as
+// json.Marshal, by hand: a test holds the two equal on the corpus and on
+// hostile strings.
+
+// bufPool holds the buffers answers are written into.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
+
+// writeCheckReport answers rep as writeJSON would, byte for byte, without
+// reflection. It reports false, having written nothing, when rep holds a
+// value it does not write as json.Marshal does (a crawl-delay that is not a
+// finite number, which json.Marshal refuses): writeJSON then answers.
+func writeCheckReport(w http.ResponseWriter, rep *tester.CheckReport) bool {
+	bp := bufPool.Get().(*[]byte)
+	b, ok := appendCheckReport((*bp)[:0], rep)
+	if ok {
+		b = append(b, '\n')
+		h := w.Header()
+		h.Set("Content-Type", "application/json; charset=utf-8")
+		h.Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusOK)
+		w.Write(b)
+	}
+	if cap(b) <= 1<<20 {
+		*bp = b[:0]
+		bufPool.Put(bp)
+	}
+	return ok
+}
+
+// appendCheckReport appends the JSON of rep, as json.Marshal writes it.
+func appendCheckReport(b []byte, rep *tester.CheckReport) ([]byte, bool) {
+	b = append(b, `{"file":`...)
+	b = appendString(b, rep.File)
+	if rep.Fetch != nil {
+		f, err := json.Marshal(rep.Fetch)
+		if err != nil {
+			return b, false
+		}
+		b = append(b, `,"fetch":`...)
+		b = append(b, f...)
+	}
+	if len(rep.Notes) > 0 {
+		b = append(b, `,"notes":`...)
+		b = appendStrings(b, rep.Notes)
+	}
+	b = append(b, `,"results":`...)
+	if rep.Results == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range rep.Results {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var ok bool
+			if b, ok = appendCheckResult(b, &rep.Results[i]); !ok {
+				return b, false
+			}
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"allowed":`...)
+	b = strconv.AppendInt(b, int64(rep.Allowed), 10)
+	b = append(b, `,"blocked":`...)
+	b = strconv.AppendInt(b, int64(rep.Blocked), 10)
+	return append(b, '}'), true
+}
+
+func appendCheckResult(b []byte, r *tester.CheckResult) ([]byte, bool) {
+	b = append(b, `{"url":`...)
+	b = appendString(b, r.URL)
+	if r.Input != "" {
+		b = append(b, `,"input":`...)
+		b = appendString(b, r.Input)
+	}
+	b = append(b, `,"who":`...)
+	b = appendString(b, r.Who)
+	if r.Crawler != "" {
+		b = append(b, `,"crawler":`...)
+		b = appendString(b, r.Crawler)
+	}
+	if len(r.Agents) > 0 {
+		b = append(b, `,"agents":`...)
+		b = appendStrings(b, r.Agents)
+	}
+	b = append(b, `,"dialect":`...)
+	b = appendString(b, r.Dialect)
+	b = append(b, `,"allowed":`...)
+	b = strconv.AppendBool(b, r.Allowed)
+	b = append(b, `,"path":`...)
+	b = appendString(b, r.Path)
+	b = append(b, `,"line":`...)
+	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = append(b, `,"rule":`...)
+	b = appendString(b, r.Rule)
+	b = append(b, `,"reason":`...)
+	b = appendString(b, r.Reason)
+	b = append(b, `,"group":{"kind":`...)
+	b = appendString(b, r.Group.Kind)
+	if r.Group.Token != "" {
+		b = append(b, `,"token":`...)
+		b = appendString(b, r.Group.Token)
+	}
+	b = append(b, `,"lines":`...)
+	if r.Group.Lines == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, l := range r.Group.Lines {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(l), 10)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"reason":`...)
+	b = appendString(b, r.Group.Reason)
+	b = append(b, '}')
+	if r.CrawlDelay != nil {
+		f := *r.CrawlDelay
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return b, false
+		}
+		b = append(b, `,"crawl_delay":`...)
+		b = appendFloat(b, f)
+	}
+	if r.CrawlDelayLine != 0 {
+		b = append(b, `,"crawl_delay_line":`...)
+		b = strconv.AppendInt(b, int64(r.CrawlDelayLine), 10)
+	}
+	b = append(b, `,"matches":`...)
+	if r.Matches == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Matches {
+			m := &r.Matches[i]
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"line":`...)
+			b = strconv.AppendInt(b, int64(m.Line), 10)
+			b = append(b, `,"allow":`...)
+			b = strconv.AppendBool(b, m.Allow)
+			b = append(b, `,"pattern":`...)
+			b = appendString(b, m.Pattern)
+			b = append(b, `,"text":`...)
+			b = appendString(b, m.Text)
+			if m.Implicit {
+				b = append(b, `,"implicit":true`...)
+			}
+			if m.Lost != "" {
+				b = append(b, `,"lost":`...)
+				b = appendString(b, m.Lost)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if r.Policy != "" {
+		b = append(b, `,"policy":`...)
+		b = appendString(b, r.Policy)
+	}
+	if r.FetchPolicy != "" {
+		b = append(b, `,"fetch_policy":`...)
+		b = appendString(b, r.FetchPolicy)
+	}
+	return append(b, '}'), true
+}
+
+// appendStrings appends a non-nil list of strings.
+func appendStrings(b []byte, ss []string) []byte {
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s)
+	}
+	return append(b, ']')
+}
+
+// appendFloat writes a finite float64 as encoding/json does: the shortest
+// decimal that reads back the same, in exponent form only for very large
+// or small values, with a one-digit negative exponent unpadded.
+func appendFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// plainASCII marks the bytes below utf8.RuneSelf that json.Marshal writes
+// as they are: not control characters, not '"' or '\\', and not '<', '>'
+// or '&', which it escapes so that JSON can sit in HTML.
+var plainASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
+	}
+	return t
+}()
+
+// appendString writes s as a JSON string as json.Marshal does: the escapes
+// \" \\ \b \f \n \r \t, \u00XX for the other control characters and for
+// '<', '>' and '&', \ufffd for each byte of invalid UTF-8, and \u2028 and
+// \u2029 (which JavaScript reads as line ends).
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if plainASCII[c] {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,124 @@
+package server
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/tester"
+)
+
+func marshalled(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// hostile are strings json.Marshal escapes: every ASCII byte, HTML, line
+// separators, invalid UTF-8.
+func hostile() []string {
+	var out []string
+	for c := range 256 {
+		out = append(out, string([]byte{byte(c)}), "a"+string([]byte{byte(c)})+"b")
+	}
+	return append(out, "", "<script>alert('x')</script> & co", "\u2028\u2029\u2027\u202a", "\xe2\x80", "\xed\xa0\x80",
+		"Disallow: /é/你好/🤖", "\xff\xfe", "a\x00b\x1fc\x7fd", `\"\\`, strings.Repeat("ü<", 100))
+}
+
+func TestAppendStringEqualsMarshal(t *testing.T) {
+	for _, s := range hostile() {
+		if got, want := string(appendString(nil, s)), marshalled(t, s); got != want {
+			t.Errorf("%q: got %s, want %s", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendString(f *testing.F) {
+	for _, s := range hostile() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendString(nil, s)), marshalled(t, s); got != want {
+			t.Errorf("%q: got %s, want %s", s, got, want)
+		}
+	})
+}
+
+func TestAppendFloatEqualsMarshal(t *testing.T) {
+	for _, f := range []float64{0, 1, 0.5, 5, 10, 1e-6, 1e-7, 9.99e-7, 1e20, 1e21, 1.5e21, 123456789.125, 1e-300, -3, math.MaxFloat64, math.SmallestNonzeroFloat64, 0.1 + 0.2} {
+		if got, want := string(appendFloat(nil, f)), marshalled(t, f); got != want {
+			t.Errorf("%v: got %s, want %s", f, got, want)
+		}
+	}
+}
+
+// TestCheckReportEqualsMarshal: the answer written by hand is json.Marshal's,
+// byte for byte, on check reports of a spread of the corpus (every 40th
+// file), with crawlers, tokens, hostile URLs, crawl-delays and fetched
+// sources, and on the corner cases of nil lists.
+func TestCheckReportEqualsMarshal(t *testing.T) {
+	shared := os.Getenv("ROBOTSTXT_SHARED")
+	if shared == "" {
+		shared = filepath.Join("..", "..", "shared")
+	}
+	dir := filepath.Join(shared, "corpus", "real")
+	names, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if len(names) == 0 {
+		t.Fatalf("no corpus in %s", dir)
+	}
+	slices.Sort(names)
+	urls := []string{"/", "/private/a", "/search?q=<x>&y=1", "https://example.com/a b", "/\u2028", "/%E4%BD%A0/x", "/wp-admin/", "/x.php$", "http://other.example/a"}
+	subs := tester.Subjects{Crawlers: []string{"Googlebot", "Bingbot", "YandexBot", "Baiduspider", "GPTBot"}, Agents: []string{"MyBot", "Slurp"}}
+	n := 0
+	check := func(name string, rep *tester.CheckReport) {
+		t.Helper()
+		got, ok := appendCheckReport(nil, rep)
+		if want := marshalled(t, rep); !ok || string(got) != want {
+			t.Fatalf("%s: (ok %v)\n got %s\nwant %s", name, ok, got, want)
+		}
+		n++
+	}
+	for i := 0; i < len(names); i += 40 {
+		body, err := os.ReadFile(names[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := tester.Check(&tester.CheckRequest{Source: tester.NewSource(names[i], body), URLs: urls, Subjects: subs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(names[i], rep)
+	}
+	// A fetched source: fetch, notes, per-row fetch policies.
+	info := &tester.FetchInfo{Origin: "https://example.com", RobotsURL: "https://example.com/robots.txt", Dialect: "google", Policy: "allow-all",
+		Source: "network", Reason: "403 <Forbidden>", Status: 403, Trace: []fetch.Request{{URL: "https://example.com/robots.txt", Status: 403}}}
+	rep, err := tester.Check(&tester.CheckRequest{Source: tester.FetchedSource(nil, info, 0), URLs: urls, Subjects: subs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("fetched", rep)
+	// Crawl-delays of every size, nil lists.
+	rep, _ = tester.Check(&tester.CheckRequest{Source: tester.NewSource("cd", []byte("User-agent: *\nCrawl-delay: 0.000000125\nDisallow: /a\n")), URLs: []string{"/a"}, Subjects: tester.Subjects{Agents: []string{"MyBot"}}})
+	for _, cd := range []float64{0.000000125, 1e22, 2.5, 0} {
+		rep.Results[0].CrawlDelay = &cd
+		check("crawl-delay", rep)
+	}
+	rep.Results[0].Matches, rep.Results[0].Group.Lines = nil, nil
+	check("nil lists", rep)
+	rep.Results = nil
+	check("nil results", rep)
+	nan := math.NaN()
+	rep.Results = []tester.CheckResult{{CrawlDelay: &nan}}
+	if _, ok := appendCheckReport(nil, rep); ok {
+		t.Error("a NaN crawl-delay was written")
+	}
+	t.Logf("%d reports compared", n)
+}

@@ -1,0 +1,81 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// checkBodies are bodies of POST /v1/check: the common shapes the fast
+// path reads, and everything it leaves to encoding/json.
+var checkBodies = []string{
+	`{"robots": "User-agent: *\nDisallow: /a\t\"q\"\\ \/ \b\f\r", "urls": ["/a", "https://example.com/é"], "crawlers": ["Googlebot"], "agents": ["MyBot"], "dialect": "google"}`,
+	`{"origin":"example.com","urls":["/"]}`,
+	` { "robots" : "" , "urls" : [ ] } ` + "\n\t\r",
+	`{}`, `{ }`, `{"robots": null, "urls": null, "origin": null, "dialect": null, "crawlers": null, "agents": null}`,
+	`{"robots": "a", "robots": "b", "urls": ["/x"], "urls": ["/y", "/z"]}`,
+	`{"robots": "a", "robots": null}`, `{"urls": ["/x"], "urls": []}`,
+	`{"robots": "<script>\u0041</script>", "urls": ["/\u00e9\u0026\uD83D\uDE00\ud83d", "\udc00\ud800\u0041", "\uD800\uD800"]}`,
+	`{"urls": ["\u00"]}`, `{"urls": ["\uzzzz"]}`, `{"urls": ["\ud800\u"]}`,
+	"{\"robots\": \"\xff\xfe\", \"urls\": [\"/\"]}", // invalid UTF-8
+	`{"Robots": "x", "URLS": ["/"]}`,                // case-insensitive keys
+	`{"robots": "x", "urls": ["/"], "colour": "red"}`,
+	`{"robots": 5}`, `{"urls": "/"}`, `{"urls": [1]}`, `{"urls": [null]}`, `{"robots": true}`,
+	`{"robots": "x"} {}`, `{"robots": "x"} x`, `{"robots": "x",}`, `{"robots" "x"}`, `{"robots": "x`, `{"robots": "a` + "\x01" + `"}`,
+	`["/"]`, `null`, ``, `   `, "\xef\xbb\xbf{}", `{"robots": "\x"}`, `{"robots": "\`, `{"urls": ["/a",]}`, `{"urls": ["/a" "/b"]}`, `{,}`,
+	`{"robots": "x", "urls": ["/"], "agents": ["a", "b"], "crawlers": []}`,
+}
+
+// TestDecodeCheckEqualsDecode: the fast path gives the values and the
+// errors of encoding/json's.
+func TestDecodeCheckEqualsDecode(t *testing.T) {
+	fast := 0
+	for _, body := range checkBodies {
+		var slow, got CheckRequest
+		slowErr := decodeFrom(bytes.NewReader([]byte(body)), &slow)
+		gotErr := decodeCheckBody([]byte(body), &got)
+		if !reflect.DeepEqual(slow, got) || !reflect.DeepEqual(slowErr, gotErr) {
+			t.Errorf("%q:\n got %+v, %v\nwant %+v, %v", body, got, gotErr, slow, slowErr)
+		}
+		var p CheckRequest
+		if parseCheck(body, &p) {
+			fast++
+		}
+	}
+	if fast < 8 {
+		t.Errorf("the fast path read %d bodies, want the 8 common ones at least", fast)
+	}
+}
+
+func FuzzDecodeCheck(f *testing.F) {
+	for _, b := range checkBodies {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		var slow, got CheckRequest
+		slowErr := decodeFrom(bytes.NewReader([]byte(body)), &slow)
+		gotErr := decodeCheckBody([]byte(body), &got)
+		if !reflect.DeepEqual(slow, got) || !reflect.DeepEqual(slowErr, gotErr) {
+			t.Errorf("%q:\n got %+v, %v\nwant %+v, %v", body, got, gotErr, slow, slowErr)
+		}
+	})
+}
+
+// TestDecodeCheckLarge: a batch of 10,000 URLs of every kind decodes as
+// encoding/json decodes it, through the fast path.
+func TestDecodeCheckLarge(t *testing.T) {
+	urls := make([]string, MaxURLs)
+	for i := range urls {
+		urls[i] = "/p/" + strings.Repeat("x", i%50) + "?q=\"" + string(rune('a'+i%26)) + "\"&é=\\"
+	}
+	body, _ := json.Marshal(map[string]any{"robots": strings.Repeat("User-agent: *\nDisallow: /p/x\n", 200), "urls": urls, "crawlers": []string{"Googlebot", "Bingbot"}})
+	var slow, got CheckRequest
+	if !parseCheck(string(body), &got) {
+		t.Fatal("the fast path refused the batch")
+	}
+	if e := decodeFrom(bytes.NewReader(body), &slow); e != nil || !reflect.DeepEqual(slow, got) {
+		t.Errorf("differs (%v)", e)
+	}
+}
