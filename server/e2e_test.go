@@ -69,7 +69,7 @@ type browser struct {
 func newBrowser(t *testing.T, width, height int, opts ...func(*Options)) *browser {
 	t.Helper()
 	exe := chromium(t)
-	o := &Options{Store: store.NewMemory(nil), Engine: e2eEngine(), Rate: -1}
+	o := &Options{Store: store.NewMemory(nil), Rate: -1} // the real engine: packages tester and lint
 	for _, f := range opts {
 		f(o)
 	}
@@ -535,6 +535,16 @@ func TestE2ELive(t *testing.T) {
 	}
 	if got := eval[string](b, ctx, `document.getElementById('robots').value`); got != body.Load() {
 		t.Errorf("editor %q", got)
+	}
+
+	// A check asks the server about the live origin; a path is resolved
+	// against it.
+	b.paste(ctx, "urls", "/private/x\n/")
+	b.chooseCrawlers(ctx, "Googlebot")
+	b.runCheck(ctx)
+	row := eval[string](b, ctx, `document.querySelector('#results-table tbody tr').textContent`)
+	if !strings.Contains(row, site.URL+"/private/x") || !strings.Contains(row, "blocked · line 2") {
+		t.Errorf("the live check's first row: %q", row)
 	}
 
 	body.Store("User-agent: *\nDisallow: /private/\nAllow: /private/open/\n")
