@@ -184,7 +184,8 @@ func TestSourceLRU(t *testing.T) {
 	}
 	// Past the size limit: parsed each time, not kept.
 	big := make([]byte, robotstxt.DefaultMaxBytes+10)
-	if p.source("robots", big) == p.source("robots", big) {
+	first := p.source("robots", big)
+	if second := p.source("robots", big); first == second {
 		t.Error("a cut file was kept")
 	}
 	if newSourceLRU(-1).source("robots", a) == nil {
