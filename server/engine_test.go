@@ -184,8 +184,7 @@ func TestSourceLRU(t *testing.T) {
 	}
 	// Past the size limit: parsed each time, not kept.
 	big := make([]byte, robotstxt.DefaultMaxBytes+10)
-	first := p.source("robots", big)
-	if second := p.source("robots", big); first == second {
+	if first := p.source("robots", big); p.source("robots", big) == first {
 		t.Error("a cut file was kept")
 	}
 	if newSourceLRU(-1).source("robots", a) == nil {
