@@ -82,7 +82,7 @@ func wildBrute(s *ruleSet, path string) (best *crule, all map[*crule]bool) {
 // every matching one, on paths made from the rules and random ones.
 func TestWildAgreesWithReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for file := 0; file < 40; file++ {
+	for file := 0; file < 40/shortStep(8); file++ {
 		body := wildGroups(uint64(file), bigSet+50+rng.IntN(200))
 		s := wildSet(t, body)
 		var paths []string
@@ -194,7 +194,11 @@ func TestHostileWork(t *testing.T) {
 					t.Errorf("%s, %s: the automaton keeps %.2fx the file's size, want under 4x", sh.name, d, ratio)
 				}
 			}
-			for _, n := range []int{1 << 10, 16 << 10} {
+			sizes := []int{1 << 10, 16 << 10}
+			if testing.Short() {
+				sizes = sizes[:1] // the 16 KiB references are checked without -short
+			}
+			for _, n := range sizes {
 				path := PathParamsQuery(benchLongURL(n, sh.alphabet))
 				if s.idx.aut != nil {
 					_, examined := s.idx.aut.best(s, path, nil)
@@ -318,7 +322,7 @@ func firstMatchPaths(rng *rand.Rand, body string) []string {
 func TestFirstMatchIndex(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, d := range []Dialect{Original, Baidu} {
-		for file := 0; file < 30; file++ {
+		for file := 0; file < 30/shortStep(5); file++ {
 			body := firstMatchFiles(uint64(file), d)
 			c := ParseString(body).compiledFor(d)
 			s := c.set(c.global)
