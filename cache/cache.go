@@ -565,11 +565,11 @@ type Stats struct {
 	StoreErrors uint64 // store reads and writes that failed (answered anyway)
 	Corrupt     uint64 // stored values that could not be read (read as misses)
 	// The leases of a store shared by a fleet (see Cache).
-	Leases        uint64 // leases taken on origins before fetching them
-	LeaseWaits    uint64 // refreshes that found another process's lease and waited
-	LeaseShared   uint64 // of those, answered by the other process's fetch
-	LeaseExpired  uint64 // of those, that fetched after waiting LeaseTTL twice, or after a lease error
-	LocalFetches  uint64 // fetches made while the shared store was unreachable: not shared with the fleet
+	Leases       uint64 // leases taken on origins before fetching them
+	LeaseWaits   uint64 // refreshes that found another process's lease and waited
+	LeaseShared  uint64 // of those, answered by the other process's fetch
+	LeaseExpired uint64 // of those, that fetched after waiting LeaseTTL twice, or after a lease error
+	LocalFetches uint64 // fetches made while the shared store was unreachable: not shared with the fleet
 }
 
 type counters struct {
