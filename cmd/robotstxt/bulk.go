@@ -32,7 +32,7 @@ import (
 
 const bulkHelp = `Usage: robotstxt bulk [-c CRAWLER]... [-a TOKEN]... [-d DIALECT] [--format jsonl|csv]
                       [--store SPEC] [--concurrency N] [--per-host N] [--quiet]
-                      [--summary FILE] [FILE|-]
+                      [--summary FILE] [--timeout D] [FILE|-]
 
 Checks a crawl frontier: for every URL and every crawler, whether the crawler
 may fetch it, under its origin's live robots.txt. Each origin's robots.txt is
@@ -62,6 +62,8 @@ redis-cluster:// store: one fetch per origin between all processes).
   --quiet         no progress bar (it is drawn only when stderr is a
                   terminal) and no summary on stderr
   --summary FILE  also write the summary as JSON to FILE
+  --timeout D     time allowed for one origin's fetch, redirects included
+                  (default 15s)
 
 Output, one result per (URL, crawler), in input order: url, crawler (or agent
 for -a), allowed, line and rule (the deciding rule, when one decided), origin,
@@ -89,7 +91,7 @@ type bulkConfig struct {
 	perHost     int
 	window      int // URLs in flight at most
 	progress    bool
-	summary     bool // to stderr
+	summary     bool  // to stderr
 	size        int64 // input bytes when known (a file): the bar's ETA
 	cache       *cache.Cache
 	storeName   string
@@ -106,6 +108,11 @@ var bulkIsTerminal = func(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// bulkProxy chooses the proxy of a request: HTTP_PROXY, HTTPS_PROXY and
+// NO_PROXY, as the fetcher's own transport does (read once per process, so
+// tests replace it).
+var bulkProxy = http.ProxyFromEnvironment
 
 // bulkInterrupt is the signal that stops a run; tests replace it.
 var bulkInterrupt = func(ctx context.Context) (context.Context, context.CancelFunc) {
@@ -126,6 +133,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	perHost := fs.Int("per-host", 2, "requests at once to one host")
 	quiet := fs.Bool("quiet", false, "no progress, no summary on stderr")
 	summaryFile := fs.String("summary", "", "summary JSON file")
+	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "time allowed for one origin's fetch")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -145,6 +153,9 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *concurrency < 1 || *concurrency > 100_000 {
 		return fail("--concurrency %d: want 1 to 100000", *concurrency)
+	}
+	if *timeout <= 0 {
+		return fail("--timeout must be positive")
 	}
 	if *perHost < 1 {
 		return fail("--per-host %d: want 1 or more", *perHost)
@@ -186,7 +197,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fetchDialect == robotstxt.DefaultDialect {
 		fetchDialect = robotstxt.Google
 	}
-	f := &fetch.Fetcher{Dialect: fetchDialect, Transport: newBulkTransport(cfg.concurrency, cfg.perHost)}
+	f := &fetch.Fetcher{Dialect: fetchDialect, Timeout: *timeout, Transport: newBulkTransport(cfg.concurrency, cfg.perHost)}
 	cfg.cache = cache.New(&cache.Options{Store: st, Fetcher: f, KeyPrefix: cacheKeyPrefix(fetchDialect)})
 	cfg.storeName = storeopen.Health(st).Name
 	cfg.health = func() (bool, string) {
@@ -229,6 +240,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // shares the proxy's connections.
 func newBulkTransport(concurrency, perHost int) http.RoundTripper {
 	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = bulkProxy
 	t.DisableCompression = true
 	t.MaxResponseHeaderBytes = 64 << 10
 	t.MaxIdleConns = max(100, concurrency)
@@ -425,9 +437,12 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 	order := make(chan *bulkItem, cfg.window)
 	var readBytes atomic.Int64
 	var readErr error
+	readDone := make(chan struct{})
 	go func() {
+		defer close(readDone)
 		defer close(order)
-		readErr = readBulk(ctx, in, org, order, &readBytes)
+		err := readBulk(ctx, in, org, order, &readBytes)
+		readErr = err
 	}()
 
 	var done atomic.Int64
@@ -438,6 +453,17 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 		tick := time.NewTicker(200 * time.Millisecond)
 		quit := make(chan struct{})
 		var wg sync.WaitGroup
+		describe := func() {
+			n := done.Load()
+			s := cfg.cache.Stats()
+			rate := float64(n) / time.Since(start).Seconds()
+			bar.Describe(fmt.Sprintf("%d URLs, %.0f URLs/s, %d origins fetched, %d failed", n, rate, s.Fetches, s.Unreachable))
+			if cfg.size > 0 {
+				_ = bar.Set64(readBytes.Load())
+			} else {
+				_ = bar.Set64(n)
+			}
+		}
 		wg.Go(func() {
 			for {
 				select {
@@ -445,21 +471,14 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 				case <-quit:
 					return
 				}
-				n := done.Load()
-				s := cfg.cache.Stats()
-				rate := float64(n) / time.Since(start).Seconds()
-				bar.Describe(fmt.Sprintf("%d URLs, %.0f URLs/s, %d origins fetched, %d failed", n, rate, s.Fetches, s.Unreachable))
-				if cfg.size > 0 {
-					_ = bar.Set64(readBytes.Load())
-				} else {
-					_ = bar.Set64(n)
-				}
+				describe()
 			}
 		})
 		stopBar = func() {
 			tick.Stop()
 			close(quit)
 			wg.Wait()
+			describe()
 			_ = bar.Finish()
 			fmt.Fprintln(stderr)
 		}
@@ -472,12 +491,44 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 	}
 	var werr error
 	interrupted := false
+	// flush writes what is buffered; it is called before the writer waits,
+	// so that a slow input or a slow origin never holds results back.
+	flush := func() {
+		if werr != nil || len(buf) == 0 {
+			return
+		}
+		if _, werr = w.Write(buf); werr == nil {
+			werr = w.Flush()
+		}
+		buf = buf[:0]
+	}
 loop:
-	for it := range order {
+	for werr == nil {
+		var it *bulkItem
+		var ok bool
+		select {
+		case it, ok = <-order:
+		default:
+			flush()
+			select {
+			case it, ok = <-order:
+			case <-ctx.Done():
+				interrupted = true
+				break loop
+			}
+		}
+		if !ok {
+			break
+		}
 		if it.state != nil {
 			select {
 			case <-it.state.done:
-			case <-ctx.Done():
+			default:
+				flush()
+				select {
+				case <-it.state.done:
+				case <-ctx.Done():
+				}
 			}
 			if it.state.err != nil && ctx.Err() != nil {
 				interrupted = true
@@ -498,15 +549,14 @@ loop:
 			break
 		}
 	}
-	if werr == nil {
-		if _, werr = w.Write(buf); werr == nil {
-			werr = w.Flush()
-		}
-	}
+	flush()
 	cancel()
-	for range order { // let the reader stop
-	}
 	stopBar()
+	select {
+	case <-readDone:
+	default: // blocked on its input: it stops with the process
+		readErr = nil
+	}
 	interrupted = interrupted || parent.Err() != nil
 	s := cfg.cache.Stats()
 	sum.Origins = org.seen.Load()
