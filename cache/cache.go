@@ -103,7 +103,8 @@ func (s Source) String() string {
 // origin, one fetch is made at a time.
 //
 // When the store is shared by a fleet of processes (it implements
-// store.Leaser, as the Redis store behind store.Fallback does), one fetch is
+// store.Leaser, as the Redis store behind store.Fallback does, and has no
+// method Shared() bool that says false, as a bbolt file's), one fetch is
 // made at a time across the fleet: before fetching an origin the cache takes
 // the lease on it in the store, for Options.LeaseTTL, and gives it up once
 // the result is stored. A process that finds another's lease waits for that

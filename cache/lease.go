@@ -17,11 +17,16 @@ const (
 	leasePollMax = 250 * time.Millisecond
 )
 
-// initLease sets up leasing when the store is shared (a store.Leaser).
+// initLease sets up leasing when the store is shared: a store.Leaser, unless
+// it has a method Shared() bool that says false (boltstore's: one process
+// holds the file).
 func (c *Cache) initLease() {
 	l, ok := c.store.(store.Leaser)
 	if !ok {
 		return
+	}
+	if s, ok := c.store.(interface{ Shared() bool }); ok && !s.Shared() {
+		return // one process holds it (a bbolt file): leases add only writes
 	}
 	c.leaser = l
 	o := &c.opts
