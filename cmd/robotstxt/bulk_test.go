@@ -28,6 +28,7 @@ type fakeWeb struct {
 	*httptest.Server
 	mu     sync.Mutex
 	robots map[string]int
+	delay  time.Duration // before each robots.txt answer
 }
 
 // The kinds of sites, by host number modulo 50.
@@ -81,6 +82,7 @@ func (fw *fakeWeb) serve(w http.ResponseWriter, r *http.Request) {
 		fw.mu.Lock()
 		fw.robots[host]++
 		fw.mu.Unlock()
+		time.Sleep(fw.delay)
 	}
 	rules := "User-agent: *\nDisallow: /private\n"
 	switch siteKind(n) {
