@@ -320,7 +320,6 @@ type bulkItem struct {
 // answer (or err) is there.
 type originState struct {
 	origin   fetch.Origin
-	key      string
 	done     chan struct{}
 	answer   *cache.Answer
 	err      error
@@ -528,6 +527,10 @@ loop:
 				select {
 				case <-it.state.done:
 				case <-ctx.Done():
+					// The answer may never come: stop before this
+					// line.
+					interrupted = true
+					break loop
 				}
 			}
 			if it.state.err != nil && ctx.Err() != nil {

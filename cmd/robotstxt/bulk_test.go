@@ -96,7 +96,7 @@ func (fw *fakeWeb) serve(w http.ResponseWriter, r *http.Request) {
 	case "timeout":
 		select {
 		case <-r.Context().Done():
-		case <-time.After(3 * time.Second):
+		case <-time.After(30 * time.Second): // the client gives up first
 		}
 	case "huge":
 		// 1 MB: crawlers read the first 500 KiB, whose rules apply.
@@ -209,7 +209,7 @@ func TestBulkFakeWeb(t *testing.T) {
 		}
 	}
 	sumFile := filepath.Join(t.TempDir(), "summary.json")
-	out, stderr, code := runBulkArgs(t, strings.NewReader(in.String()), "--store", "memory", "--timeout", "1s",
+	out, stderr, code := runBulkArgs(t, strings.NewReader(in.String()), "--store", "memory", "--timeout", "5s",
 		"--concurrency", "200", "--summary", sumFile)
 	if code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)

@@ -34,7 +34,7 @@ func OpenCluster(rawURL string, opts *Options) (*Store, error) {
 	spec := rawURL
 	scheme, rest, ok := strings.Cut(rawURL, "://")
 	if !ok {
-		return nil, fmt.Errorf("redisstore: invalid Redis Cluster URL: want redis-cluster://host:port,host:port,...")
+		return nil, fmt.Errorf("redisstore: invalid Redis Cluster URL: want redis-cluster://host:port,host:port")
 	}
 	switch strings.ToLower(scheme) {
 	case "redis-cluster", "rediss-cluster":
