@@ -432,3 +432,80 @@ func TestBulkInterrupt(t *testing.T) {
 		t.Errorf("stderr:\n%s", errb.String())
 	}
 }
+
+// TestBulkRerunUsesStore: a second run on the same bbolt file fetches
+// nothing: every origin is fresh in the cache.
+func TestBulkRerunUsesStore(t *testing.T) {
+	fw := newFakeWeb(t)
+	useFakeWeb(t, fw)
+	file := filepath.Join(t.TempDir(), "cache.db")
+	in := "http://s0.test/a\nhttp://s8.test/private/b\nhttp://s1.test/c\n"
+	sums := make([]bulkSummary, 2)
+	for i := range sums {
+		sumFile := filepath.Join(t.TempDir(), "sum.json")
+		out, stderr, code := runBulkArgs(t, strings.NewReader(in), "--store", file, "--quiet", "--summary", sumFile)
+		if code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, stderr)
+		}
+		b, _ := os.ReadFile(sumFile)
+		if err := json.Unmarshal(b, &sums[i]); err != nil {
+			t.Fatal(err)
+		}
+		rows := parseRows(t, out)
+		if len(rows) != 3 || *rows[1].Allowed || !*rows[2].Allowed {
+			t.Fatalf("run %d:\n%s", i, out)
+		}
+	}
+	if sums[0].Fetches.Made != 3 || sums[1].Fetches.Made != 0 || sums[1].Sources["cache"] != 3 {
+		t.Errorf("fetches %d then %d, sources of the rerun %v", sums[0].Fetches.Made, sums[1].Fetches.Made, sums[1].Sources)
+	}
+	for _, h := range []string{"s0.test", "s8.test", "s1.test"} {
+		if c := fw.count(h); c != 1 {
+			t.Errorf("%s fetched %d times over two runs", h, c)
+		}
+	}
+}
+
+// TestHostLimit: at most n requests at once go to one host; other hosts are
+// not held up.
+func TestHostLimit(t *testing.T) {
+	var mu sync.Mutex
+	cur, peak := map[string]int{}, map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		cur[r.Host]++
+		peak[r.Host] = max(peak[r.Host], cur[r.Host])
+		mu.Unlock()
+		time.Sleep(30 * time.Millisecond)
+		mu.Lock()
+		cur[r.Host]--
+		mu.Unlock()
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	old := bulkProxy
+	bulkProxy = http.ProxyURL(u)
+	defer func() { bulkProxy = old }()
+	client := &http.Client{Transport: newBulkTransport(16, 2)}
+	var wg sync.WaitGroup
+	for i := range 24 {
+		wg.Go(func() {
+			resp, err := client.Get(fmt.Sprintf("http://h%d.test/", i%2))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		})
+	}
+	wg.Wait()
+	if peak["h0.test"] != 2 || peak["h1.test"] != 2 {
+		t.Errorf("peak requests at once per host: %v, want 2 each", peak)
+	}
+	lim := client.Transport.(*hostLimit)
+	if len(lim.busy) != 0 || len(lim.refs) != 0 {
+		t.Errorf("hostLimit keeps %d hosts after the requests", len(lim.busy))
+	}
+}
