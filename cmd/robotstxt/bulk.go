@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -314,6 +315,40 @@ type bulkItem struct {
 	extra  []byte // JSON input's other members, `"k":v,...`
 	err    string
 	state  *originState
+	// formatted says a worker wrote the item's results: its batch's
+	// out[start:end].
+	formatted  bool
+	start, end int
+}
+
+// bulkBatch is a run of consecutive items: the reader fills it, a worker
+// writes the results of the items whose answer is known (in parallel with
+// the other batches), and the writer writes them in order, with the rest.
+type bulkBatch struct {
+	items []*bulkItem
+	out   []byte
+	tally bulkTally
+	done  chan struct{} // closed when the worker is through
+}
+
+// bulkBatchSize is the number of items in a batch.
+const bulkBatchSize = 256
+
+// bulkTally counts results; the summary adds them up.
+type bulkTally struct {
+	results, allowed, disallowed, bad, rules, allowAll, disallowAll int64
+}
+
+func (t *bulkTally) addTo(s *bulkSummary) {
+	s.Results += t.results
+	s.Allowed += t.allowed
+	s.Disallowed += t.disallowed
+	s.BadLines += t.bad
+	for p, n := range map[string]int64{"rules": t.rules, "allow-all": t.allowAll, "disallow-all": t.disallowAll} {
+		if n > 0 {
+			s.Policies[p] += n
+		}
+	}
 }
 
 // originState is what a run knows of one origin: done is closed when the
@@ -323,7 +358,7 @@ type originState struct {
 	done     chan struct{}
 	answer   *cache.Answer
 	err      error
-	reported bool // its source was written once: later URLs say "cache"
+	reported atomic.Bool // its source was written once: later URLs say "cache"
 	elem     *list.Element
 }
 
@@ -433,16 +468,27 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 	defer cancel()
 	org := &origins{max: max(cfg.window, 16384), m: map[fetch.Origin]*originState{}, lru: list.New(),
 		sem: make(chan struct{}, cfg.concurrency), c: cfg.cache, ctx: ctx}
-	order := make(chan *bulkItem, cfg.window)
+	batches := cfg.window/bulkBatchSize + 1
+	order := make(chan *bulkBatch, batches)
+	work := make(chan *bulkBatch, batches)
 	var readBytes atomic.Int64
 	var readErr error
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
+		defer close(work)
 		defer close(order)
-		err := readBulk(ctx, in, org, order, &readBytes)
+		err := readBulk(ctx, in, org, order, work, &readBytes)
 		readErr = err
 	}()
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		go func() {
+			for b := range work {
+				bulkFormatBatch(&cfg, b)
+			}
+		}()
+	}
+	var tally bulkTally
 
 	var done atomic.Int64
 	var bar *progressbar.ProgressBar
@@ -503,14 +549,14 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 	}
 loop:
 	for werr == nil {
-		var it *bulkItem
+		var b *bulkBatch
 		var ok bool
 		select {
-		case it, ok = <-order:
+		case b, ok = <-order:
 		default:
 			flush()
 			select {
-			case it, ok = <-order:
+			case b, ok = <-order:
 			case <-ctx.Done():
 				interrupted = true
 				break loop
@@ -519,39 +565,58 @@ loop:
 		if !ok {
 			break
 		}
-		if it.state != nil {
-			select {
-			case <-it.state.done:
-			default:
-				flush()
-				select {
-				case <-it.state.done:
-				case <-ctx.Done():
-					// The answer may never come: stop before this
-					// line.
-					interrupted = true
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			interrupted = true
+			break loop
+		}
+		b.tally.addTo(&sum)
+		for _, it := range b.items {
+			if it.formatted {
+				buf = append(buf, b.out[it.start:it.end]...)
+			} else {
+				if it.state != nil {
+					select {
+					case <-it.state.done:
+					default:
+						flush()
+						select {
+						case <-it.state.done:
+						case <-ctx.Done():
+							// The answer may never come: stop before this
+							// line.
+							interrupted = true
+							break loop
+						}
+					}
+					if it.state.err != nil && ctx.Err() != nil {
+						interrupted = true
+						break loop
+					}
+				}
+				first := false
+				if it.state != nil && it.state.answer != nil && it.state.reported.CompareAndSwap(false, true) {
+					first = true
+					sum.Sources[it.state.answer.Source.String()]++
+				}
+				buf = bulkResults(buf, &cfg, it, first, &tally)
+			}
+			sum.URLs++
+			done.Add(1)
+			if len(buf) >= 64<<10 {
+				if _, werr = w.Write(buf); werr != nil {
 					break loop
 				}
+				buf = buf[:0]
 			}
-			if it.state.err != nil && ctx.Err() != nil {
-				interrupted = true
-				break loop
-			}
-		}
-		buf = bulkResults(buf, &cfg, it, &sum)
-		sum.URLs++
-		done.Add(1)
-		if len(buf) >= 64<<10 {
-			if _, werr = w.Write(buf); werr != nil {
-				break
-			}
-			buf = buf[:0]
 		}
 		if ctx.Err() != nil {
 			interrupted = true
 			break
 		}
 	}
+	tally.addTo(&sum)
 	flush()
 	cancel()
 	stopBar()
@@ -614,11 +679,34 @@ func newBulkBar(w io.Writer, size int64) *progressbar.ProgressBar {
 
 // readBulk reads the input lines into items, in order, until the end or ctx
 // is done.
-func readBulk(ctx context.Context, in io.Reader, org *origins, order chan<- *bulkItem, read *atomic.Int64) error {
+func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<- *bulkBatch, read *atomic.Int64) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	lineNo := 0
 	var long []byte
+	b := &bulkBatch{done: make(chan struct{})}
+	// send hands the batch on, when it has items.
+	send := func() bool {
+		if len(b.items) == 0 {
+			return true
+		}
+		select {
+		case order <- b:
+		case <-ctx.Done():
+			return false
+		}
+		select {
+		case work <- b:
+		case <-ctx.Done():
+			return false
+		}
+		b = &bulkBatch{items: make([]*bulkItem, 0, bulkBatchSize), done: make(chan struct{})}
+		return true
+	}
+	defer send()
 	for {
+		if r.Buffered() == 0 && !send() { // the next read may wait: let the writer go on
+			return nil
+		}
 		line, err := r.ReadSlice('\n')
 		read.Add(int64(len(line)))
 		tooLong := false
@@ -647,9 +735,8 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order chan<- *bul
 						it.state = org.lookup(o, time.Now())
 					}
 				}
-				select {
-				case order <- it:
-				case <-ctx.Done():
+				b.items = append(b.items, it)
+				if len(b.items) == bulkBatchSize && !send() {
 					return nil
 				}
 			}
@@ -725,8 +812,34 @@ func bulkParse(line []byte, lineNo int, tooLong bool) *bulkItem {
 // bulkFields are the members a result writes; JSON input's own are dropped.
 var bulkFields = []string{"crawler", "agent", "allowed", "line", "rule", "origin", "policy", "reason", "source", "error"}
 
-// bulkResults appends the results of one item, one per subject.
-func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, sum *bulkSummary) []byte {
+// bulkFormatBatch writes the results of the batch's items that need no
+// waiting: bad lines, and URLs whose origin's answer is there and was
+// written once already (so that the first result of an origin, in input
+// order, is the one that says "network").
+func bulkFormatBatch(cfg *bulkConfig, b *bulkBatch) {
+	defer close(b.done)
+	for _, it := range b.items {
+		if it.state != nil {
+			select {
+			case <-it.state.done:
+			default:
+				continue
+			}
+			if it.state.answer == nil || !it.state.reported.Load() {
+				continue
+			}
+		}
+		it.start = len(b.out)
+		b.out = bulkResults(b.out, cfg, it, false, &b.tally)
+		it.end = len(b.out)
+		it.formatted = true
+	}
+}
+
+// bulkResults appends the results of one item, one per subject. first says
+// that they are the first written for the origin's answer: they give its
+// source; the later ones say "cache" for an answer fetched in this run.
+func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkTally) []byte {
 	var a *cache.Answer
 	errText := it.err
 	source := ""
@@ -736,17 +849,13 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, sum *bulkSummary) []
 			errText = fmt.Sprintf("line %d: no answer for %s: %v", it.lineNo, it.state.origin, it.state.err)
 		} else {
 			source = a.Source.String()
-			if it.state.reported && a.Source == cache.Network {
+			if !first && a.Source == cache.Network {
 				source = cache.Cached.String()
-			}
-			if !it.state.reported {
-				sum.Sources[source]++
-				it.state.reported = true
 			}
 		}
 	}
 	if errText != "" {
-		sum.BadLines++
+		t.bad++
 	}
 	origin := ""
 	if it.state != nil {
@@ -763,14 +872,21 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, sum *bulkSummary) []
 			}
 			dec = a.Decide(q)
 			policy = a.Policy.String()
-			sum.Policies[policy]++
+			switch a.Policy {
+			case fetch.Rules:
+				t.rules++
+			case fetch.AllowAll:
+				t.allowAll++
+			default:
+				t.disallowAll++
+			}
 			if dec.Allowed {
-				sum.Allowed++
+				t.allowed++
 			} else {
-				sum.Disallowed++
+				t.disallowed++
 			}
 		}
-		sum.Results++
+		t.results++
 		rule := ""
 		if dec.HasRule() {
 			rule = dec.Rule.Text

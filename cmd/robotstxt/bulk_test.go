@@ -209,7 +209,7 @@ func TestBulkFakeWeb(t *testing.T) {
 		}
 	}
 	sumFile := filepath.Join(t.TempDir(), "summary.json")
-	out, stderr, code := runBulkArgs(t, strings.NewReader(in.String()), "--store", "memory", "--timeout", "5s",
+	out, stderr, code := runBulkArgs(t, strings.NewReader(in.String()), "--store", "memory", "--timeout", "10s",
 		"--concurrency", "200", "--summary", sumFile)
 	if code != 0 {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
@@ -235,6 +235,19 @@ func TestBulkFakeWeb(t *testing.T) {
 		}
 		if policy == "rules" && !allowed && (r.Line != 2 || r.Rule != "Disallow: /private") {
 			t.Errorf("%s: line %d rule %q", wantURL, r.Line, r.Rule)
+		}
+	}
+	// The first result of each origin, in output order, says the answer
+	// came from the network; the others, from the cache.
+	seen := map[string]bool{}
+	for i, r := range rows {
+		want := "cache"
+		if !seen[r.Origin] {
+			want = "network"
+			seen[r.Origin] = true
+		}
+		if r.Source != want {
+			t.Errorf("result %d (%s): source %q, want %q", i, r.URL, r.Source, want)
 		}
 	}
 	for n := range sites {
