@@ -72,6 +72,14 @@ type Options struct {
 	// instead of kept. A hostile 500 KiB file can weigh tens of megabytes,
 	// so without a byte bound ParsedMax such files could take gigabytes.
 	ParsedBytes int64
+	// LeaseTTL is how long the lease on an origin, taken in a store shared
+	// by a fleet (one that implements store.Leaser), lasts: a process that
+	// dies mid-fetch holds the origin this long at most. Default: the
+	// fetcher's timeout plus 5 s. See Cache.
+	LeaseTTL time.Duration
+	// LeaseOwner names this cache in the leases it takes; default a random
+	// name, unique to the cache.
+	LeaseOwner string
 }
 
 // Source says where an answer came from.
@@ -105,6 +113,19 @@ func (s Source) String() string {
 // their answer is cached until then. However many goroutines ask about an
 // origin, one fetch is made at a time.
 //
+// When the store is shared by a fleet of processes (it implements
+// store.Leaser, as the Redis store behind store.Fallback does, and has no
+// method Shared() bool that says false, as a bbolt file's), one fetch is
+// made at a time across the fleet: before fetching an origin the cache takes
+// the lease on it in the store, for Options.LeaseTTL, and gives it up once
+// the result is stored. A process that finds another's lease waits for that
+// result, reading the store with a backoff (10 ms doubling to 250 ms), and
+// answers with it; when the lease expires first (its holder died mid-fetch)
+// it takes the lease and fetches. It never waits more than twice LeaseTTL.
+// When the shared store cannot be reached, store.Fallback grants leases
+// within the process: each process then fetches on its own, and
+// Stats.LocalFetches counts those fetches.
+//
 // A Cache starts no goroutine of its own except the one running a fetch
 // (so that a caller that gives up does not cancel it for the others), and
 // entries expire lazily when read. It is safe for concurrent use.
@@ -117,7 +138,9 @@ type Cache struct {
 	flight  singleflight.Group
 	parsed  *parsedLRU
 	stats   counters
-	uaErr   error // the fetcher's User-Agent cannot be sent: every Get fails
+	uaErr   error        // the fetcher's User-Agent cannot be sent: every Get fails
+	leaser  store.Leaser // nil: the store is not shared
+	owner   string
 }
 
 // New returns a cache; nil options mean the defaults.
@@ -164,6 +187,7 @@ func New(opts *Options) *Cache {
 		o.ParsedBytes = DefaultParsedBytes
 	}
 	c.parsed = newParsedLRU(o.ParsedMax, o.ParsedBytes)
+	c.initLease()
 	return c
 }
 
@@ -402,6 +426,21 @@ func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer
 	if a := c.answer(o, old, c.now(), Cached); a != nil {
 		return a
 	}
+	if c.leaser != nil {
+		held, a := c.takeLease(ctx, o, key)
+		if a != nil {
+			return a
+		}
+		if held {
+			defer c.releaseLease(ctx, key)
+			// The last holder may have finished between the load above
+			// and the lease.
+			old = c.load(ctx, key)
+			if a := c.answer(o, old, c.now(), Cached); a != nil {
+				return a
+			}
+		}
+	}
 	var v fetch.Validators
 	if old != nil && old.HasCopy && old.Policy == fetch.Rules {
 		v = old.Validators
@@ -553,11 +592,18 @@ type Stats struct {
 	Parses      uint64 // bodies parsed
 	StoreErrors uint64 // store reads and writes that failed (answered anyway)
 	Corrupt     uint64 // stored values that could not be read (read as misses)
+	// The leases of a store shared by a fleet (see Cache).
+	Leases       uint64 // leases taken on origins before fetching them
+	LeaseWaits   uint64 // refreshes that found another process's lease and waited
+	LeaseShared  uint64 // of those, answered by the other process's fetch
+	LeaseExpired uint64 // of those, that fetched after waiting LeaseTTL twice, or after a lease error
+	LocalFetches uint64 // fetches made while the shared store was unreachable: not shared with the fleet
 }
 
 type counters struct {
 	hits, misses, stale, fetches, rules, allowAll, disallowAll, unreachable,
-	notModified, errors, parses, storeErrors, corrupt atomic.Uint64
+	notModified, errors, parses, storeErrors, corrupt,
+	leases, leaseWaits, leaseShared, leaseExpired, localFetches atomic.Uint64
 }
 
 // Stats returns a snapshot of the counters.
@@ -568,5 +614,7 @@ func (c *Cache) Stats() Stats {
 		Rules: s.rules.Load(), AllowAll: s.allowAll.Load(), DisallowAll: s.disallowAll.Load(),
 		Unreachable: s.unreachable.Load(), NotModified: s.notModified.Load(), Errors: s.errors.Load(),
 		Parses: s.parses.Load(), StoreErrors: s.storeErrors.Load(), Corrupt: s.corrupt.Load(),
+		Leases: s.leases.Load(), LeaseWaits: s.leaseWaits.Load(), LeaseShared: s.leaseShared.Load(),
+		LeaseExpired: s.leaseExpired.Load(), LocalFetches: s.localFetches.Load(),
 	}
 }

@@ -7,6 +7,8 @@ set -euo pipefail
 missing=()
 # The Redis store's tests start a real redis-server on a loopback port.
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+# The Redis Cluster test builds its cluster with redis-cli.
+command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 # The tester page's end-to-end tests (server/e2e_test.go) drive a headless
 # Debian chromium; in CI (CI=true) they fail without it.
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
@@ -20,6 +22,6 @@ if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 	exit 0
 fi
-echo "make test needs ${missing[*]}, which is not installed. Install it, then run make test again:" >&2
+echo "make test needs ${missing[*]} (not installed). Install, then run make test again:" >&2
 echo "    sudo apt-get install -y ${missing[*]}" >&2
 exit 1

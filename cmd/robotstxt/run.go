@@ -21,6 +21,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"bulk", "check millions of URLs against their origins' live robots.txt, each fetched once", runBulk},
 		{"check", "say whether crawlers may fetch URLs, which line decided and why", runCheck},
 		{"compare", "show how crawlers and their dialects read one file, URL by URL", runCompare},
 		{"diff", "list the (crawler, URL) verdicts that change between two versions of a file", runDiff},

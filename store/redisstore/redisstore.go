@@ -8,6 +8,10 @@
 //	robotstxt:entry:https://example.com   the value, with its ttl (SET ... PX)
 //	robotstxt:lease:https://example.com   the lease holder, with its ttl
 //
+// On a Redis Cluster (OpenCluster, or New with a ClusterClient) the key is a
+// hash tag, "robotstxt:entry:{https://example.com}", so that an origin's
+// entry and lease live in one slot.
+//
 // "robotstxt:" is the default prefix (Options.Prefix, or ?prefix= in the
 // URL), so that several caches can share a server. Time to live is Redis's
 // own (PX, in milliseconds, a ttl under a millisecond rounded up to one), so
@@ -66,6 +70,7 @@ type Store struct {
 	ownClient bool
 	prefix    string
 	name      string
+	hashTag   bool // key names carry the key in {}: a cluster
 	closed    atomic.Bool
 }
 
@@ -153,7 +158,8 @@ func New(client redis.UniversalClient, opts *Options) *Store {
 	case *redis.ClusterClient:
 		name = "redis cluster " + strings.Join(c.Options().Addrs, ",")
 	}
-	return &Store{client: client, prefix: prefix, name: name}
+	_, cluster := client.(*redis.ClusterClient)
+	return &Store{client: client, prefix: prefix, name: name, hashTag: cluster}
 }
 
 // Health implements store.Reporter: Name is "redis" and the server's
@@ -165,8 +171,17 @@ func (s *Store) Health() store.Health { return store.Health{Name: s.name} }
 // Prefix returns the start of every key name the store writes.
 func (s *Store) Prefix() string { return s.prefix }
 
-func (s *Store) entryKey(key string) string { return s.prefix + "entry:" + key }
-func (s *Store) leaseKey(key string) string { return s.prefix + "lease:" + key }
+// entryKey and leaseKey name a key's value and lease. On a cluster the key
+// is a hash tag, so that both live in one slot.
+func (s *Store) entryKey(key string) string { return s.prefix + "entry:" + s.tag(key) }
+func (s *Store) leaseKey(key string) string { return s.prefix + "lease:" + s.tag(key) }
+
+func (s *Store) tag(key string) string {
+	if s.hashTag {
+		return "{" + key + "}"
+	}
+	return key
+}
 
 func (s *Store) check(ctx context.Context, key string) error {
 	if err := ctx.Err(); err != nil {

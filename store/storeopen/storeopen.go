@@ -6,6 +6,7 @@
 //	""                             the default bbolt file, DefaultFile()
 //	redis://host:6379/0            Redis, shared by a fleet; also rediss:// (TLS)
 //	redis://host:6379/0?prefix=a:  and unix:///run/redis.sock; see redisstore
+//	redis-cluster://h1:7000,h2:7001  a Redis Cluster (also rediss-cluster://)
 //
 // The stores it opens keep working when what they need is missing, and say
 // so through store.Reporter (use Health): a bbolt file another process holds
@@ -93,8 +94,10 @@ func Open(spec string, opts *Options) (store.Store, error) {
 		switch strings.ToLower(m[1]) {
 		case "redis", "rediss", "unix":
 			return openRedis(spec, o)
+		case "redis-cluster", "rediss-cluster":
+			return openRedis(spec, o)
 		}
-		return nil, fmt.Errorf("storeopen: unknown store %q: want \"memory\", a file path, or a redis://, rediss:// or unix:// URL", m[1]+"://...")
+		return nil, fmt.Errorf("storeopen: unknown store %q: want \"memory\", a file path, or a redis://, rediss://, unix:// or redis-cluster:// URL", m[1]+"://...")
 	}
 	path := spec
 	if path == "" {
@@ -119,7 +122,11 @@ func Open(spec string, opts *Options) (store.Store, error) {
 }
 
 func openRedis(spec string, o Options) (store.Store, error) {
-	rs, err := redisstore.Open(spec, o.Redis)
+	open := redisstore.Open
+	if s := strings.ToLower(spec); strings.HasPrefix(s, "redis-cluster://") || strings.HasPrefix(s, "rediss-cluster://") {
+		open = redisstore.OpenCluster
+	}
+	rs, err := open(spec, o.Redis)
 	if err != nil {
 		return nil, err
 	}

@@ -196,3 +196,20 @@ func TestHealthOfAnyStore(t *testing.T) {
 }
 
 type plain struct{ store.Store }
+
+// TestOpenRedisCluster: redis-cluster:// opens a cluster store behind a
+// Fallback; with nobody listening it answers from memory and says so.
+func TestOpenRedisCluster(t *testing.T) {
+	st, err := Open("redis-cluster://127.0.0.1:1,127.0.0.1:2?prefix=x:&dial_timeout=100ms", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h := Health(st)
+	if !strings.HasPrefix(h.Name, "redis cluster 127.0.0.1:1,127.0.0.1:2") || !h.Degraded {
+		t.Errorf("Health = %+v", h)
+	}
+	if _, err := Open("redis-cluster://127.0.0.1:1,,x", nil); err == nil || !strings.Contains(err.Error(), "empty address") {
+		t.Errorf("empty address: %v", err)
+	}
+}

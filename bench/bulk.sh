@@ -1,0 +1,28 @@
+#!/bin/sh
+# bench/bulk.sh: robotstxt bulk over 1,000,000 URLs on 10,000 origins served
+# by a local fake web (bench/fakeweb, an HTTP proxy that answers for every
+# host), cold (empty cache) and warm. Prints wall time, URLs/s and peak RSS.
+# Usage: sh bench/bulk.sh [URLS] [ORIGINS]   (from the repository root)
+set -eu
+URLS=${1:-1000000}
+ORIGINS=${2:-10000}
+dir=$(mktemp -d)
+trap 'kill $web 2>/dev/null; rm -rf "$dir"' EXIT
+go build -o "$dir/robotstxt" ./cmd/robotstxt
+(cd bench && go build -o "$dir/fakeweb" ./fakeweb)
+"$dir/fakeweb" > "$dir/addr" 2>/dev/null &
+web=$!
+while [ ! -s "$dir/addr" ]; do sleep 0.05; done
+export HTTP_PROXY="http://$(cat "$dir/addr")" NO_PROXY=
+awk -v n="$URLS" -v o="$ORIGINS" 'BEGIN { srand(1); p[0]="/"; p[1]="/private/a"; p[2]="/private/ok/b"; p[3]="/tmp/x.php"; p[4]="/blog/post?id=";
+  for (i = 0; i < n; i++) printf "http://s%d.test%s%d\n", int(rand()*o), p[i%5], i }' > "$dir/urls.txt"
+echo "input: $URLS URLs over $ORIGINS origins; fake web at $HTTP_PROXY"
+for run in cold warm; do
+  /usr/bin/time -v "$dir/robotstxt" bulk --quiet --store "$dir/cache.db" --concurrency 256 --per-host 2 \
+      --summary "$dir/$run.json" "$dir/urls.txt" > "$dir/out.jsonl" 2> "$dir/time.txt" || { cat "$dir/time.txt"; exit 1; }
+  wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir/time.txt")
+  rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/time.txt")
+  rate=$(sed -n 's/.*"urls_per_second": \([0-9]*\).*/\1/p' "$dir/$run.json")
+  fetches=$(sed -n '/"fetches"/,/}/s/.*"made": \([0-9]*\).*/\1/p' "$dir/$run.json")
+  echo "$run: wall $wall, $rate URLs/s, peak RSS $((rss / 1024)) MB, $fetches fetches, $(wc -l < "$dir/out.jsonl") results"
+done

@@ -1,0 +1,524 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// fakeWeb is an HTTP proxy that stands in for the web: every host name
+// sNNN.test is a site whose robots.txt behaves by NNN (see kind). It counts
+// the robots.txt requests per host.
+type fakeWeb struct {
+	*httptest.Server
+	mu     sync.Mutex
+	robots map[string]int
+	delay  time.Duration // before each robots.txt answer
+}
+
+// The kinds of sites, by host number modulo 50.
+func siteKind(n int) string {
+	switch n % 50 {
+	case 1:
+		return "404"
+	case 2:
+		return "503"
+	case 3:
+		return "redirects" // a chain longer than crawlers follow
+	case 4:
+		return "timeout"
+	case 5:
+		return "huge"
+	case 6:
+		return "endless"
+	case 7:
+		return "redirect-ok" // one hop to a good file
+	}
+	return "rules"
+}
+
+func newFakeWeb(t testing.TB) *fakeWeb {
+	w := &fakeWeb{robots: map[string]int{}}
+	w.Server = httptest.NewServer(http.HandlerFunc(w.serve))
+	t.Cleanup(func() {
+		w.CloseClientConnections()
+		w.Close()
+	})
+	return w
+}
+
+func (fw *fakeWeb) count(host string) int {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	return fw.robots[host]
+}
+
+func (fw *fakeWeb) serve(w http.ResponseWriter, r *http.Request) {
+	host := r.URL.Hostname()
+	if host == "" {
+		host = r.Host
+	}
+	n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(host, "s"), ".test"))
+	if err != nil {
+		http.Error(w, "no such site", http.StatusBadGateway)
+		return
+	}
+	if r.URL.Path == "/robots.txt" {
+		fw.mu.Lock()
+		fw.robots[host]++
+		fw.mu.Unlock()
+		time.Sleep(fw.delay)
+	}
+	rules := "User-agent: *\nDisallow: /private\n"
+	switch siteKind(n) {
+	case "404":
+		http.NotFound(w, r)
+	case "503":
+		w.WriteHeader(http.StatusServiceUnavailable)
+	case "redirects":
+		hop, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/hop"))
+		http.Redirect(w, r, fmt.Sprintf("/hop%d", hop+1), http.StatusFound)
+	case "timeout":
+		select {
+		case <-r.Context().Done():
+		case <-time.After(30 * time.Second): // the client gives up first
+		}
+	case "huge":
+		// 1 MB: crawlers read the first 500 KiB, whose rules apply.
+		io.WriteString(w, rules)
+		line := "# " + strings.Repeat("x", 1000) + "\n"
+		for range 1000 {
+			io.WriteString(w, line)
+		}
+	case "endless":
+		io.WriteString(w, rules)
+		line := []byte("# " + strings.Repeat("y", 4000) + "\n")
+		for r.Context().Err() == nil {
+			if _, err := w.Write(line); err != nil {
+				return
+			}
+		}
+	case "redirect-ok":
+		if r.URL.Path == "/robots.txt" {
+			http.Redirect(w, r, "/real-robots.txt", http.StatusMovedPermanently)
+			return
+		}
+		io.WriteString(w, rules)
+	default:
+		io.WriteString(w, rules)
+	}
+}
+
+// want is the verdict a site of kind gives a path: policy and allowed.
+func wantVerdict(kind, path string) (string, bool) {
+	switch kind {
+	case "404", "redirects":
+		return "allow-all", true
+	case "503", "timeout":
+		return "disallow-all", false
+	}
+	return "rules", !strings.HasPrefix(path, "/private")
+}
+
+// useFakeWeb routes the bulk fetcher through fw as its proxy for the test.
+func useFakeWeb(t *testing.T, fw *fakeWeb) {
+	u, _ := url.Parse(fw.URL)
+	old := bulkProxy
+	bulkProxy = http.ProxyURL(u)
+	t.Cleanup(func() { bulkProxy = old })
+}
+
+type bulkRow struct {
+	URL     string `json:"url"`
+	ID      *int   `json:"id"`
+	Crawler string `json:"crawler"`
+	Agent   string `json:"agent"`
+	Allowed *bool  `json:"allowed"`
+	Line    int    `json:"line"`
+	Rule    string `json:"rule"`
+	Origin  string `json:"origin"`
+	Policy  string `json:"policy"`
+	Reason  string `json:"reason"`
+	Source  string `json:"source"`
+	Error   string `json:"error"`
+}
+
+func parseRows(t *testing.T, out string) []bulkRow {
+	t.Helper()
+	var rows []bulkRow
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(nil, 4<<20)
+	for sc.Scan() {
+		var r bulkRow
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("output line %d is not JSON: %v: %q", len(rows)+1, err, sc.Text())
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func runBulkArgs(t *testing.T, stdin io.Reader, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"bulk"}, args...), stdin, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// TestBulkFakeWeb checks a frontier over 2,000 origins, some misbehaving
+// (404, 503, long redirect chains, timeouts, huge and endless bodies): every
+// URL gets its origin's answer, in input order, and every origin is fetched
+// once.
+func TestBulkFakeWeb(t *testing.T) {
+	fw := newFakeWeb(t)
+	useFakeWeb(t, fw)
+	const sites = 2000
+	var in strings.Builder
+	type q struct {
+		host, path string
+	}
+	var qs []q
+	for n := range sites {
+		for _, p := range []string{"/private/a", "/public/b", "/x"} {
+			qs = append(qs, q{fmt.Sprintf("s%d.test", n), p})
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	rng.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
+	in.WriteString("# a frontier\n\n")
+	for i, x := range qs {
+		if i%2 == 0 {
+			fmt.Fprintf(&in, "http://%s%s\n", x.host, x.path)
+		} else {
+			fmt.Fprintf(&in, "{\"id\":%d,\"url\":\"http://%s%s\"}\n", i, x.host, x.path)
+		}
+	}
+	sumFile := filepath.Join(t.TempDir(), "summary.json")
+	out, stderr, code := runBulkArgs(t, strings.NewReader(in.String()), "--store", "memory", "--timeout", "10s",
+		"--concurrency", "200", "--summary", sumFile)
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	rows := parseRows(t, out)
+	if len(rows) != len(qs) {
+		t.Fatalf("%d results for %d URLs", len(rows), len(qs))
+	}
+	for i, r := range rows {
+		x := qs[i]
+		wantURL := "http://" + x.host + x.path
+		if r.URL != wantURL {
+			t.Fatalf("result %d is for %s, want %s (input order)", i, r.URL, wantURL)
+		}
+		if i%2 == 1 && (r.ID == nil || *r.ID != i) {
+			t.Errorf("result %d: id %v not passed through", i, r.ID)
+		}
+		n, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimPrefix(x.host, "s"), ".test"))
+		kind := siteKind(n)
+		policy, allowed := wantVerdict(kind, x.path)
+		if r.Policy != policy || r.Allowed == nil || *r.Allowed != allowed || r.Crawler != "Googlebot" || r.Origin != "http://"+x.host {
+			t.Errorf("%s (%s site): %+v; want policy %s, allowed %v", wantURL, kind, r, policy, allowed)
+		}
+		if policy == "rules" && !allowed && (r.Line != 2 || r.Rule != "Disallow: /private") {
+			t.Errorf("%s: line %d rule %q", wantURL, r.Line, r.Rule)
+		}
+	}
+	// The first result of each origin, in output order, says the answer
+	// came from the network; the others, from the cache.
+	seen := map[string]bool{}
+	for i, r := range rows {
+		want := "cache"
+		if !seen[r.Origin] {
+			want = "network"
+			seen[r.Origin] = true
+		}
+		if r.Source != want {
+			t.Errorf("result %d (%s): source %q, want %q", i, r.URL, r.Source, want)
+		}
+	}
+	for n := range sites {
+		host := fmt.Sprintf("s%d.test", n)
+		if c := fw.count(host); c != 1 {
+			t.Errorf("%s (%s) fetched %d times, want 1", host, siteKind(n), c)
+		}
+	}
+	var sum bulkSummary
+	b, err := os.ReadFile(sumFile)
+	if err != nil || json.Unmarshal(b, &sum) != nil {
+		t.Fatalf("summary file: %v: %s", err, b)
+	}
+	if sum.URLs != int64(len(qs)) || sum.Origins != sites || sum.Fetches.Made != sites || sum.Sources["network"] != sites {
+		t.Errorf("summary %+v", sum)
+	}
+	if !strings.Contains(stderr, fmt.Sprintf("%d URLs, %d results", len(qs), len(qs))) {
+		t.Errorf("stderr summary:\n%s", stderr)
+	}
+}
+
+// hugeLine reads as one line of n bytes, then "\n" and tail, without
+// holding the line.
+type hugeLine struct {
+	n    int
+	tail string
+}
+
+func (h *hugeLine) Read(p []byte) (int, error) {
+	if h.n > 0 {
+		k := min(len(p), h.n)
+		for i := range k {
+			p[i] = 'a'
+		}
+		h.n -= k
+		return k, nil
+	}
+	if h.tail == "" {
+		return 0, io.EOF
+	}
+	k := copy(p, h.tail)
+	h.tail = h.tail[k:]
+	return k, nil
+}
+
+// TestBulkBadInput: binary data, a 100 MB line, invalid UTF-8, URLs without
+// scheme or host each get an error result, in order, and the run goes on.
+func TestBulkBadInput(t *testing.T) {
+	fw := newFakeWeb(t)
+	useFakeWeb(t, fw)
+	head := "http://s0.test/private\n" +
+		"\x00\x01\x02\xff\xfe binary\n" +
+		"http://s0.test/\xff\xfe\n" +
+		"example.com/no-scheme\n" +
+		"http:///no-host\n" +
+		"{\"url\": 5}\n" +
+		"{not json\n"
+	in := io.MultiReader(strings.NewReader(head), &hugeLine{n: 100 << 20, tail: "\nhttp://s0.test/public\n"})
+	out, stderr, code := runBulkArgs(t, in, "--store", "memory", "-a", "MyBot")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (some lines not checked); stderr:\n%s", code, stderr)
+	}
+	rows := parseRows(t, out)
+	if len(rows) != 9 {
+		t.Fatalf("%d results, want 9:\n%s", len(rows), out)
+	}
+	if r := rows[0]; r.Allowed == nil || *r.Allowed || r.Agent != "MyBot" {
+		t.Errorf("first: %+v", r)
+	}
+	wantErr := []string{"line 2:", "line 3: the URL is not valid UTF-8", "line 4:", "line 5:", "line 6: the JSON object has no \"url\"", "line 7: not a JSON object", "line 8: longer than"}
+	for i, w := range wantErr {
+		r := rows[i+1]
+		if r.Allowed != nil || !strings.HasPrefix(r.Error, w) {
+			t.Errorf("result %d: %+v; want an error starting %q", i+2, r, w)
+		}
+	}
+	if r := rows[8]; r.Allowed == nil || !*r.Allowed || r.URL != "http://s0.test/public" || r.Source != "cache" {
+		t.Errorf("last: %+v", r)
+	}
+	if !strings.Contains(stderr, "7 lines not checked") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
+
+// TestBulkCSV writes a header and one row per (URL, crawler).
+func TestBulkCSV(t *testing.T) {
+	fw := newFakeWeb(t)
+	useFakeWeb(t, fw)
+	out, stderr, code := runBulkArgs(t, strings.NewReader("http://s0.test/private\nhttp://s1.test/a,b\n"),
+		"--store", "memory", "--format", "csv", "-c", "Googlebot", "-c", "Bingbot", "--quiet")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 5 || lines[0] != "url,crawler,allowed,line,rule,origin,policy,reason,source,error" {
+		t.Fatalf("output:\n%s", out)
+	}
+	if !strings.HasPrefix(lines[1], "http://s0.test/private,Googlebot,false,2,Disallow: /private,http://s0.test,rules,") ||
+		!strings.HasPrefix(lines[4], `"http://s1.test/a,b",Bingbot,true,,,http://s1.test,allow-all,`) {
+		t.Errorf("rows:\n%s", out)
+	}
+}
+
+// TestBulkProgress draws the bar on a terminal only, never with --quiet.
+func TestBulkProgress(t *testing.T) {
+	fw := newFakeWeb(t)
+	useFakeWeb(t, fw)
+	old := bulkIsTerminal
+	t.Cleanup(func() { bulkIsTerminal = old })
+	for _, tc := range []struct {
+		terminal, quiet, bar bool
+	}{{true, false, true}, {true, true, false}, {false, false, false}} {
+		bulkIsTerminal = func(io.Writer) bool { return tc.terminal }
+		args := []string{"--store", "memory"}
+		if tc.quiet {
+			args = append(args, "--quiet")
+		}
+		_, stderr, code := runBulkArgs(t, strings.NewReader("http://s0.test/a\n"), args...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		if got := strings.Contains(stderr, "URLs/s, ") && strings.Contains(stderr, "origins fetched"); got != tc.bar {
+			t.Errorf("terminal %v quiet %v: bar drawn %v; stderr:\n%q", tc.terminal, tc.quiet, got, stderr)
+		}
+		if tc.quiet && stderr != "" {
+			t.Errorf("--quiet wrote %q", stderr)
+		}
+	}
+}
+
+// blockingInput gives its lines, then blocks until closed.
+type blockingInput struct {
+	r      io.Reader
+	closed chan struct{}
+}
+
+func (b *blockingInput) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err == io.EOF {
+		<-b.closed
+	}
+	return n, err
+}
+
+// TestBulkInterrupt: an interrupt stops the run with every line written
+// complete, and exit status 130.
+func TestBulkInterrupt(t *testing.T) {
+	fw := newFakeWeb(t)
+	useFakeWeb(t, fw)
+	old := bulkInterrupt
+	var cancel atomic.Pointer[context.CancelFunc]
+	bulkInterrupt = func(ctx context.Context) (context.Context, context.CancelFunc) {
+		ctx, c := context.WithCancel(ctx)
+		cancel.Store(&c)
+		return ctx, c
+	}
+	t.Cleanup(func() { bulkInterrupt = old })
+	var lines strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&lines, "http://s%d.test/p\n", i%100)
+	}
+	in := &blockingInput{r: strings.NewReader(lines.String()), closed: make(chan struct{})}
+	defer close(in.closed)
+	pr, pw := io.Pipe()
+	var errb bytes.Buffer
+	codeCh := make(chan int, 1)
+	go func() {
+		codeCh <- run([]string{"bulk", "--store", "memory"}, in, pw, &errb)
+		pw.Close()
+	}()
+	var out bytes.Buffer
+	buf := make([]byte, 1)
+	for strings.Count(out.String(), "\n") < 1 { // results are flowing
+		if _, err := pr.Read(buf); err != nil {
+			t.Fatal(err)
+		}
+		out.Write(buf)
+	}
+	(*cancel.Load())()
+	rest, _ := io.ReadAll(pr)
+	out.Write(rest)
+	select {
+	case code := <-codeCh:
+		if code != 130 {
+			t.Errorf("exit %d, want 130; stderr:\n%s", code, errb.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("bulk did not stop after the interrupt")
+	}
+	rows := parseRows(t, out.String())
+	if len(rows) == 0 || len(rows) > 500 || !strings.HasSuffix(out.String(), "\n") {
+		t.Errorf("%d rows; output ends %q", len(rows), out.String()[max(0, out.Len()-40):])
+	}
+	if !strings.Contains(errb.String(), "interrupted") {
+		t.Errorf("stderr:\n%s", errb.String())
+	}
+}
+
+// TestBulkRerunUsesStore: a second run on the same bbolt file fetches
+// nothing: every origin is fresh in the cache.
+func TestBulkRerunUsesStore(t *testing.T) {
+	fw := newFakeWeb(t)
+	useFakeWeb(t, fw)
+	file := filepath.Join(t.TempDir(), "cache.db")
+	in := "http://s0.test/a\nhttp://s8.test/private/b\nhttp://s1.test/c\n"
+	sums := make([]bulkSummary, 2)
+	for i := range sums {
+		sumFile := filepath.Join(t.TempDir(), "sum.json")
+		out, stderr, code := runBulkArgs(t, strings.NewReader(in), "--store", file, "--quiet", "--summary", sumFile)
+		if code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, stderr)
+		}
+		b, _ := os.ReadFile(sumFile)
+		if err := json.Unmarshal(b, &sums[i]); err != nil {
+			t.Fatal(err)
+		}
+		rows := parseRows(t, out)
+		if len(rows) != 3 || *rows[1].Allowed || !*rows[2].Allowed {
+			t.Fatalf("run %d:\n%s", i, out)
+		}
+	}
+	if sums[0].Fetches.Made != 3 || sums[1].Fetches.Made != 0 || sums[1].Sources["cache"] != 3 {
+		t.Errorf("fetches %d then %d, sources of the rerun %v", sums[0].Fetches.Made, sums[1].Fetches.Made, sums[1].Sources)
+	}
+	for _, h := range []string{"s0.test", "s8.test", "s1.test"} {
+		if c := fw.count(h); c != 1 {
+			t.Errorf("%s fetched %d times over two runs", h, c)
+		}
+	}
+}
+
+// TestHostLimit: at most n requests at once go to one host; other hosts are
+// not held up.
+func TestHostLimit(t *testing.T) {
+	var mu sync.Mutex
+	cur, peak := map[string]int{}, map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		cur[r.Host]++
+		peak[r.Host] = max(peak[r.Host], cur[r.Host])
+		mu.Unlock()
+		time.Sleep(30 * time.Millisecond)
+		mu.Lock()
+		cur[r.Host]--
+		mu.Unlock()
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	u, _ := url.Parse(srv.URL)
+	old := bulkProxy
+	bulkProxy = http.ProxyURL(u)
+	defer func() { bulkProxy = old }()
+	client := &http.Client{Transport: newBulkTransport(16, 2)}
+	var wg sync.WaitGroup
+	for i := range 24 {
+		wg.Go(func() {
+			resp, err := client.Get(fmt.Sprintf("http://h%d.test/", i%2))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		})
+	}
+	wg.Wait()
+	if peak["h0.test"] != 2 || peak["h1.test"] != 2 {
+		t.Errorf("peak requests at once per host: %v, want 2 each", peak)
+	}
+	lim := client.Transport.(*hostLimit)
+	if len(lim.busy) != 0 || len(lim.refs) != 0 {
+		t.Errorf("hostLimit keeps %d hosts after the requests", len(lim.busy))
+	}
+}
