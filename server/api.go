@@ -298,7 +298,7 @@ func checkCrawlers(names []string) ([]robotstxt.Crawler, *Error) {
 	for i, n := range names {
 		c, ok := robotstxt.LookupCrawler(n)
 		if !ok {
-			return nil, badField(fmt.Sprintf("crawlers[%d]", i), "unknown crawler %q (GET /v1/openapi.json lists the table's names)", clip(n))
+			return nil, badField(fmt.Sprintf("crawlers[%d]", i), "unknown crawler %q (GET /v1/crawlers lists the table; ask about a product token with \"agents\")", clip(n))
 		}
 		out = append(out, c)
 	}
