@@ -33,7 +33,7 @@ import (
 )
 
 const bulkHelp = `Usage: robotstxt bulk [-c CRAWLER]... [-a TOKEN]... [-d DIALECT] [--format jsonl|csv]
-                      [--store SPEC] [--concurrency N] [--per-host N] [--quiet]
+                      [--store STORE] [--concurrency N] [--per-host N] [--quiet]
                       [--summary FILE] [--timeout D] [FILE|-]
 
 Checks a crawl frontier: for every URL and every crawler, whether the crawler
@@ -55,7 +55,7 @@ redis-cluster:// store: one fetch per origin between all processes).
                   fetch policy, each crawler's own reading)
   --format F      jsonl (default) or csv (with a header; the extra fields of
                   JSON input are not copied)
-  --store SPEC    the cache's store: memory, a bbolt file path, a redis:// or
+  --store STORE    the cache's store: memory, a bbolt file path, a redis:// or
                   redis-cluster://h1:p1,h2:p2 URL (default: robotstxt/cache.db
                   in the user's cache directory)
   --concurrency N origins fetched at once (default 64)

@@ -12,7 +12,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const checkHelp = `Usage: robotstxt check (-f FILE | -u URL [--store SPEC]) [-c CRAWLER]... [-a TOKEN]...
+const checkHelp = `Usage: robotstxt check (-f FILE | -u URL [--store STORE]) [-c CRAWLER]... [-a TOKEN]...
                        [--agents A,B]... [-d DIALECT] [-v] [--json] URL...
 
 Says, for each URL and each crawler, whether the crawler may fetch the URL,
@@ -30,7 +30,7 @@ other rules that matched and why they lost.
                 500 KB, allows everything: each row says which, and why.
                 A URL on another origin gets a note: the file does not
                 govern it
-  --store SPEC  the cache's store, with -u: memory (this run only), a bbolt
+  --store STORE  the cache's store, with -u: memory (this run only), a bbolt
                 file path, or a redis:// URL (default: robotstxt/cache.db in
                 the user's cache directory)
   -c CRAWLER    a crawler from the table (repeatable): its fallback tokens,

@@ -13,7 +13,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store SPEC]] [-c CRAWLER]... [-a TOKEN]...
+const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store STORE]] [-c CRAWLER]... [-a TOKEN]...
                          [--agents A,B]... [--json] [URL...]
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
@@ -29,7 +29,7 @@ the table.
                 blocks Baidu; a 503 blocks Google and allows Yandex). When
                 every engine reads it alike and no rules apply (a 404), there
                 is nothing to compare: the output says what applies, and why
-  --store SPEC  the cache's store, with -u: memory (this run only), a bbolt
+  --store STORE  the cache's store, with -u: memory (this run only), a bbolt
                 file path, or a redis:// URL (default: robotstxt/cache.db in
                 the user's cache directory)
   -c CRAWLER    a crawler from the table (repeatable); the default set is

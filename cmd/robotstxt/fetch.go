@@ -15,7 +15,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--store SPEC] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
+const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--store STORE] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
 
 Fetches the robots.txt of URL's origin as a crawler must (RFC 9309, and the
 fetch policy of the dialect), through the cache, and shows what happened:
@@ -29,7 +29,7 @@ stale cache) and when it expires.
                 trace, fetched_at, expires_at, ...)
   --body        print the robots.txt body that applies instead of the report
                 (as it is; on a terminal, control characters escaped)
-  --store SPEC  the cache's store: memory (this run only), a bbolt file path,
+  --store STORE  the cache's store: memory (this run only), a bbolt file path,
                 or a redis:// URL (default: robotstxt/cache.db in the user's
                 cache directory, so that a second run within the copy's
                 lifetime is answered from it: "source: fresh cache")

@@ -15,7 +15,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const lintHelp = `Usage: robotstxt lint [--json | --sarif | --all] [--disable CODE,...] (FILE... | -u URL [--store SPEC])
+const lintHelp = `Usage: robotstxt lint [--json | --sarif | --all] [--disable CODE,...] (FILE... | -u URL [--store STORE])
 
 Reports, compiler-style, what in robots.txt files crawlers read differently
 from what was meant: typos and unknown fields, fields some crawlers ignore,
@@ -29,7 +29,7 @@ lines inside groups, a site closed by Disallow: /, encoding problems, the
                     it, named by its URL. A missing one (4xx: allow all) has
                     nothing to lint, an unreachable one (5xx, network error:
                     disallow all) cannot be read; the output says why
-  --store SPEC      the cache's store, with -u: memory (this run only), a
+  --store STORE      the cache's store, with -u: memory (this run only), a
                     bbolt file path, or a redis:// URL (default:
                     robotstxt/cache.db in the user's cache directory)
   --json            JSON output (see README: "lint --json")

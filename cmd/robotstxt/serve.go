@@ -18,7 +18,7 @@ import (
 	"golang.org/x/time/rate"
 )
 
-const serveHelp = `Usage: robotstxt serve [--addr 127.0.0.1:8080] [--store SPEC] [--token-file FILE]
+const serveHelp = `Usage: robotstxt serve [--addr 127.0.0.1:8080] [--store STORE] [--token-file FILE]
                        [--allow-private] [--rate N] [--burst N] [--timeout 30s] [flags]
 
 Runs the robotstxt service: the tester page at /, the JSON API under /v1/
@@ -29,7 +29,7 @@ finishes the requests in flight.
 
   --addr HOST:PORT      where to listen (default 127.0.0.1:8080; :0 picks a
                         free port)
-  --store SPEC          the cache's store, shared with the history: memory,
+  --store STORE          the cache's store, shared with the history: memory,
                         a bbolt file path, or a redis:// URL (several servers
                         on one Redis share one cache); default robotstxt/cache.db
                         in the user's cache directory
