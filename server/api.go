@@ -261,6 +261,9 @@ func checkURLs(urls []string, required bool) *Error {
 		return badField("urls", "%d URLs, more than %d", len(urls), MaxURLs)
 	}
 	for i, u := range urls {
+		if u != "" && len(u) <= MaxURLBytes && plainURL(u) {
+			continue // the common case, without building the field's name
+		}
 		field := fmt.Sprintf("urls[%d]", i)
 		switch {
 		case u == "":
@@ -277,6 +280,20 @@ func checkURLs(urls []string, required bool) *Error {
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// plainURL reports whether u starts as a URL must and holds no control
+// character: checkURLs takes it as it is.
+func plainURL(u string) bool {
+	if !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "ftp://") {
+		return false
+	}
+	for i := 0; i < len(u); i++ {
+		if c := u[i]; c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
 
 // clip shortens a value quoted in an error.
 func clip(s string) string {

@@ -79,3 +79,23 @@ func TestDecodeCheckLarge(t *testing.T) {
 		t.Errorf("differs (%v)", e)
 	}
 }
+
+// TestDecodeCheckEveryOffset: the bytes a string's fast scan stops at
+// (quote, backslash, control, non-ASCII, invalid UTF-8) at every place in
+// and across its eight-byte words decode as encoding/json decodes them.
+func TestDecodeCheckEveryOffset(t *testing.T) {
+	for _, special := range []string{`\"`, `\\`, `\n`, `\u00e9`, "\x01", "\x1f", " ", "\x7f", "é", "\xff", "😀", `"`, "!", "#", "[", "]", "\x00"} {
+		for before := range 20 {
+			for _, after := range []int{0, 1, 7, 8, 9} {
+				s := strings.Repeat("a", before) + special + strings.Repeat("b", after)
+				body := `{"robots": "` + s + `", "urls": ["/` + s + `"]}`
+				var slow, got CheckRequest
+				slowErr := decodeFrom(bytes.NewReader([]byte(body)), &slow)
+				gotErr := decodeCheckBody([]byte(body), &got)
+				if !reflect.DeepEqual(slow, got) || !reflect.DeepEqual(slowErr, gotErr) {
+					t.Errorf("%q:\n got %+v, %v\nwant %+v, %v", body, got, gotErr, slow, slowErr)
+				}
+			}
+		}
+	}
+}

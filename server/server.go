@@ -311,11 +311,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		defer cancel()
 		r = r.WithContext(ctx)
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		for _, kv := range securityHeaders {
+			h[kv.key] = kv.value
+		}
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		if sw.status == 0 {
@@ -334,6 +332,21 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			slog.String("route", route), slog.Int("status", sw.status), slog.Duration("elapsed", elapsed),
 			slog.String("client", clientIP(r).String()))
 	})
+}
+
+// securityHeaders are the headers every answer carries, their keys in
+// canonical form and their values built once: the slices are shared by
+// every answer (net/http only reads them; Header.Set and Add replace them
+// rather than write into them).
+var securityHeaders = []struct {
+	key   string
+	value []string
+}{
+	{"X-Content-Type-Options", []string{"nosniff"}},
+	{"Referrer-Policy", []string{"no-referrer"}},
+	{"Content-Security-Policy", []string{contentSecurityPolicy}},
+	{"X-Frame-Options", []string{"DENY"}},
+	{"Cross-Origin-Opener-Policy", []string{"same-origin"}},
 }
 
 // contentSecurityPolicy allows the page its own files and nothing else:
