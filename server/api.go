@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
@@ -96,7 +97,8 @@ type DiffRequest struct {
 type Subject struct {
 	// Robots is the inline file, whole (the engine's parser reads the
 	// first robotstxt.DefaultMaxBytes, as crawlers do, and knows the size
-	// for Yandex, which ignores a larger file); nil with Live.
+	// for Yandex, which ignores a larger file); nil with Live. Its bytes
+	// may be shared with the request's: an engine reads them only.
 	Robots []byte
 	// Truncated is true when Robots is longer than DefaultMaxBytes: the
 	// answer carries a note saying so.
@@ -238,8 +240,10 @@ func (s *Server) subject(robots *string, origin string) (Subject, *Error) {
 	return Subject{Live: &Live{Origin: o, s: s}}, nil
 }
 
+// inline is the subject of a file given in the request. Its bytes are
+// the string's (no copy): they are only read.
 func inline(body string) Subject {
-	return Subject{Robots: []byte(body), Truncated: len(body) > robotstxt.DefaultMaxBytes}
+	return Subject{Robots: unsafe.Slice(unsafe.StringData(body), len(body)), Truncated: len(body) > robotstxt.DefaultMaxBytes}
 }
 
 // parseOrigin reads an origin as the CLI does: a bare host means https.
