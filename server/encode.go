@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"math"
+	"math/bits"
 	"net/http"
 	"strconv"
 	"sync"
@@ -26,7 +27,11 @@ var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b
 // finite number, which json.Marshal refuses): writeJSON then answers.
 func writeCheckReport(w http.ResponseWriter, rep *tester.CheckReport) bool {
 	bp := bufPool.Get().(*[]byte)
-	b, ok := appendCheckReport((*bp)[:0], rep)
+	b := (*bp)[:0]
+	if n := reportSize(rep); cap(b) < n {
+		b = make([]byte, 0, n)
+	}
+	b, ok := appendCheckReport(b, rep)
 	if ok {
 		b = append(b, '\n')
 		h := w.Header()
@@ -40,6 +45,21 @@ func writeCheckReport(w http.ResponseWriter, rep *tester.CheckReport) bool {
 		bufPool.Put(bp)
 	}
 	return ok
+}
+
+// reportSize guesses the length of rep's JSON, a little over, so that
+// its buffer is made once.
+func reportSize(rep *tester.CheckReport) int {
+	n := 512
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		n += 320 + 2*len(r.URL) + len(r.Input) + len(r.Path) + len(r.Rule) + len(r.Reason) + len(r.Group.Reason) + 8*len(r.Group.Lines)
+		for j := range r.Matches {
+			m := &r.Matches[j]
+			n += 80 + len(m.Pattern) + len(m.Text) + len(m.Lost)
+		}
+	}
+	return n + n/8
 }
 
 // appendCheckReport appends the JSON of rep, as json.Marshal writes it.
@@ -226,6 +246,16 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// encodeSpecial returns, for eight bytes of a string, a word whose lowest
+// set bit is the high bit of the first byte appendString cannot copy as it
+// is (not plainASCII, or not ASCII); 0 when there is none. (Bytes after
+// the first may be marked falsely, as in stringSpecial.)
+func encodeSpecial(w uint64) uint64 {
+	zero := func(x uint64) uint64 { return (x - swarOnes) &^ x }
+	return (zero(w^(swarOnes*'"')) | zero(w^(swarOnes*'\\')) | zero(w^(swarOnes*'<')) | zero(w^(swarOnes*'>')) |
+		zero(w^(swarOnes*'&')) | (w-swarOnes*0x20)&^w | w) & swarHigh
+}
+
 // appendString writes s as a JSON string as json.Marshal does: the escapes
 // \" \\ \b \f \n \r \t, \u00XX for the other control characters and for
 // '<', '>' and '&', \ufffd for each byte of invalid UTF-8, and \u2028 and
@@ -234,6 +264,17 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight plain bytes at a time up to the first that needs a look.
+		for i+8 <= len(s) {
+			if m := encodeSpecial(load8(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if plainASCII[c] {

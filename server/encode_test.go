@@ -122,3 +122,20 @@ func TestCheckReportEqualsMarshal(t *testing.T) {
 	}
 	t.Logf("%d reports compared", n)
 }
+
+// TestAppendStringEveryOffset: the bytes the eight-byte scan stops at, at
+// every place in and across its words, are written as json.Marshal
+// writes them.
+func TestAppendStringEveryOffset(t *testing.T) {
+	for _, special := range []string{`"`, `\`, "<", ">", "&", "\n", "\x00", "\x1f", "\x7f", " ", "é", "\u2028", "\u2029", "\xff", "\xe2\x80", "😀", "!", "=", "?", "[", "|", "~"} {
+		for before := range 20 {
+			for _, after := range []int{0, 1, 7, 8, 9} {
+				s := strings.Repeat("a", before) + special + strings.Repeat("b", after)
+				want, _ := json.Marshal(s)
+				if got := appendString(nil, s); string(got) != string(want) {
+					t.Errorf("%q: got %s, want %s", s, got, want)
+				}
+			}
+		}
+	}
+}

@@ -163,7 +163,10 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *C
 				q.URL = n
 				dec = w.a.Decide(q)
 			}
-			res := CheckResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
+			// Filled in place: a result is large, and copying it costs.
+			rep.Results = append(rep.Results, CheckResult{})
+			res := &rep.Results[len(rep.Results)-1]
+			*res = CheckResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
 				Allowed: dec.Allowed, Path: dec.Path, Line: dec.Line(), Reason: dec.Reason,
 				Group:       CheckGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
 				FetchPolicy: w.fetchPol}
@@ -202,7 +205,6 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *C
 			} else {
 				rep.Blocked++
 			}
-			rep.Results = append(rep.Results, res)
 		}
 	}
 	return rep
