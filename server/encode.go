@@ -251,9 +251,13 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 // is (not plainASCII, or not ASCII); 0 when there is none. (Bytes after
 // the first may be marked falsely, as in stringSpecial.)
 func encodeSpecial(w uint64) uint64 {
-	zero := func(x uint64) uint64 { return (x - swarOnes) &^ x }
-	return (zero(w^(swarOnes*'"')) | zero(w^(swarOnes*'\\')) | zero(w^(swarOnes*'<')) | zero(w^(swarOnes*'>')) |
-		zero(w^(swarOnes*'&')) | (w-swarOnes*0x20)&^w | w) & swarHigh
+	q := w ^ (swarOnes * '"')
+	bs := w ^ (swarOnes * '\\')
+	lt := w ^ (swarOnes * '<')
+	gt := w ^ (swarOnes * '>')
+	amp := w ^ (swarOnes * '&')
+	return ((q-swarOnes)&^q | (bs-swarOnes)&^bs | (lt-swarOnes)&^lt | (gt-swarOnes)&^gt |
+		(amp-swarOnes)&^amp | (w-swarOnes*0x20)&^w | w) & swarHigh
 }
 
 // appendString writes s as a JSON string as json.Marshal does: the escapes

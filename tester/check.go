@@ -163,13 +163,14 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *C
 				q.URL = n
 				dec = w.a.Decide(q)
 			}
-			// Filled in place: a result is large, and copying it costs.
-			rep.Results = append(rep.Results, CheckResult{})
+			// Filled in place, field by field: a result is large, and
+			// copying it costs.
+			rep.Results = rep.Results[:len(rep.Results)+1]
 			res := &rep.Results[len(rep.Results)-1]
-			*res = CheckResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
-				Allowed: dec.Allowed, Path: dec.Path, Line: dec.Line(), Reason: dec.Reason,
-				Group:       CheckGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
-				FetchPolicy: w.fetchPol}
+			res.URL, res.Who, res.Agents, res.Dialect = n, s.label, s.agents, dec.Dialect.String()
+			res.Allowed, res.Path, res.Line, res.Reason = dec.Allowed, dec.Path, dec.Line(), dec.Reason
+			res.Group = CheckGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason}
+			res.FetchPolicy = w.fetchPol
 			if res.Group.Lines == nil {
 				res.Group.Lines = []int{}
 			}
