@@ -100,6 +100,7 @@ type Server struct {
 	transport *http.Transport
 	history   *history
 	parsed    *sourceLRU
+	strings   *stringCache // long strings of check bodies, unescaped
 	limits    *limiter
 	metrics   *metrics
 	mux       *http.ServeMux
@@ -189,6 +190,7 @@ func New(opts *Options) (*Server, error) {
 		o.ParsedBytes = DefaultParsedBytes
 	}
 	s.parsed = newSourceLRU(o.ParsedBytes)
+	s.strings = newStringCache()
 	if o.Engine == nil {
 		o.Engine = &testerEngine{s: s}
 	}
@@ -636,7 +638,7 @@ type sizeFile = struct {
 
 func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	var req CheckRequest
-	if e := decodeCheck(w, r, &req); e != nil {
+	if e := decodeCheck(w, r, &req, s.strings); e != nil {
 		writeError(w, e)
 		return
 	}
