@@ -21,6 +21,12 @@ import (
 // bufPool holds the buffers answers are written into.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
+// The headers of a JSON answer, shared as securityHeaders are.
+var (
+	jsonContentType = []string{"application/json; charset=utf-8"}
+	noStore         = []string{"no-store"}
+)
+
 // writeCheckReport answers rep as writeJSON would, byte for byte, without
 // reflection. It reports false, having written nothing, when rep holds a
 // value it does not write as json.Marshal does (a crawl-delay that is not a
@@ -35,8 +41,8 @@ func writeCheckReport(w http.ResponseWriter, rep *tester.CheckReport) bool {
 	if ok {
 		b = append(b, '\n')
 		h := w.Header()
-		h.Set("Content-Type", "application/json; charset=utf-8")
-		h.Set("Cache-Control", "no-store")
+		h["Content-Type"] = jsonContentType
+		h["Cache-Control"] = noStore
 		w.WriteHeader(http.StatusOK)
 		w.Write(b)
 	}

@@ -132,7 +132,7 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *C
 			if dq.Dialect == robotstxt.DefaultDialect && dq.Crawler == nil {
 				dq.Dialect = a.Dialect
 			}
-			w.decider = a.Robots.Decider(dq)
+			w.decider = f.decider(a, dq)
 		}
 		if f.perRow() {
 			w.fetchPol = a.Dialect.String()

@@ -2,6 +2,7 @@ package tester
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -141,4 +142,37 @@ func TestSourceConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestCheckSharedSourceEqualsFresh: a Source asked again and again (its
+// prepared questions kept) answers as a fresh one does, whoever asks in
+// whichever dialect.
+func TestCheckSharedSourceEqualsFresh(t *testing.T) {
+	body := "User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nUser-agent: Googlebot\nUser-agent: bingbot\nDisallow: /g/\nAllow: /g/ok\n\nUser-agent: Baiduspider\nDisallow: /\n"
+	shared := NewSource("r.txt", []byte(body))
+	urls := []string{"/", "/private/x", "/g/x", "/g/ok", "/robots.txt"}
+	subjects := []Subjects{
+		{}, {Crawlers: []string{"Googlebot", "Bingbot", "Baiduspider", "GPTBot"}},
+		{Agents: []string{"googlebot"}}, {Agents: []string{"otherbot", "bingbot"}},
+		{AgentSets: [][]string{{"googlebot", "bingbot"}}}, {AgentSets: [][]string{{"bingbot", "googlebot"}}},
+		{AgentSets: [][]string{{"googlebot"}}, Agents: []string{"googlebot"}},
+	}
+	dialects := []robotstxt.Dialect{robotstxt.DefaultDialect, robotstxt.Google, robotstxt.Bing, robotstxt.RFC9309, robotstxt.Original, robotstxt.Baidu, robotstxt.Yandex}
+	for round := range 2 {
+		for _, sub := range subjects {
+			for _, d := range dialects {
+				got, err := Check(&CheckRequest{Source: shared, URLs: urls, Subjects: sub, Dialect: d})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := Check(&CheckRequest{Source: NewSource("r.txt", []byte(body)), URLs: urls, Subjects: sub, Dialect: d})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d, %+v, %v:\n got %+v\nwant %+v", round, sub, d, got, want)
+				}
+			}
+		}
+	}
 }
