@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -444,6 +445,12 @@ func (f *Source) decider(a *fetch.Answer, q robotstxt.Query) *robotstxt.Decider 
 	f.mu.Unlock()
 	if d != nil {
 		return d
+	}
+	// The decider is kept: it must not hold the caller's strings (a
+	// request's body, say) alive.
+	q.Agents = slices.Clone(q.Agents)
+	for i := range q.Agents {
+		q.Agents[i] = strings.Clone(q.Agents[i])
 	}
 	d = a.Robots.Decider(q)
 	f.mu.Lock()

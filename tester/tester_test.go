@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
@@ -174,5 +175,25 @@ func TestCheckSharedSourceEqualsFresh(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCheckKeepsNoCallerString: what a Source keeps between checks holds
+// none of the caller's strings: a token read from a buffer the caller
+// writes again later (a service's request body) leaves no trace.
+func TestCheckKeepsNoCallerString(t *testing.T) {
+	src := NewSource("r.txt", []byte("User-agent: mybot\nDisallow: /x\n"))
+	buf := []byte("mybot")
+	token := unsafe.String(&buf[0], len(buf))
+	if _, err := Check(&CheckRequest{Source: src, URLs: []string{"/x"}, Subjects: Subjects{Agents: []string{token}}}); err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, "XXXXX")
+	got, err := Check(&CheckRequest{Source: src, URLs: []string{"/x"}, Subjects: Subjects{Agents: []string{"mybot"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok := got.Results[0].Group.Token; tok != "mybot" {
+		t.Errorf("group token %q, want mybot", tok)
 	}
 }
