@@ -197,8 +197,9 @@ func (r *Robots) ruleMatch(h hit) RuleMatch {
 	return RuleMatch{Line: int(cr.line), Allow: cr.allow(), Pattern: h.s.pat(cr), Implicit: cr.flags&ruleIndexHTM != 0, Text: r.lineText(int(cr.line))}
 }
 
-// explain lists every rule of the sets that matches path, the winner first.
-func (r *Robots) explain(sets []*ruleSet, path string, win *crule, d Dialect, skip uint8) []RuleMatch {
+// matchHits returns every rule of the sets that matches path, each once
+// (sets may share rules), in the sets' order.
+func matchHits(sets []*ruleSet, path string, skip uint8) []hit {
 	var hits []hit
 	type ruleKey struct {
 		line, n int32
@@ -220,6 +221,11 @@ func (r *Robots) explain(sets []*ruleSet, path string, win *crule, d Dialect, sk
 			hits = append(hits, hit{s, cr})
 		})
 	}
+	return hits
+}
+
+// explain lists the rules of hits, the winner first.
+func (r *Robots) explain(hits []hit, win *crule, d Dialect) []RuleMatch {
 	slices.SortStableFunc(hits, func(a, b hit) int {
 		if d.firstMatch() {
 			return int(a.r.line) - int(b.r.line)

@@ -126,9 +126,21 @@ func (p *Decider) decide(dec *Decision, url string) {
 		}
 	}
 	var win hit
-	for _, s := range sets {
-		if r := s.decide(path, p.skip); r != nil && (win.r == nil || s.before(r, win.r)) {
-			win = hit{s, r}
+	var hits []hit
+	if p.explain {
+		// Every rule that matches: the winner is the first of them in
+		// precedence order, found without matching again.
+		hits = matchHits(sets, path, p.skip)
+		for _, h := range hits {
+			if win.r == nil || h.s.before(h.r, win.r) {
+				win = h
+			}
+		}
+	} else {
+		for _, s := range sets {
+			if r := s.decide(path, p.skip); r != nil && (win.r == nil || s.before(r, win.r)) {
+				win = hit{s, r}
+			}
 		}
 	}
 	switch {
@@ -153,7 +165,7 @@ func (p *Decider) decide(dec *Decision, url string) {
 		}
 	}
 	if p.explain {
-		dec.Matches = p.r.explain(sets, path, win.r, d, p.skip)
+		dec.Matches = p.r.explain(hits, win.r, d)
 	}
 }
 

@@ -57,6 +57,19 @@ func checkDecider(t *testing.T, name string, r *Robots, qs []Query, urls []strin
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: %+v, url %q:\nDecider %+v\nDecide  %+v", name, q, u, got, want)
 			}
+			if q.Explain {
+				// The winner found among the matches is the rule the
+				// matcher finds without them.
+				plain := q
+				plain.Explain = false
+				w := r.Decide(plain)
+				if got.Allowed != w.Allowed || got.Rule != w.Rule || got.Reason != w.Reason {
+					t.Fatalf("%s: %+v, url %q: with Explain %v %+v %q, without %v %+v %q", name, q, u, got.Allowed, got.Rule, got.Reason, w.Allowed, w.Rule, w.Reason)
+				}
+				if got.HasRule() && (len(got.Matches) == 0 || got.Matches[0] != got.Rule) {
+					t.Fatalf("%s: %+v, url %q: rule %+v, matches %+v", name, q, u, got.Rule, got.Matches)
+				}
+			}
 		}
 		if p.Dialect() != r.Decide(q).Dialect {
 			t.Fatalf("%s: %+v: Dialect() %v", name, q, p.Dialect())
