@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/bits"
@@ -46,10 +47,7 @@ func writeCheckReport(w http.ResponseWriter, rep *tester.CheckReport) bool {
 		w.WriteHeader(http.StatusOK)
 		w.Write(b)
 	}
-	if cap(b) <= 1<<20 {
-		*bp = b[:0]
-		bufPool.Put(bp)
-	}
+	putBuf(bp, b)
 	return ok
 }
 
@@ -70,21 +68,10 @@ func reportSize(rep *tester.CheckReport) int {
 
 // appendCheckReport appends the JSON of rep, as json.Marshal writes it.
 func appendCheckReport(b []byte, rep *tester.CheckReport) ([]byte, bool) {
-	b = append(b, `{"file":`...)
-	b = appendString(b, rep.File)
-	if rep.Fetch != nil {
-		f, err := json.Marshal(rep.Fetch)
-		if err != nil {
-			return b, false
-		}
-		b = append(b, `,"fetch":`...)
-		b = append(b, f...)
+	b, ok := appendCheckHead(b, rep)
+	if !ok {
+		return b, false
 	}
-	if len(rep.Notes) > 0 {
-		b = append(b, `,"notes":`...)
-		b = appendStrings(b, rep.Notes)
-	}
-	b = append(b, `,"results":`...)
 	if rep.Results == nil {
 		b = append(b, "null"...)
 	} else {
@@ -100,11 +87,101 @@ func appendCheckReport(b []byte, rep *tester.CheckReport) ([]byte, bool) {
 		}
 		b = append(b, ']')
 	}
+	return appendCheckTail(b, rep), true
+}
+
+// appendCheckHead appends the JSON of rep up to its results' value.
+func appendCheckHead(b []byte, rep *tester.CheckReport) ([]byte, bool) {
+	b = append(b, `{"file":`...)
+	b = appendString(b, rep.File)
+	if rep.Fetch != nil {
+		f, err := json.Marshal(rep.Fetch)
+		if err != nil {
+			return b, false
+		}
+		b = append(b, `,"fetch":`...)
+		b = append(b, f...)
+	}
+	if len(rep.Notes) > 0 {
+		b = append(b, `,"notes":`...)
+		b = appendStrings(b, rep.Notes)
+	}
+	return append(b, `,"results":`...), true
+}
+
+// appendCheckTail appends the JSON of rep after its results' value.
+func appendCheckTail(b []byte, rep *tester.CheckReport) []byte {
 	b = append(b, `,"allowed":`...)
 	b = strconv.AppendInt(b, int64(rep.Allowed), 10)
 	b = append(b, `,"blocked":`...)
 	b = strconv.AppendInt(b, int64(rep.Blocked), 10)
-	return append(b, '}'), true
+	return append(b, '}')
+}
+
+// encodedCheck is the answer of a check already written as JSON, with its
+// final line end, in a buffer of bufPool: what writeCheckReport would
+// write for the report.
+type encodedCheck struct {
+	buf *[]byte
+}
+
+// MarshalJSON returns the answer (for a caller that adds to it).
+func (e *encodedCheck) MarshalJSON() ([]byte, error) {
+	return bytes.TrimSuffix(*e.buf, []byte{'\n'}), nil
+}
+
+// write answers with the JSON and gives the buffer back.
+func (e *encodedCheck) write(w http.ResponseWriter) {
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Cache-Control"] = noStore
+	w.WriteHeader(http.StatusOK)
+	w.Write(*e.buf)
+	putBuf(e.buf, *e.buf)
+}
+
+// putBuf gives a buffer back to bufPool, unless it grew too large to keep.
+func putBuf(bp *[]byte, b []byte) {
+	if cap(b) <= 1<<20 {
+		*bp = b[:0]
+		bufPool.Put(bp)
+	}
+}
+
+// encodeCheck answers req as tester.Check and appendCheckReport would,
+// writing each result as it comes (tester.CheckStream) instead of keeping
+// them all: a large batch is written without a result object per
+// question. It returns nil and no error when a result holds a value it
+// does not write as json.Marshal does (see writeCheckReport): the caller
+// then answers the usual way.
+func encodeCheck(req *tester.CheckRequest) (*encodedCheck, error) {
+	bp := bufPool.Get().(*[]byte)
+	b := (*bp)[:0]
+	if n := 512 + 400*len(req.URLs); cap(b) < n && n <= 1<<20 {
+		b = make([]byte, 0, n)
+	}
+	ok, first := true, true
+	rep, err := tester.CheckStream(req, func(rep *tester.CheckReport) {
+		b, ok = appendCheckHead(b, rep)
+		b = append(b, '[')
+	}, func(r *tester.CheckResult) {
+		if !ok {
+			return
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b, ok = appendCheckResult(b, r)
+	})
+	if err != nil || !ok {
+		putBuf(bp, b)
+		return nil, err
+	}
+	b = append(b, ']')
+	b = append(appendCheckTail(b, rep), '\n')
+	*bp = b
+	return &encodedCheck{buf: bp}, nil
 }
 
 func appendCheckResult(b []byte, r *tester.CheckResult) ([]byte, bool) {

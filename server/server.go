@@ -615,6 +615,10 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 		writeError(w, s.failure(r.Context(), err))
 		return
 	}
+	if enc, ok := v.(*encodedCheck); ok && len(notes) == 0 {
+		enc.write(w)
+		return
+	}
 	if rep, ok := v.(*tester.CheckReport); ok && len(notes) == 0 && writeCheckReport(w, rep) {
 		return
 	}

@@ -82,6 +82,26 @@ type RuleJSON struct {
 // Check answers req. Its error, for bad input, is an *Error naming the
 // field at fault.
 func Check(req *CheckRequest) (*CheckReport, error) {
+	return checkRequest(req, nil, nil)
+}
+
+// CheckStream answers req as Check does, but hands the results one by one
+// to each, in the order of Check's Results, instead of keeping them: the
+// report it returns has no Results (its counts are set). before, when not
+// nil, gets the report (without results and counts) before the first
+// result. The *CheckResult each gets is reused: it and its slices are
+// valid only during the call. A service writes a large answer this way
+// without holding every result. Bad input is an *Error, returned before
+// any call.
+func CheckStream(req *CheckRequest, before func(*CheckReport), each func(*CheckResult)) (*CheckReport, error) {
+	if each == nil {
+		each = func(*CheckResult) {}
+	}
+	return checkRequest(req, before, each)
+}
+
+// checkRequest is Check (each nil) or CheckStream.
+func checkRequest(req *CheckRequest, before func(*CheckReport), each func(*CheckResult)) (*CheckReport, error) {
 	subjects, err := req.resolve()
 	if err != nil {
 		return nil, err
@@ -95,17 +115,28 @@ func Check(req *CheckRequest) (*CheckReport, error) {
 	if req.Source == nil {
 		return nil, &Error{Field: "robots", Msg: "no robots.txt to check", Err: errors.New("nil source")}
 	}
-	return check(req.Source, subjects, req.Dialect, req.URLs), nil
+	return check(req.Source, subjects, req.Dialect, req.URLs, before, each), nil
 }
 
-func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *CheckReport {
+// check answers; with each set, it hands each result to it instead of
+// keeping them in the report.
+func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string, before func(*CheckReport), each func(*CheckResult)) *CheckReport {
 	var ds []robotstxt.Dialect
 	for _, s := range subjects {
 		ds = append(ds, rowDialect(robotstxt.Query{Crawler: s.crawler, Dialect: d}))
 	}
-	rep := &CheckReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), Results: make([]CheckResult, 0, len(urls)*len(subjects)), PerRow: f.mixed(ds)}
+	rep := &CheckReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), PerRow: f.mixed(ds)}
 	rep.Notes = append(rep.Notes, f.fileNotes()...)
 	rep.Notes = append(rep.Notes, f.originNotes(urls)...)
+	var scratch *CheckResult // with each: the result handed to it
+	if each == nil {
+		rep.Results = make([]CheckResult, 0, len(urls)*len(subjects))
+	} else {
+		scratch = new(CheckResult)
+		if before != nil {
+			before(rep)
+		}
+	}
 	// What a row's answers share whatever the URL: the question, the
 	// fetched answer it reads, the crawl-delay, and the decider that has
 	// chosen the row's groups once.
@@ -151,6 +182,10 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *C
 	// The rules that matched, of every result, in slabs: one allocation
 	// for many results.
 	var slab []RuleJSON
+	slabSize := min(4096, 2*len(urls)*len(subjects))
+	if each != nil {
+		slabSize = 4 // one result's rules at a time
+	}
 	for _, u := range urls {
 		n := robotstxt.NormalizeURL(u)
 		for i, s := range subjects {
@@ -165,8 +200,15 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *C
 			}
 			// Filled in place, field by field: a result is large, and
 			// copying it costs.
-			rep.Results = rep.Results[:len(rep.Results)+1]
-			res := &rep.Results[len(rep.Results)-1]
+			var res *CheckResult
+			if each == nil {
+				rep.Results = rep.Results[:len(rep.Results)+1]
+				res = &rep.Results[len(rep.Results)-1]
+			} else {
+				*scratch = CheckResult{}
+				res = scratch
+				slab = slab[:0] // the last result's rules are written
+			}
 			res.URL, res.Who, res.Agents, res.Dialect = n, s.label, s.agents, dec.Dialect.String()
 			res.Allowed, res.Path, res.Line, res.Reason = dec.Allowed, dec.Path, dec.Line(), dec.Reason
 			res.Group = CheckGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason}
@@ -194,7 +236,7 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *C
 				res.CrawlDelay, res.CrawlDelayLine = &cd, w.delayLine
 			}
 			if cap(slab)-len(slab) < len(dec.Matches) || slab == nil {
-				slab = make([]RuleJSON, 0, max(len(dec.Matches), min(4096, 2*len(urls)*len(subjects))))
+				slab = make([]RuleJSON, 0, max(len(dec.Matches), slabSize))
 			}
 			at := len(slab)
 			for _, m := range dec.Matches {
@@ -205,6 +247,9 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *C
 				rep.Allowed++
 			} else {
 				rep.Blocked++
+			}
+			if each != nil {
+				each(res)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package tester
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -195,5 +196,43 @@ func TestCheckKeepsNoCallerString(t *testing.T) {
 	}
 	if tok := got.Results[0].Group.Token; tok != "mybot" {
 		t.Errorf("group token %q, want mybot", tok)
+	}
+}
+
+// TestCheckStreamEqualsCheck: the results handed out one by one are
+// Check's, in its order, after the report's head; the counts are Check's.
+func TestCheckStreamEqualsCheck(t *testing.T) {
+	body := "User-agent: *\nDisallow: /private/\nAllow: /private/ok\nCrawl-delay: 2\n\nUser-agent: Googlebot\nDisallow: /g/\n"
+	for _, sub := range []Subjects{{}, {Crawlers: []string{"Googlebot", "Bingbot", "YandexBot"}, Agents: []string{"mybot"}, AgentSets: [][]string{{"a", "googlebot"}}}} {
+		for _, d := range []robotstxt.Dialect{robotstxt.DefaultDialect, robotstxt.RFC9309, robotstxt.Original} {
+			req := &CheckRequest{Source: NewSource("r.txt", []byte(body)), URLs: []string{"/", "/private/x", "/private/ok", "/g/x", "http://h/a b", "/robots.txt"}, Subjects: sub, Dialect: d}
+			want, err := Check(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var head *CheckReport
+			var got []CheckResult
+			rep, err := CheckStream(req, func(r *CheckReport) { head = r }, func(r *CheckResult) {
+				if head == nil {
+					t.Fatal("a result before the head")
+				}
+				c := *r
+				c.Matches = slices.Clone(r.Matches)
+				got = append(got, c)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Results != nil || head != rep {
+				t.Fatalf("the report holds results or is not the head's")
+			}
+			rep.Results = got
+			if !reflect.DeepEqual(rep, want) {
+				t.Fatalf("%+v %v:\n got %+v\nwant %+v", sub, d, rep, want)
+			}
+		}
+	}
+	if _, err := CheckStream(&CheckRequest{URLs: []string{"/"}}, nil, func(*CheckResult) { t.Fatal("a result for a bad request") }); err == nil {
+		t.Fatal("no error for a request without a file")
 	}
 }
