@@ -309,8 +309,9 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		ctx, cancel := context.WithTimeout(r.Context(), s.opts.RequestTimeout)
-		defer cancel()
+		dc := newDeadlineContext(r.Context(), s.opts.RequestTimeout)
+		defer dc.stop()
+		ctx := context.Context(dc)
 		r = r.WithContext(ctx)
 		h := w.Header()
 		for _, kv := range securityHeaders {
