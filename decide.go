@@ -2,7 +2,6 @@ package robotstxt
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,91 +170,12 @@ func (r *Robots) AllowedAgents(agents []string, url string) bool {
 	return r.Decide(Query{URL: url, Agents: agents, Dialect: Google}).Allowed
 }
 
-// Decide answers a query and says what decided it.
+// Decide answers a query and says what decided it. To ask about many
+// URLs for one crawler, [Robots.Decider] prepares the query once.
 func (r *Robots) Decide(q Query) Decision {
-	d := q.Dialect
-	if d == DefaultDialect && q.Crawler != nil {
-		d = q.Crawler.Dialect
-	}
-	d = d.resolve()
-	c := r.compiledFor(d)
-	dec := Decision{Dialect: d}
-
-	path := PathParamsQuery(q.URL)
-	switch d {
-	case Google, Bing, Yandex:
-		if i := strings.IndexByte(path, 0); i >= 0 {
-			path = path[:i]
-		}
-	case RFC9309:
-		path = normalizeRFC(path, true)
-	case Original:
-		path = decodeOriginal(path)
-	case Baidu:
-		path = decodeBaidu(path, true)
-	}
-	dec.Path = path
-	if d.IgnoresOversized() && r.size > DefaultMaxBytes {
-		dec.Allowed = true
-		dec.Group.Reason = "no group: the file is not read"
-		dec.Reason = fmt.Sprintf("%s (this one is %d bytes): everything is allowed", OversizedReason, r.size)
-		return dec
-	}
-
-	var ids []int32
-	dec.Group, ids = c.choose(q, d)
-	c.crawlDelay(&dec, d)
-	if d.robotsTxtAllowed() && (path == "/robots.txt" || d == RFC9309 && strings.HasPrefix(path, "/robots.txt?")) {
-		dec.Allowed = true
-		dec.Reason = "/robots.txt itself is always allowed in the " + d.String() + " dialect"
-		return dec
-	}
-	if dec.Group.Kind == GroupNone {
-		dec.Allowed = true
-		dec.Reason = "no group applies: everything is allowed"
-		return dec
-	}
-
-	var skip uint8
-	if d == Yandex {
-		skip = ruleIndexHTM // Google's index.htm rule is Google's alone
-	}
-	// The rule sets that hold the chosen groups between them (each
-	// indexed when large): one per name, or per group found otherwise.
-	sets := make([]*ruleSet, len(ids))
-	var win hit
-	for i, id := range ids {
-		s := c.set(id)
-		sets[i] = s
-		if r := s.decide(path, skip); r != nil && (win.r == nil || s.before(r, win.r)) {
-			win = hit{s, r}
-		}
-	}
-	switch {
-	case win.r == nil:
-		dec.Allowed = true
-		dec.Reason = "no rule matches: allowed"
-	case win.r.allow():
-		dec.Allowed = true
-	default:
-		dec.Allowed = win.r.n == 0 && !d.firstMatch()
-	}
-	if win.r != nil {
-		m := r.ruleMatch(win)
-		dec.Rule = m
-		switch {
-		case d.firstMatch():
-			dec.Reason = fmt.Sprintf("the first matching rule, line %d, %s", m.Line, verdictWord(dec.Allowed))
-		case win.r.n == 0:
-			dec.Reason = fmt.Sprintf("only an empty rule matches (line %d), with weight 0: allowed", m.Line)
-		default:
-			dec.Reason = fmt.Sprintf("the longest matching rule, line %d, %s", m.Line, verdictWord(dec.Allowed))
-		}
-	}
-	if q.Explain {
-		dec.Matches = r.explain(sets, path, win.r, d, skip)
-	}
-	return dec
+	var p Decider
+	r.prepare(&p, q)
+	return p.Decide(q.URL)
 }
 
 // hit is a rule and the set it was compiled in.
@@ -277,8 +197,9 @@ func (r *Robots) ruleMatch(h hit) RuleMatch {
 	return RuleMatch{Line: int(cr.line), Allow: cr.allow(), Pattern: h.s.pat(cr), Implicit: cr.flags&ruleIndexHTM != 0, Text: r.lineText(int(cr.line))}
 }
 
-// explain lists every rule of the sets that matches path, the winner first.
-func (r *Robots) explain(sets []*ruleSet, path string, win *crule, d Dialect, skip uint8) []RuleMatch {
+// matchHits returns every rule of the sets that matches path, each once
+// (sets may share rules), in the sets' order.
+func matchHits(sets []*ruleSet, path string, skip uint8) []hit {
 	var hits []hit
 	type ruleKey struct {
 		line, n int32
@@ -300,6 +221,11 @@ func (r *Robots) explain(sets []*ruleSet, path string, win *crule, d Dialect, sk
 			hits = append(hits, hit{s, cr})
 		})
 	}
+	return hits
+}
+
+// explain lists the rules of hits, the winner first.
+func (r *Robots) explain(hits []hit, win *crule, d Dialect) []RuleMatch {
 	slices.SortStableFunc(hits, func(a, b hit) int {
 		if d.firstMatch() {
 			return int(a.r.line) - int(b.r.line)
@@ -326,15 +252,15 @@ func (r *Robots) explain(sets []*ruleSet, path string, win *crule, d Dialect, sk
 func lostReason(h, win *crule, d Dialect) string {
 	switch {
 	case d.firstMatch():
-		return fmt.Sprintf("line %d matched first (the first match wins in the %s dialect)", win.line, d)
+		return intText("line ", int(win.line), " matched first (the first match wins in the ", d.String()+" dialect)")
 	case h.n == 0:
 		return "an empty pattern matches with weight 0"
 	case h.n < win.n:
-		return fmt.Sprintf("shorter: %d bytes against %d (the longest match wins)", h.n, win.n)
+		return intText("shorter: ", int(h.n), " bytes against ", intText("", int(win.n), " (the longest match wins)", ""))
 	case h.allow() != win.allow():
 		return "same length: allow wins a tie"
 	}
-	return fmt.Sprintf("same length and kind: line %d comes first", win.line)
+	return intText("same length and kind: line ", int(win.line), " comes first", "")
 }
 
 // choose picks the groups that apply to a query. It also returns the rule
@@ -413,7 +339,7 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, []int32) {
 			name = strings.Join(named, ", ")
 		}
 		return GroupChoice{Kind: GroupSpecific, Token: name, Groups: groups, Lines: lines,
-			Reason: fmt.Sprintf("user-agent line %s names %s", joinInts(lines), name)}, sets
+			Reason: "user-agent line " + joinInts(lines) + " names " + name}, sets
 	}
 	asked := "the crawler"
 	if len(tiers) > 0 {
@@ -424,10 +350,10 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, []int32) {
 		asked = strings.Join(all, ", ")
 	}
 	if ignoreGlobal {
-		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s, and it ignores the * group", asked)}, nil
+		return GroupChoice{Kind: GroupNone, Reason: "no group names " + asked + ", and it ignores the * group"}, nil
 	}
 	if len(c.globalGroups) == 0 {
-		return GroupChoice{Kind: GroupNone, Reason: fmt.Sprintf("no group names %s and there is no * group", asked)}, nil
+		return GroupChoice{Kind: GroupNone, Reason: "no group names " + asked + " and there is no * group"}, nil
 	}
 	var groups, lines []int
 	gl := c.globalGroups
@@ -447,7 +373,7 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, []int32) {
 		}
 	}
 	return GroupChoice{Kind: GroupGlobal, Token: "*", Groups: groups, Lines: lines,
-		Reason: fmt.Sprintf("no group names %s: the * group applies (line %s)", asked, joinInts(lines))}, []int32{set}
+		Reason: "no group names " + asked + ": the * group applies (line " + joinInts(lines) + ")"}, []int32{set}
 }
 
 // mergeSorted merges sorted lists into one without repeats, and says for

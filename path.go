@@ -122,7 +122,22 @@ func EscapePattern(v string) string {
 // what the CLI applies to what people type; [Robots.Allowed] itself takes the
 // URL as given, as Google's library does.
 func NormalizeURL(url string) string {
+	if isPlainURL(url) {
+		return url // the common case, without a call per byte
+	}
 	return percentEncode(url, func(c byte) bool { return c >= 0x80 || c <= ' ' || c == 0x7f })
+}
+
+// isPlainURL reports whether NormalizeURL leaves url as it is for want of
+// anything to change: no '%', space, control character, DEL or non-ASCII
+// byte.
+func isPlainURL(url string) bool {
+	for i := 0; i < len(url); i++ {
+		if c := url[i]; c <= ' ' || c >= 0x7f || c == '%' {
+			return false
+		}
+	}
+	return true
 }
 
 // percentEncode percent-encodes the bytes of s for which enc is true and

@@ -4,10 +4,15 @@
 # as the ceiling, in the same run. Each run lasts $DURATION (default 10s).
 #
 #   bench/serve.sh                 # from the repository's root
-#   DURATION=5s CONNECTIONS=32 THREADS=2 bench/serve.sh
+#   DURATION=5s ROUNDS=3 CONNECTIONS=32 THREADS=2 bench/serve.sh
 #
-# Runs, one after the other:
+# Runs, one after the other, $ROUNDS times (default 3: on a shared machine
+# the load moves between runs; the ratios are taken within each round and
+# their median printed at the end):
 #   ceiling      GET  /          the fixed-JSON handler (the most net/http gives)
+#   ceiling-post POST /          the same handler sent check-1's body (what
+#                                net/http gives for that request: it reads
+#                                and drops the ~4 KB body)
 #   healthz      GET  /healthz   the service's cheapest route (its middleware)
 #   check-1      POST /v1/check  one URL, one crawler, an inline file of ~4 KB
 #   check-1000   POST /v1/check  1,000 URLs in one request: URLs/s = rps x 1000
@@ -18,6 +23,7 @@
 set -eu
 
 DURATION=${DURATION:-10s}
+ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-16}
 THREADS=${THREADS:-2}
 PORT=${PORT:-18080}
@@ -84,13 +90,26 @@ mklua "$tmp/check1000.json" >"$tmp/check1000.lua"
 
 run() { # name url lua
 	line=$(wrk -t "$THREADS" -c "$CONNECTIONS" -d "$DURATION" -s "$3" "$2" | grep '^RESULT' | sed 's/^RESULT //')
-	printf '%-11s %s\n' "$1" "$line"
-	echo "$line" >"$tmp/last"
+	printf '%-12s %s\n' "$1" "$line"
+	echo "$line" | sed 's/.*rps=\([0-9]*\).*/\1/' >"$tmp/rps.$1"
 }
-echo "wrk -t $THREADS -c $CONNECTIONS -d $DURATION, $(nproc) CPUs, $(go version | cut -d' ' -f3)"
-run ceiling "http://127.0.0.1:$CEILING_PORT/" "$tmp/get.lua"
-run healthz "http://127.0.0.1:$PORT/healthz" "$tmp/get.lua"
-run check-1 "http://127.0.0.1:$PORT/v1/check" "$tmp/check1.lua"
-run check-1000 "http://127.0.0.1:$PORT/v1/check" "$tmp/check1000.lua"
-rps=$(sed 's/.*rps=\([0-9]*\).*/\1/' "$tmp/last")
-echo "check-1000  URLs/s=$((rps * 1000))"
+r() { cat "$tmp/rps.$1"; }
+# median of the numbers on standard input
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+echo "wrk -t $THREADS -c $CONNECTIONS -d $DURATION, $ROUNDS rounds, $(nproc) CPUs, $(go version | cut -d' ' -f3)"
+: >"$tmp/ratios"
+: >"$tmp/ratios-post"
+: >"$tmp/urls"
+for round in $(seq 1 "$ROUNDS"); do
+	echo "round $round"
+	run ceiling "http://127.0.0.1:$CEILING_PORT/" "$tmp/get.lua"
+	run ceiling-post "http://127.0.0.1:$CEILING_PORT/" "$tmp/check1.lua"
+	run healthz "http://127.0.0.1:$PORT/healthz" "$tmp/get.lua"
+	run check-1 "http://127.0.0.1:$PORT/v1/check" "$tmp/check1.lua"
+	run check-1000 "http://127.0.0.1:$PORT/v1/check" "$tmp/check1000.lua"
+	echo "$((100 * $(r check-1) / $(r ceiling)))" >>"$tmp/ratios"
+	echo "$((100 * $(r check-1) / $(r ceiling-post)))" >>"$tmp/ratios-post"
+	echo "$(($(r check-1000) * 1000))" >>"$tmp/urls"
+	echo "check-1      $(tail -1 "$tmp/ratios")% of ceiling, $(tail -1 "$tmp/ratios-post")% of ceiling-post; check-1000 URLs/s=$(tail -1 "$tmp/urls")"
+done
+echo "median of $ROUNDS rounds: check-1 $(median <"$tmp/ratios")% of ceiling (target: 50%), $(median <"$tmp/ratios-post")% of ceiling-post; check-1000 URLs/s=$(median <"$tmp/urls") (target: 1000000)"

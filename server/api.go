@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
@@ -96,7 +97,8 @@ type DiffRequest struct {
 type Subject struct {
 	// Robots is the inline file, whole (the engine's parser reads the
 	// first robotstxt.DefaultMaxBytes, as crawlers do, and knows the size
-	// for Yandex, which ignores a larger file); nil with Live.
+	// for Yandex, which ignores a larger file); nil with Live. Its bytes
+	// may be shared with the request's: an engine reads them only.
 	Robots []byte
 	// Truncated is true when Robots is longer than DefaultMaxBytes: the
 	// answer carries a note saying so.
@@ -238,8 +240,10 @@ func (s *Server) subject(robots *string, origin string) (Subject, *Error) {
 	return Subject{Live: &Live{Origin: o, s: s}}, nil
 }
 
+// inline is the subject of a file given in the request. Its bytes are
+// the string's (no copy): they are only read.
 func inline(body string) Subject {
-	return Subject{Robots: []byte(body), Truncated: len(body) > robotstxt.DefaultMaxBytes}
+	return Subject{Robots: unsafe.Slice(unsafe.StringData(body), len(body)), Truncated: len(body) > robotstxt.DefaultMaxBytes}
 }
 
 // parseOrigin reads an origin as the CLI does: a bare host means https.
@@ -261,6 +265,9 @@ func checkURLs(urls []string, required bool) *Error {
 		return badField("urls", "%d URLs, more than %d", len(urls), MaxURLs)
 	}
 	for i, u := range urls {
+		if u != "" && len(u) <= MaxURLBytes && plainURL(u) {
+			continue // the common case, without building the field's name
+		}
 		field := fmt.Sprintf("urls[%d]", i)
 		switch {
 		case u == "":
@@ -277,6 +284,20 @@ func checkURLs(urls []string, required bool) *Error {
 }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
+
+// plainURL reports whether u starts as a URL must and holds no control
+// character: checkURLs takes it as it is.
+func plainURL(u string) bool {
+	if !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "ftp://") {
+		return false
+	}
+	for i := 0; i < len(u); i++ {
+		if c := u[i]; c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
 
 // clip shortens a value quoted in an error.
 func clip(s string) string {

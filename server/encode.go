@@ -1,8 +1,10 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"net/http"
 	"strconv"
 	"sync"
@@ -20,45 +22,56 @@ import (
 // bufPool holds the buffers answers are written into.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4<<10); return &b }}
 
+// The headers of a JSON answer, shared as securityHeaders are.
+var (
+	jsonContentType = []string{"application/json; charset=utf-8"}
+	noStore         = []string{"no-store"}
+)
+
 // writeCheckReport answers rep as writeJSON would, byte for byte, without
 // reflection. It reports false, having written nothing, when rep holds a
 // value it does not write as json.Marshal does (a crawl-delay that is not a
 // finite number, which json.Marshal refuses): writeJSON then answers.
 func writeCheckReport(w http.ResponseWriter, rep *tester.CheckReport) bool {
 	bp := bufPool.Get().(*[]byte)
-	b, ok := appendCheckReport((*bp)[:0], rep)
+	b := (*bp)[:0]
+	if n := reportSize(rep); cap(b) < n {
+		b = make([]byte, 0, n)
+	}
+	b, ok := appendCheckReport(b, rep)
 	if ok {
 		b = append(b, '\n')
 		h := w.Header()
-		h.Set("Content-Type", "application/json; charset=utf-8")
-		h.Set("Cache-Control", "no-store")
+		h["Content-Type"] = jsonContentType
+		h["Cache-Control"] = noStore
 		w.WriteHeader(http.StatusOK)
 		w.Write(b)
 	}
-	if cap(b) <= 1<<20 {
-		*bp = b[:0]
-		bufPool.Put(bp)
-	}
+	putBuf(bp, b)
 	return ok
+}
+
+// reportSize guesses the length of rep's JSON, a little over, so that
+// its buffer is made once.
+func reportSize(rep *tester.CheckReport) int {
+	n := 512
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		n += 320 + 2*len(r.URL) + len(r.Input) + len(r.Path) + len(r.Rule) + len(r.Reason) + len(r.Group.Reason) + 8*len(r.Group.Lines)
+		for j := range r.Matches {
+			m := &r.Matches[j]
+			n += 80 + len(m.Pattern) + len(m.Text) + len(m.Lost)
+		}
+	}
+	return n + n/8
 }
 
 // appendCheckReport appends the JSON of rep, as json.Marshal writes it.
 func appendCheckReport(b []byte, rep *tester.CheckReport) ([]byte, bool) {
-	b = append(b, `{"file":`...)
-	b = appendString(b, rep.File)
-	if rep.Fetch != nil {
-		f, err := json.Marshal(rep.Fetch)
-		if err != nil {
-			return b, false
-		}
-		b = append(b, `,"fetch":`...)
-		b = append(b, f...)
+	b, ok := appendCheckHead(b, rep)
+	if !ok {
+		return b, false
 	}
-	if len(rep.Notes) > 0 {
-		b = append(b, `,"notes":`...)
-		b = appendStrings(b, rep.Notes)
-	}
-	b = append(b, `,"results":`...)
 	if rep.Results == nil {
 		b = append(b, "null"...)
 	} else {
@@ -74,11 +87,101 @@ func appendCheckReport(b []byte, rep *tester.CheckReport) ([]byte, bool) {
 		}
 		b = append(b, ']')
 	}
+	return appendCheckTail(b, rep), true
+}
+
+// appendCheckHead appends the JSON of rep up to its results' value.
+func appendCheckHead(b []byte, rep *tester.CheckReport) ([]byte, bool) {
+	b = append(b, `{"file":`...)
+	b = appendString(b, rep.File)
+	if rep.Fetch != nil {
+		f, err := json.Marshal(rep.Fetch)
+		if err != nil {
+			return b, false
+		}
+		b = append(b, `,"fetch":`...)
+		b = append(b, f...)
+	}
+	if len(rep.Notes) > 0 {
+		b = append(b, `,"notes":`...)
+		b = appendStrings(b, rep.Notes)
+	}
+	return append(b, `,"results":`...), true
+}
+
+// appendCheckTail appends the JSON of rep after its results' value.
+func appendCheckTail(b []byte, rep *tester.CheckReport) []byte {
 	b = append(b, `,"allowed":`...)
 	b = strconv.AppendInt(b, int64(rep.Allowed), 10)
 	b = append(b, `,"blocked":`...)
 	b = strconv.AppendInt(b, int64(rep.Blocked), 10)
-	return append(b, '}'), true
+	return append(b, '}')
+}
+
+// encodedCheck is the answer of a check already written as JSON, with its
+// final line end, in a buffer of bufPool: what writeCheckReport would
+// write for the report.
+type encodedCheck struct {
+	buf *[]byte
+}
+
+// MarshalJSON returns the answer (for a caller that adds to it).
+func (e *encodedCheck) MarshalJSON() ([]byte, error) {
+	return bytes.TrimSuffix(*e.buf, []byte{'\n'}), nil
+}
+
+// write answers with the JSON and gives the buffer back.
+func (e *encodedCheck) write(w http.ResponseWriter) {
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Cache-Control"] = noStore
+	w.WriteHeader(http.StatusOK)
+	w.Write(*e.buf)
+	putBuf(e.buf, *e.buf)
+}
+
+// putBuf gives a buffer back to bufPool, unless it grew too large to keep.
+func putBuf(bp *[]byte, b []byte) {
+	if cap(b) <= 1<<20 {
+		*bp = b[:0]
+		bufPool.Put(bp)
+	}
+}
+
+// encodeCheck answers req as tester.Check and appendCheckReport would,
+// writing each result as it comes (tester.CheckStream) instead of keeping
+// them all: a large batch is written without a result object per
+// question. It returns nil and no error when a result holds a value it
+// does not write as json.Marshal does (see writeCheckReport): the caller
+// then answers the usual way.
+func encodeCheck(req *tester.CheckRequest) (*encodedCheck, error) {
+	bp := bufPool.Get().(*[]byte)
+	b := (*bp)[:0]
+	if n := 512 + 400*len(req.URLs); cap(b) < n && n <= 1<<20 {
+		b = make([]byte, 0, n)
+	}
+	ok, first := true, true
+	rep, err := tester.CheckStream(req, func(rep *tester.CheckReport) {
+		b, ok = appendCheckHead(b, rep)
+		b = append(b, '[')
+	}, func(r *tester.CheckResult) {
+		if !ok {
+			return
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b, ok = appendCheckResult(b, r)
+	})
+	if err != nil || !ok {
+		putBuf(bp, b)
+		return nil, err
+	}
+	b = append(b, ']')
+	b = append(appendCheckTail(b, rep), '\n')
+	*bp = b
+	return &encodedCheck{buf: bp}, nil
 }
 
 func appendCheckResult(b []byte, r *tester.CheckResult) ([]byte, bool) {
@@ -226,6 +329,20 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// encodeSpecial returns, for eight bytes of a string, a word whose lowest
+// set bit is the high bit of the first byte appendString cannot copy as it
+// is (not plainASCII, or not ASCII); 0 when there is none. (Bytes after
+// the first may be marked falsely, as in stringSpecial.)
+func encodeSpecial(w uint64) uint64 {
+	q := w ^ (swarOnes * '"')
+	bs := w ^ (swarOnes * '\\')
+	lt := w ^ (swarOnes * '<')
+	gt := w ^ (swarOnes * '>')
+	amp := w ^ (swarOnes * '&')
+	return ((q-swarOnes)&^q | (bs-swarOnes)&^bs | (lt-swarOnes)&^lt | (gt-swarOnes)&^gt |
+		(amp-swarOnes)&^amp | (w-swarOnes*0x20)&^w | w) & swarHigh
+}
+
 // appendString writes s as a JSON string as json.Marshal does: the escapes
 // \" \\ \b \f \n \r \t, \u00XX for the other control characters and for
 // '<', '>' and '&', \ufffd for each byte of invalid UTF-8, and \u2028 and
@@ -234,6 +351,17 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight plain bytes at a time up to the first that needs a look.
+		for i+8 <= len(s) {
+			if m := encodeSpecial(load8(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if plainASCII[c] {

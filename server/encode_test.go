@@ -122,3 +122,71 @@ func TestCheckReportEqualsMarshal(t *testing.T) {
 	}
 	t.Logf("%d reports compared", n)
 }
+
+// TestAppendStringEveryOffset: the bytes the eight-byte scan stops at, at
+// every place in and across its words, are written as json.Marshal
+// writes them.
+func TestAppendStringEveryOffset(t *testing.T) {
+	for _, special := range []string{`"`, `\`, "<", ">", "&", "\n", "\x00", "\x1f", "\x7f", " ", "é", "\u2028", "\u2029", "\xff", "\xe2\x80", "😀", "!", "=", "?", "[", "|", "~"} {
+		for before := range 20 {
+			for _, after := range []int{0, 1, 7, 8, 9} {
+				s := strings.Repeat("a", before) + special + strings.Repeat("b", after)
+				want, _ := json.Marshal(s)
+				if got := appendString(nil, s); string(got) != string(want) {
+					t.Errorf("%q: got %s, want %s", s, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestEncodeCheckEqualsReport: the answer written as the results come is
+// the one written from the whole report, byte for byte, on a spread of the
+// corpus (every 97th file) and a fetched source.
+func TestEncodeCheckEqualsReport(t *testing.T) {
+	shared := os.Getenv("ROBOTSTXT_SHARED")
+	if shared == "" {
+		shared = filepath.Join("..", "..", "shared")
+	}
+	names, _ := filepath.Glob(filepath.Join(shared, "corpus", "real", "*.txt"))
+	if len(names) == 0 {
+		t.Fatal("no corpus")
+	}
+	slices.Sort(names)
+	urls := []string{"/", "/private/a", "/search?q=<x>&y=1", "https://example.com/a b", "/\u2028", "/%E4%BD%A0/x", "/wp-admin/", "/robots.txt"}
+	subs := tester.Subjects{Crawlers: []string{"Googlebot", "Bingbot", "YandexBot", "Baiduspider"}, Agents: []string{"MyBot"}, AgentSets: [][]string{{"a", "b"}}}
+	var reqs []*tester.CheckRequest
+	for i := 0; i < len(names); i += 97 {
+		body, err := os.ReadFile(names[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		reqs = append(reqs, &tester.CheckRequest{Source: tester.NewSource(names[i], body), URLs: urls, Subjects: subs})
+	}
+	info := &tester.FetchInfo{Origin: "https://example.com", RobotsURL: "https://example.com/robots.txt", Dialect: "google", Policy: "disallow-all",
+		Source: "network", Reason: "500", Status: 500, Trace: []fetch.Request{{URL: "https://example.com/robots.txt", Status: 500}}}
+	reqs = append(reqs, &tester.CheckRequest{Source: tester.FetchedSource(nil, info, 0), URLs: urls, Subjects: subs})
+	for _, req := range reqs {
+		rep, err := tester.Check(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, ok := appendCheckReport(nil, rep)
+		if !ok {
+			t.Fatalf("%s: not written", req.Source.Name)
+		}
+		enc, err := encodeCheck(req)
+		if err != nil || enc == nil {
+			t.Fatalf("%s: %v %v", req.Source.Name, enc, err)
+		}
+		if got := string(*enc.buf); got != string(want)+"\n" {
+			t.Fatalf("%s:\n got %s\nwant %s", req.Source.Name, got, want)
+		}
+		if m, _ := enc.MarshalJSON(); string(m) != string(want) {
+			t.Fatalf("%s: MarshalJSON differs", req.Source.Name)
+		}
+	}
+	if enc, err := encodeCheck(&tester.CheckRequest{URLs: urls}); enc != nil || err == nil {
+		t.Fatalf("a request without a file: %v %v", enc, err)
+	}
+}

@@ -55,7 +55,19 @@ func (e *testerEngine) Check(ctx context.Context, in *CheckInput) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := tester.Check(&tester.CheckRequest{Source: src, URLs: in.URLs, Subjects: subjects(in.Crawlers, in.Agents), Dialect: in.Dialect})
+	req := &tester.CheckRequest{Source: src, URLs: in.URLs, Subjects: subjects(in.Crawlers, in.Agents), Dialect: in.Dialect}
+	if !in.Truncated {
+		// The answer written as the results come (the server adds
+		// nothing to it: no size note).
+		enc, err := encodeCheck(req)
+		if err != nil {
+			return nil, apiError(err)
+		}
+		if enc != nil {
+			return enc, nil
+		}
+	}
+	rep, err := tester.Check(req)
 	if err != nil {
 		return nil, apiError(err)
 	}

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"math/bits"
 	"net/http"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Decoding a check's body with encoding/json costs about a microsecond a
@@ -19,14 +23,17 @@ import (
 // goes to decode's path, which gives the same values and every error. A
 // test holds the two equal.
 
-// decodeCheck reads the body of POST /v1/check into req, as decode does.
-func decodeCheck(w http.ResponseWriter, r *http.Request, req *CheckRequest) *Error {
+// decodeCheck reads the body of POST /v1/check into req, as decode does;
+// sc (nil: none) remembers long strings already unescaped.
+func decodeCheck(w http.ResponseWriter, r *http.Request, req *CheckRequest, sc *stringCache) *Error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
 		return decode(w, r, req)
 	}
 	var buf bytes.Buffer
 	if n := r.ContentLength; n > 0 && n <= MaxBodyBytes {
-		buf.Grow(int(n) + 1)
+		// ReadFrom wants bytes.MinRead free before each read, the one
+		// that finds the end too: room for it spares a second buffer.
+		buf.Grow(int(n) + bytes.MinRead)
 	}
 	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, MaxBodyBytes)); err != nil {
 		var maxErr *http.MaxBytesError
@@ -35,13 +42,19 @@ func decodeCheck(w http.ResponseWriter, r *http.Request, req *CheckRequest) *Err
 		}
 		return &Error{Status: http.StatusBadRequest, Message: "server: the body cannot be read: " + err.Error()}
 	}
-	return decodeCheckBody(buf.Bytes(), req)
+	return decodeCheckBodyCached(buf.Bytes(), req, sc)
 }
 
 // decodeCheckBody decodes a whole body into req.
 func decodeCheckBody(body []byte, req *CheckRequest) *Error {
+	return decodeCheckBodyCached(body, req, nil)
+}
+
+// decodeCheckBodyCached is decodeCheckBody with the strings of sc.
+func decodeCheckBodyCached(body []byte, req *CheckRequest, sc *stringCache) *Error {
 	var fast CheckRequest
-	if parseCheck(string(body), &fast) {
+	// The strings read share body's bytes, which no one writes again.
+	if parseCheckCached(unsafe.String(unsafe.SliceData(body), len(body)), &fast, sc) {
 		*req = fast
 		return nil
 	}
@@ -51,9 +64,10 @@ func decodeCheckBody(body []byte, req *CheckRequest) *Error {
 // jsonParser reads JSON from s; ok turns false at anything the fast path
 // leaves to encoding/json.
 type jsonParser struct {
-	s  string
-	i  int
-	ok bool
+	s     string
+	i     int
+	ok    bool
+	cache *stringCache // nil: none
 }
 
 func (p *jsonParser) ws() {
@@ -95,20 +109,64 @@ func (p *jsonParser) str() string {
 		p.ok = false
 		return ""
 	}
-	start := p.i
+	return p.strFrom(p.i, false)
+}
+
+// longStr is str for a string that may be long and sent again (a
+// robots.txt): it is looked for among the strings of p.cache first, and
+// kept there.
+func (p *jsonParser) longStr() string {
+	if p.cache == nil {
+		return p.str()
+	}
+	if !p.next('"') {
+		p.ok = false
+		return ""
+	}
+	if v, end, ok := p.cache.find(p.s, p.i); ok {
+		p.i = end + 1
+		return v
+	}
+	return p.strFrom(p.i, true)
+}
+
+// strFrom reads the rest of a string that starts (after its opening
+// quote) at start, keeping it in p.cache when keep is set.
+func (p *jsonParser) strFrom(start int, keep bool) string {
 	escaped, ascii := false, true
-	for p.i < len(p.s) {
-		c := p.s[p.i]
+	s := p.s
+	for p.i < len(s) {
+		// Eight bytes at a time up to the first that needs a look: a
+		// robots.txt is a few KB of plain text.
+		nonASCII := uint64(swarHigh)
+		if !ascii {
+			nonASCII = 0
+		}
+		for p.i+8 <= len(s) {
+			if m := stringSpecial(load8(s, p.i), nonASCII); m != 0 {
+				p.i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			p.i += 8
+		}
+		if p.i == len(s) {
+			break
+		}
+		c := s[p.i]
 		switch {
 		case c == '"':
-			v := p.s[start:p.i]
+			v := s[start:p.i]
 			p.i++
 			if !ascii && !utf8.ValidString(v) {
 				p.ok = false
 				return ""
 			}
 			if escaped {
-				return p.unescape(v)
+				u := p.unescape(v)
+				if p.ok && keep {
+					p.cache.add(v, u)
+				}
+				return u
 			}
 			return v
 		case c == '\\':
@@ -127,15 +185,41 @@ func (p *jsonParser) str() string {
 	return ""
 }
 
+const (
+	swarOnes = 0x0101010101010101
+	swarHigh = 0x8080808080808080
+)
+
+// load8 reads s[i:i+8] as a little-endian word: byte k of it is s[i+k].
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// stringSpecial returns, for eight bytes of a JSON string, a word whose
+// lowest set bit is the high bit of the first byte that is '"', '\\', a
+// control character, or (with nonASCII swarHigh) not ASCII; 0 when none
+// is. (Bytes after the first may be marked falsely: a byte that matches
+// borrows from the next.)
+func stringSpecial(w, nonASCII uint64) uint64 {
+	q := w ^ (swarOnes * '"')
+	b := w ^ (swarOnes * '\\')
+	return ((q-swarOnes)&^q | (b-swarOnes)&^b | (w-swarOnes*0x20)&^w | w&nonASCII) & swarHigh
+}
+
+// unescape returns v, the text of a string holding escapes, unescaped; a
+// bad escape turns p.ok false.
 func (p *jsonParser) unescape(v string) string {
 	b := make([]byte, 0, len(v))
 	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if c != '\\' {
-			b = append(b, c)
-			continue
+		j := strings.IndexByte(v[i:], '\\')
+		if j < 0 {
+			b = append(b, v[i:]...)
+			break
 		}
-		i++
+		b = append(b, v[i:i+j]...)
+		i += j + 1
 		if i == len(v) {
 			p.ok = false
 			return ""
@@ -180,7 +264,8 @@ func (p *jsonParser) unescape(v string) string {
 			return ""
 		}
 	}
-	return string(b)
+	// b is not written again: the string shares it.
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 // hex4 reads the four hexadecimal digits of a \u escape.
@@ -235,7 +320,12 @@ func (p *jsonParser) strs() []string {
 // CheckRequest, spelt as documented, each of its type, and nothing after
 // it; false leaves the body to encoding/json.
 func parseCheck(body string, req *CheckRequest) bool {
-	p := &jsonParser{s: body, ok: true}
+	return parseCheckCached(body, req, nil)
+}
+
+// parseCheckCached is parseCheck with the strings of sc.
+func parseCheckCached(body string, req *CheckRequest, sc *stringCache) bool {
+	p := &jsonParser{s: body, ok: true, cache: sc}
 	if !p.next('{') {
 		return false
 	}
@@ -250,7 +340,7 @@ func parseCheck(body string, req *CheckRequest) bool {
 				if p.null() {
 					req.Robots = nil
 				} else {
-					v := p.str()
+					v := p.longStr()
 					req.Robots = &v
 				}
 			case "origin":
@@ -281,4 +371,92 @@ func parseCheck(body string, req *CheckRequest) bool {
 	}
 	p.ws()
 	return p.ok && p.i == len(p.s)
+}
+
+// stringCache remembers the last few long strings with escapes that bodies
+// held, and their values: a robots.txt sent again and again (a fleet's
+// questions, the page's) is then found with a search for its closing
+// quote, a hash and a comparison, without being scanned and unescaped
+// again. Only strings that unescaped without error are kept, so that a
+// string found has the value the scan would give it. It is safe for
+// concurrent use.
+type stringCache struct {
+	seed  maphash.Seed
+	mu    sync.Mutex
+	items [stringCacheSize]cachedString
+	next  int
+}
+
+type cachedString struct {
+	hash     uint64
+	raw, val string
+}
+
+// What stringCache keeps: a few strings, each long enough for the search
+// to pay and no longer than a robots.txt crawlers read, with room to spare.
+const (
+	stringCacheSize = 8
+	minCachedString = 256
+	maxCachedString = 1 << 20
+)
+
+func newStringCache() *stringCache { return &stringCache{seed: maphash.MakeSeed()} }
+
+// find looks for the string whose text starts at s[start:] (after its
+// opening quote) among those kept: its value and the index of its closing
+// quote.
+func (c *stringCache) find(s string, start int) (val string, end int, ok bool) {
+	end = closingQuote(s, start)
+	n := end - start
+	if end < 0 || n < minCachedString || n > maxCachedString {
+		return "", 0, false
+	}
+	raw := s[start:end]
+	h := maphash.String(c.seed, raw)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.items {
+		if it := &c.items[i]; it.hash == h && it.raw == raw {
+			return it.val, end, true
+		}
+	}
+	return "", 0, false
+}
+
+// add keeps raw, the text of a string, and its value val.
+func (c *stringCache) add(raw, val string) {
+	if len(raw) < minCachedString || len(raw) > maxCachedString {
+		return
+	}
+	h := maphash.String(c.seed, raw)
+	raw = strings.Clone(raw) // not the whole body
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.items {
+		if c.items[i].hash == h && c.items[i].raw == raw {
+			return
+		}
+	}
+	c.items[c.next] = cachedString{hash: h, raw: raw, val: val}
+	c.next = (c.next + 1) % stringCacheSize
+}
+
+// closingQuote returns the index of the first '"' in s from start that no
+// backslash escapes (an even run of them before it), or -1.
+func closingQuote(s string, start int) int {
+	for i := start; ; {
+		k := strings.IndexByte(s[i:], '"')
+		if k < 0 {
+			return -1
+		}
+		q := i + k
+		b := q
+		for b > start && s[b-1] == '\\' {
+			b--
+		}
+		if (q-b)%2 == 0 {
+			return q
+		}
+		i = q + 1
+	}
 }

@@ -53,12 +53,24 @@ func FuzzDecodeCheck(f *testing.F) {
 	for _, b := range checkBodies {
 		f.Add(b)
 	}
+	sc := newStringCache()
 	f.Fuzz(func(t *testing.T, body string) {
 		var slow, got CheckRequest
 		slowErr := decodeFrom(bytes.NewReader([]byte(body)), &slow)
 		gotErr := decodeCheckBody([]byte(body), &got)
 		if !reflect.DeepEqual(slow, got) || !reflect.DeepEqual(slowErr, gotErr) {
 			t.Errorf("%q:\n got %+v, %v\nwant %+v, %v", body, got, gotErr, slow, slowErr)
+		}
+		// With the string cache, twice: as it is, then with a long
+		// robots.txt made of the body.
+		long := `{"robots": "` + strings.Repeat(body, 1+minCachedString/(len(body)+1)) + `", "urls": ["/"]}`
+		for _, b := range []string{body, body, long, long} {
+			var slow, got CheckRequest
+			slowErr := decodeFrom(bytes.NewReader([]byte(b)), &slow)
+			gotErr := decodeCheckBodyCached([]byte(b), &got, sc)
+			if !reflect.DeepEqual(slow, got) || !reflect.DeepEqual(slowErr, gotErr) {
+				t.Errorf("cached %q:\n got %+v, %v\nwant %+v, %v", b, got, gotErr, slow, slowErr)
+			}
 		}
 	})
 }
@@ -77,5 +89,62 @@ func TestDecodeCheckLarge(t *testing.T) {
 	}
 	if e := decodeFrom(bytes.NewReader(body), &slow); e != nil || !reflect.DeepEqual(slow, got) {
 		t.Errorf("differs (%v)", e)
+	}
+}
+
+// TestDecodeCheckEveryOffset: the bytes a string's fast scan stops at
+// (quote, backslash, control, non-ASCII, invalid UTF-8) at every place in
+// and across its eight-byte words decode as encoding/json decodes them.
+func TestDecodeCheckEveryOffset(t *testing.T) {
+	for _, special := range []string{`\"`, `\\`, `\n`, `\u00e9`, "\x01", "\x1f", " ", "\x7f", "é", "\xff", "😀", `"`, "!", "#", "[", "]", "\x00"} {
+		for before := range 20 {
+			for _, after := range []int{0, 1, 7, 8, 9} {
+				s := strings.Repeat("a", before) + special + strings.Repeat("b", after)
+				body := `{"robots": "` + s + `", "urls": ["/` + s + `"]}`
+				var slow, got CheckRequest
+				slowErr := decodeFrom(bytes.NewReader([]byte(body)), &slow)
+				gotErr := decodeCheckBody([]byte(body), &got)
+				if !reflect.DeepEqual(slow, got) || !reflect.DeepEqual(slowErr, gotErr) {
+					t.Errorf("%q:\n got %+v, %v\nwant %+v, %v", body, got, gotErr, slow, slowErr)
+				}
+			}
+		}
+	}
+}
+
+// TestDecodeCheckStringCache: a long robots.txt read again from the cache
+// has the value the scan gives, whatever the backslashes before its
+// quotes; strings that do not unescape are never kept.
+func TestDecodeCheckStringCache(t *testing.T) {
+	sc := newStringCache()
+	pad := strings.Repeat("User-agent: *\\nDisallow: /x\\n", 20)
+	var robots []string
+	for _, tail := range []string{``, `\\`, `\\\\`, `\"`, `\\\"`, `a\\\\\"b\"`, `\u00e9\/`, `\q`, `\u12`, "\x01", `\ud800`} {
+		robots = append(robots, pad+tail, tail+pad, pad+tail+pad)
+	}
+	for round := range 3 {
+		for _, r := range robots {
+			for _, body := range []string{`{"robots": "` + r + `", "urls": ["/a"]}`, `{"urls": ["/a"], "robots": "` + r + `"}`, `{"robots": "` + r + `"` + ` "urls": ["/a"]}`} {
+				var slow, got CheckRequest
+				slowErr := decodeFrom(bytes.NewReader([]byte(body)), &slow)
+				gotErr := decodeCheckBodyCached([]byte(body), &got, sc)
+				if !reflect.DeepEqual(slow, got) || !reflect.DeepEqual(slowErr, gotErr) {
+					t.Fatalf("round %d, %q:\n got %+v, %v\nwant %+v, %v", round, body, got, gotErr, slow, slowErr)
+				}
+			}
+		}
+	}
+	// A good string just read is found without a scan.
+	var req CheckRequest
+	if e := decodeCheckBodyCached([]byte(`{"robots": "`+pad+`"}`), &req, sc); e != nil {
+		t.Fatal(e)
+	}
+	if v, end, ok := sc.find(`"`+pad+`"`, 1); !ok || v != *req.Robots || end != len(pad)+1 {
+		t.Error("a robots.txt just read is not in the cache")
+	}
+	for _, it := range sc.items {
+		if strings.Contains(it.raw, `\q`) || strings.Contains(it.raw, `\u12`) || strings.Contains(it.raw, "\x01") {
+			t.Errorf("a string that does not unescape is kept: %q", it.raw)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -20,6 +21,7 @@ type metrics struct {
 	latency          *prometheus.HistogramVec
 	historyErrors    prometheus.Counter
 	storeProbeErrors prometheus.Counter
+	handles          sync.Map // routeCode -> *routeMetrics
 }
 
 func newMetrics(s *Server) *metrics {
@@ -48,10 +50,30 @@ func newMetrics(s *Server) *metrics {
 	return m
 }
 
+// routeCode is a route and a status: the labels of a request's metrics.
+type routeCode struct {
+	route string
+	code  int
+}
+
+// routeMetrics are the metrics of one routeCode, looked up once.
+type routeMetrics struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
+}
+
 func (m *metrics) observe(route string, status int, elapsed time.Duration) {
-	code := strconv.Itoa(status)
-	m.requests.WithLabelValues(route, code).Inc()
-	m.latency.WithLabelValues(route, code).Observe(elapsed.Seconds())
+	k := routeCode{route, status}
+	h, ok := m.handles.Load(k)
+	if !ok {
+		// Routes are the mux's patterns and codes are few: the handles
+		// stay few.
+		code := strconv.Itoa(status)
+		h, _ = m.handles.LoadOrStore(k, &routeMetrics{m.requests.WithLabelValues(route, code), m.latency.WithLabelValues(route, code)})
+	}
+	rm := h.(*routeMetrics)
+	rm.requests.Inc()
+	rm.latency.Observe(elapsed.Seconds())
 }
 
 func (m *metrics) handler() http.Handler {

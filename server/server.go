@@ -100,6 +100,7 @@ type Server struct {
 	transport *http.Transport
 	history   *history
 	parsed    *sourceLRU
+	strings   *stringCache // long strings of check bodies, unescaped
 	limits    *limiter
 	metrics   *metrics
 	mux       *http.ServeMux
@@ -189,6 +190,7 @@ func New(opts *Options) (*Server, error) {
 		o.ParsedBytes = DefaultParsedBytes
 	}
 	s.parsed = newSourceLRU(o.ParsedBytes)
+	s.strings = newStringCache()
 	if o.Engine == nil {
 		o.Engine = &testerEngine{s: s}
 	}
@@ -307,15 +309,14 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		ctx, cancel := context.WithTimeout(r.Context(), s.opts.RequestTimeout)
-		defer cancel()
+		dc := newDeadlineContext(r.Context(), s.opts.RequestTimeout)
+		defer dc.stop()
+		ctx := context.Context(dc)
 		r = r.WithContext(ctx)
 		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		for _, kv := range securityHeaders {
+			h[kv.key] = kv.value
+		}
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, r)
 		if sw.status == 0 {
@@ -334,6 +335,21 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			slog.String("route", route), slog.Int("status", sw.status), slog.Duration("elapsed", elapsed),
 			slog.String("client", clientIP(r).String()))
 	})
+}
+
+// securityHeaders are the headers every answer carries, their keys in
+// canonical form and their values built once: the slices are shared by
+// every answer (net/http only reads them; Header.Set and Add replace them
+// rather than write into them).
+var securityHeaders = []struct {
+	key   string
+	value []string
+}{
+	{"X-Content-Type-Options", []string{"nosniff"}},
+	{"Referrer-Policy", []string{"no-referrer"}},
+	{"Content-Security-Policy", []string{contentSecurityPolicy}},
+	{"X-Frame-Options", []string{"DENY"}},
+	{"Cross-Origin-Opener-Policy", []string{"same-origin"}},
 }
 
 // contentSecurityPolicy allows the page its own files and nothing else:
@@ -600,6 +616,10 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 		writeError(w, s.failure(r.Context(), err))
 		return
 	}
+	if enc, ok := v.(*encodedCheck); ok && len(notes) == 0 {
+		enc.write(w)
+		return
+	}
 	if rep, ok := v.(*tester.CheckReport); ok && len(notes) == 0 && writeCheckReport(w, rep) {
 		return
 	}
@@ -623,7 +643,7 @@ type sizeFile = struct {
 
 func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 	var req CheckRequest
-	if e := decodeCheck(w, r, &req); e != nil {
+	if e := decodeCheck(w, r, &req, s.strings); e != nil {
 		writeError(w, e)
 		return
 	}

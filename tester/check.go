@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/fetch"
 )
 
 // CheckRequest asks whether crawlers may fetch URLs under one robots.txt.
@@ -81,6 +82,26 @@ type RuleJSON struct {
 // Check answers req. Its error, for bad input, is an *Error naming the
 // field at fault.
 func Check(req *CheckRequest) (*CheckReport, error) {
+	return checkRequest(req, nil, nil)
+}
+
+// CheckStream answers req as Check does, but hands the results one by one
+// to each, in the order of Check's Results, instead of keeping them: the
+// report it returns has no Results (its counts are set). before, when not
+// nil, gets the report (without results and counts) before the first
+// result. The *CheckResult each gets is reused: it and its slices are
+// valid only during the call. A service writes a large answer this way
+// without holding every result. Bad input is an *Error, returned before
+// any call.
+func CheckStream(req *CheckRequest, before func(*CheckReport), each func(*CheckResult)) (*CheckReport, error) {
+	if each == nil {
+		each = func(*CheckResult) {}
+	}
+	return checkRequest(req, before, each)
+}
+
+// checkRequest is Check (each nil) or CheckStream.
+func checkRequest(req *CheckRequest, before func(*CheckReport), each func(*CheckResult)) (*CheckReport, error) {
 	subjects, err := req.resolve()
 	if err != nil {
 		return nil, err
@@ -94,42 +115,112 @@ func Check(req *CheckRequest) (*CheckReport, error) {
 	if req.Source == nil {
 		return nil, &Error{Field: "robots", Msg: "no robots.txt to check", Err: errors.New("nil source")}
 	}
-	return check(req.Source, subjects, req.Dialect, req.URLs), nil
+	return check(req.Source, subjects, req.Dialect, req.URLs, before, each), nil
 }
 
-func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *CheckReport {
+// check answers; with each set, it hands each result to it instead of
+// keeping them in the report.
+func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string, before func(*CheckReport), each func(*CheckResult)) *CheckReport {
 	var ds []robotstxt.Dialect
 	for _, s := range subjects {
 		ds = append(ds, rowDialect(robotstxt.Query{Crawler: s.crawler, Dialect: d}))
 	}
-	rep := &CheckReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), Results: make([]CheckResult, 0, len(urls)*len(subjects)), PerRow: f.mixed(ds)}
+	rep := &CheckReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), PerRow: f.mixed(ds)}
 	rep.Notes = append(rep.Notes, f.fileNotes()...)
 	rep.Notes = append(rep.Notes, f.originNotes(urls)...)
+	var scratch *CheckResult // with each: the result handed to it
+	if each == nil {
+		rep.Results = make([]CheckResult, 0, len(urls)*len(subjects))
+	} else {
+		scratch = new(CheckResult)
+		if before != nil {
+			before(rep)
+		}
+	}
+	// What a row's answers share whatever the URL: the question, the
+	// fetched answer it reads, the crawl-delay, and the decider that has
+	// chosen the row's groups once.
+	type row struct {
+		q          robotstxt.Query
+		a          *fetch.Answer
+		policy     string
+		decider    *robotstxt.Decider
+		crawlDelay *float64 // a token's pace when the decision has none
+		delayLine  int
+		fetchPol   string
+	}
+	rows := make([]row, len(subjects))
+	for i, s := range subjects {
+		q := robotstxt.Query{Crawler: s.crawler, Agents: s.agents, Dialect: d, Explain: true}
+		if s.crawler == nil && d == robotstxt.DefaultDialect {
+			q.Dialect = robotstxt.Google
+		}
+		a := f.Answer(rowDialect(q))
+		w := row{q: q, a: a, policy: a.Policy.String()}
+		if a.Policy == fetch.Rules && a.Robots != nil {
+			// What a.Decide asks: the answer's dialect for tokens.
+			dq := q
+			if dq.Dialect == robotstxt.DefaultDialect && dq.Crawler == nil {
+				dq.Dialect = a.Dialect
+			}
+			w.decider = f.decider(a, dq)
+		}
+		if f.perRow() {
+			w.fetchPol = a.Dialect.String()
+		}
+		if s.token && w.policy == "rules" && a.Robots != nil {
+			// A token is a custom crawler: it honours crawl-delay
+			// whatever the dialect, as the polite client paces it
+			// (its group's, else '*''s).
+			if p := a.Robots.CrawlDelay(q); p.CrawlDelayLine != 0 {
+				cd := p.CrawlDelay
+				w.crawlDelay, w.delayLine = &cd, p.CrawlDelayLine
+			}
+		}
+		rows[i] = w
+	}
+	// The rules that matched, of every result, in slabs: one allocation
+	// for many results.
+	var slab []RuleJSON
+	slabSize := min(4096, 2*len(urls)*len(subjects))
+	if each != nil {
+		slabSize = 4 // one result's rules at a time
+	}
 	for _, u := range urls {
 		n := robotstxt.NormalizeURL(u)
-		for _, s := range subjects {
-			q := robotstxt.Query{URL: n, Crawler: s.crawler, Agents: s.agents, Dialect: d, Explain: true}
-			if s.crawler == nil && d == robotstxt.DefaultDialect {
-				q.Dialect = robotstxt.Google
+		for i, s := range subjects {
+			w := &rows[i]
+			var dec robotstxt.Decision
+			if w.decider != nil {
+				dec = w.decider.Decide(n)
+			} else {
+				q := w.q
+				q.URL = n
+				dec = w.a.Decide(q)
 			}
-			a := f.Answer(rowDialect(q))
-			dec := a.Decide(q)
-			policy := a.Policy.String()
-			res := CheckResult{URL: n, Who: s.label, Agents: s.agents, Dialect: dec.Dialect.String(),
-				Allowed: dec.Allowed, Path: dec.Path, Line: dec.Line(), Reason: dec.Reason,
-				Group:   CheckGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason},
-				Matches: []RuleJSON{}}
+			// Filled in place, field by field: a result is large, and
+			// copying it costs.
+			var res *CheckResult
+			if each == nil {
+				rep.Results = rep.Results[:len(rep.Results)+1]
+				res = &rep.Results[len(rep.Results)-1]
+			} else {
+				*scratch = CheckResult{}
+				res = scratch
+				slab = slab[:0] // the last result's rules are written
+			}
+			res.URL, res.Who, res.Agents, res.Dialect = n, s.label, s.agents, dec.Dialect.String()
+			res.Allowed, res.Path, res.Line, res.Reason = dec.Allowed, dec.Path, dec.Line(), dec.Reason
+			res.Group = CheckGroup{Kind: dec.Group.Kind.String(), Token: dec.Group.Token, Lines: dec.Group.Lines, Reason: dec.Group.Reason}
+			res.FetchPolicy = w.fetchPol
 			if res.Group.Lines == nil {
 				res.Group.Lines = []int{}
 			}
 			if n != u {
 				res.Input = u
 			}
-			if policy != "rules" && dec.Path != "/robots.txt" {
-				res.Policy = policy
-			}
-			if f.perRow() {
-				res.FetchPolicy = a.Dialect.String()
+			if w.policy != "rules" && dec.Path != "/robots.txt" {
+				res.Policy = w.policy
 			}
 			if s.crawler != nil {
 				res.Crawler = s.crawler.Name
@@ -140,24 +231,26 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string) *C
 			if dec.HasCrawlDelay && dec.Dialect.HonoursCrawlDelay() {
 				cd := dec.CrawlDelay
 				res.CrawlDelay, res.CrawlDelayLine = &cd, dec.CrawlDelayLine
-			} else if s.token && policy == "rules" && a.Robots != nil {
-				// A token is a custom crawler: it honours crawl-delay
-				// whatever the dialect, as the polite client paces it
-				// (its group's, else '*''s).
-				if p := a.Robots.CrawlDelay(q); p.CrawlDelayLine != 0 {
-					cd := p.CrawlDelay
-					res.CrawlDelay, res.CrawlDelayLine = &cd, p.CrawlDelayLine
-				}
+			} else if w.crawlDelay != nil {
+				cd := *w.crawlDelay
+				res.CrawlDelay, res.CrawlDelayLine = &cd, w.delayLine
 			}
+			if cap(slab)-len(slab) < len(dec.Matches) || slab == nil {
+				slab = make([]RuleJSON, 0, max(len(dec.Matches), slabSize))
+			}
+			at := len(slab)
 			for _, m := range dec.Matches {
-				res.Matches = append(res.Matches, RuleJSON{Line: m.Line, Allow: m.Allow, Pattern: m.Pattern, Text: m.Text, Implicit: m.Implicit, Lost: m.Lost})
+				slab = append(slab, RuleJSON{Line: m.Line, Allow: m.Allow, Pattern: m.Pattern, Text: m.Text, Implicit: m.Implicit, Lost: m.Lost})
 			}
+			res.Matches = slab[at:len(slab):len(slab)]
 			if dec.Allowed {
 				rep.Allowed++
 			} else {
 				rep.Blocked++
 			}
-			rep.Results = append(rep.Results, res)
+			if each != nil {
+				each(res)
+			}
 		}
 	}
 	return rep

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -47,6 +48,10 @@ type Source struct {
 	resp    *fetch.Response
 	mu      sync.Mutex
 	answers map[robotstxt.Dialect]*fetch.Answer
+	// deciders are the questions of checks prepared (the groups chosen)
+	// once per asker: a service asks one Source about the same crawlers
+	// again and again. At most maxDeciders are kept.
+	deciders map[deciderKey]*robotstxt.Decider
 	// noField is whether no line reads as a field, found once: a
 	// service asks the same Source again and again.
 	noField     bool
@@ -408,4 +413,53 @@ func (f *Source) fetchNotes(ds ...robotstxt.Dialect) []string {
 		notes = append(notes, "no robots.txt rules apply: everything is disallowed")
 	}
 	return notes
+}
+
+// deciderKey is a question of a check without its URL: the answer it
+// reads, and who asks in which dialect.
+type deciderKey struct {
+	a       *fetch.Answer
+	crawler string // the crawler's name, or ""
+	agents  string // the tokens, each followed by a NUL
+	dialect robotstxt.Dialect
+	explain bool
+}
+
+// maxDeciders bounds the deciders a Source keeps.
+const maxDeciders = 64
+
+// decider returns a's robots.txt prepared for q (with its URL ignored): a
+// kept one, or a new one, kept while there is room. a must be one of f's
+// answers, with rules.
+func (f *Source) decider(a *fetch.Answer, q robotstxt.Query) *robotstxt.Decider {
+	k := deciderKey{a: a, dialect: q.Dialect, explain: q.Explain}
+	if q.Crawler != nil {
+		k.crawler = q.Crawler.Name
+	} else if len(q.Agents) == 1 {
+		k.agents = q.Agents[0] + "\x00"
+	} else if len(q.Agents) > 1 {
+		k.agents = strings.Join(q.Agents, "\x00") + "\x00"
+	}
+	f.mu.Lock()
+	d := f.deciders[k]
+	f.mu.Unlock()
+	if d != nil {
+		return d
+	}
+	// The decider is kept: it must not hold the caller's strings (a
+	// request's body, say) alive.
+	q.Agents = slices.Clone(q.Agents)
+	for i := range q.Agents {
+		q.Agents[i] = strings.Clone(q.Agents[i])
+	}
+	d = a.Robots.Decider(q)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.deciders == nil {
+		f.deciders = map[deciderKey]*robotstxt.Decider{}
+	}
+	if len(f.deciders) < maxDeciders {
+		f.deciders[k] = d
+	}
+	return d
 }

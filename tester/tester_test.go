@@ -2,9 +2,12 @@ package tester
 
 import (
 	"errors"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
@@ -141,4 +144,95 @@ func TestSourceConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestCheckSharedSourceEqualsFresh: a Source asked again and again (its
+// prepared questions kept) answers as a fresh one does, whoever asks in
+// whichever dialect.
+func TestCheckSharedSourceEqualsFresh(t *testing.T) {
+	body := "User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n\nUser-agent: Googlebot\nUser-agent: bingbot\nDisallow: /g/\nAllow: /g/ok\n\nUser-agent: Baiduspider\nDisallow: /\n"
+	shared := NewSource("r.txt", []byte(body))
+	urls := []string{"/", "/private/x", "/g/x", "/g/ok", "/robots.txt"}
+	subjects := []Subjects{
+		{}, {Crawlers: []string{"Googlebot", "Bingbot", "Baiduspider", "GPTBot"}},
+		{Agents: []string{"googlebot"}}, {Agents: []string{"otherbot", "bingbot"}},
+		{AgentSets: [][]string{{"googlebot", "bingbot"}}}, {AgentSets: [][]string{{"bingbot", "googlebot"}}},
+		{AgentSets: [][]string{{"googlebot"}}, Agents: []string{"googlebot"}},
+	}
+	dialects := []robotstxt.Dialect{robotstxt.DefaultDialect, robotstxt.Google, robotstxt.Bing, robotstxt.RFC9309, robotstxt.Original, robotstxt.Baidu, robotstxt.Yandex}
+	for round := range 2 {
+		for _, sub := range subjects {
+			for _, d := range dialects {
+				got, err := Check(&CheckRequest{Source: shared, URLs: urls, Subjects: sub, Dialect: d})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := Check(&CheckRequest{Source: NewSource("r.txt", []byte(body)), URLs: urls, Subjects: sub, Dialect: d})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d, %+v, %v:\n got %+v\nwant %+v", round, sub, d, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestCheckKeepsNoCallerString: what a Source keeps between checks holds
+// none of the caller's strings: a token read from a buffer the caller
+// writes again later (a service's request body) leaves no trace.
+func TestCheckKeepsNoCallerString(t *testing.T) {
+	src := NewSource("r.txt", []byte("User-agent: mybot\nDisallow: /x\n"))
+	buf := []byte("mybot")
+	token := unsafe.String(&buf[0], len(buf))
+	if _, err := Check(&CheckRequest{Source: src, URLs: []string{"/x"}, Subjects: Subjects{Agents: []string{token}}}); err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, "XXXXX")
+	got, err := Check(&CheckRequest{Source: src, URLs: []string{"/x"}, Subjects: Subjects{Agents: []string{"mybot"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok := got.Results[0].Group.Token; tok != "mybot" {
+		t.Errorf("group token %q, want mybot", tok)
+	}
+}
+
+// TestCheckStreamEqualsCheck: the results handed out one by one are
+// Check's, in its order, after the report's head; the counts are Check's.
+func TestCheckStreamEqualsCheck(t *testing.T) {
+	body := "User-agent: *\nDisallow: /private/\nAllow: /private/ok\nCrawl-delay: 2\n\nUser-agent: Googlebot\nDisallow: /g/\n"
+	for _, sub := range []Subjects{{}, {Crawlers: []string{"Googlebot", "Bingbot", "YandexBot"}, Agents: []string{"mybot"}, AgentSets: [][]string{{"a", "googlebot"}}}} {
+		for _, d := range []robotstxt.Dialect{robotstxt.DefaultDialect, robotstxt.RFC9309, robotstxt.Original} {
+			req := &CheckRequest{Source: NewSource("r.txt", []byte(body)), URLs: []string{"/", "/private/x", "/private/ok", "/g/x", "http://h/a b", "/robots.txt"}, Subjects: sub, Dialect: d}
+			want, err := Check(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var head *CheckReport
+			var got []CheckResult
+			rep, err := CheckStream(req, func(r *CheckReport) { head = r }, func(r *CheckResult) {
+				if head == nil {
+					t.Fatal("a result before the head")
+				}
+				c := *r
+				c.Matches = slices.Clone(r.Matches)
+				got = append(got, c)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Results != nil || head != rep {
+				t.Fatalf("the report holds results or is not the head's")
+			}
+			rep.Results = got
+			if !reflect.DeepEqual(rep, want) {
+				t.Fatalf("%+v %v:\n got %+v\nwant %+v", sub, d, rep, want)
+			}
+		}
+	}
+	if _, err := CheckStream(&CheckRequest{URLs: []string{"/"}}, nil, func(*CheckResult) { t.Fatal("a result for a bad request") }); err == nil {
+		t.Fatal("no error for a request without a file")
+	}
 }
