@@ -326,14 +326,22 @@ type bulkItem struct {
 // writes the results of the items whose answer is known (in parallel with
 // the other batches), and the writer writes them in order, with the rest.
 type bulkBatch struct {
-	items []*bulkItem
-	out   []byte
+	items []bulkItem // a slab: one allocation per batch, not per line
+	out   []byte     // from bulkBufs; the writer gives it back
 	tally bulkTally
 	done  chan struct{} // closed when the worker is through
 }
 
 // bulkBatchSize is the number of items in a batch.
 const bulkBatchSize = 256
+
+// bulkBufs recycles the batches' output buffers: without it each batch
+// grows a new one, which was most of what a warm run allocated.
+var bulkBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+func newBulkBatch() *bulkBatch {
+	return &bulkBatch{items: make([]bulkItem, 0, bulkBatchSize), done: make(chan struct{})}
+}
 
 // bulkTally counts results; the summary adds them up.
 type bulkTally struct {
@@ -573,7 +581,8 @@ loop:
 			break loop
 		}
 		b.tally.addTo(&sum)
-		for _, it := range b.items {
+		for i := range b.items {
+			it := &b.items[i]
 			if it.formatted {
 				buf = append(buf, b.out[it.start:it.end]...)
 			} else {
@@ -611,6 +620,10 @@ loop:
 				}
 				buf = buf[:0]
 			}
+		}
+		if out := b.out; cap(out) <= 1<<20 { // a batch of huge lines' buffer is not kept
+			b.out = nil
+			bulkBufs.Put(&out)
 		}
 		if ctx.Err() != nil {
 			interrupted = true
@@ -716,7 +729,7 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 	r := bufio.NewReaderSize(in, 64<<10)
 	lineNo := 0
 	var long []byte
-	b := &bulkBatch{done: make(chan struct{})}
+	b := newBulkBatch()
 	// send hands the batch on, when it has items.
 	send := func() bool {
 		if len(b.items) == 0 {
@@ -732,7 +745,7 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 		case <-ctx.Done():
 			return false
 		}
-		b = &bulkBatch{items: make([]*bulkItem, 0, bulkBatchSize), done: make(chan struct{})}
+		b = newBulkBatch()
 		return true
 	}
 	defer send()
@@ -759,7 +772,10 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 		}
 		if len(line) > 0 || tooLong {
 			lineNo++
-			if it := bulkParse(line, lineNo, tooLong); it != nil {
+			b.items = append(b.items, bulkItem{})
+			if it := &b.items[len(b.items)-1]; !bulkParse(it, line, lineNo, tooLong) {
+				b.items = b.items[:len(b.items)-1]
+			} else {
 				if it.err == "" {
 					o, oerr := fetch.OriginOf(it.norm)
 					if oerr != nil {
@@ -768,7 +784,6 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 						it.state = org.lookup(o, time.Now())
 					}
 				}
-				b.items = append(b.items, it)
 				if len(b.items) == bulkBatchSize && !send() {
 					return nil
 				}
@@ -789,27 +804,27 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 	}
 }
 
-// bulkParse reads one input line; nil means a line to skip.
-func bulkParse(line []byte, lineNo int, tooLong bool) *bulkItem {
-	it := &bulkItem{lineNo: lineNo}
+// bulkParse reads one input line into it; false means a line to skip.
+func bulkParse(it *bulkItem, line []byte, lineNo int, tooLong bool) bool {
+	it.lineNo = lineNo
 	if tooLong {
 		it.err = fmt.Sprintf("line %d: longer than %d bytes", lineNo, bulkMaxLine)
-		return it
+		return true
 	}
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] == '#' {
-		return nil
+		return false
 	}
 	if line[0] == '{' {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(line, &m); err != nil {
 			it.err = fmt.Sprintf("line %d: not a JSON object: %v", lineNo, err)
-			return it
+			return true
 		}
 		raw, ok := m["url"]
 		if !ok || json.Unmarshal(raw, &it.url) != nil {
 			it.err = fmt.Sprintf("line %d: the JSON object has no \"url\" string", lineNo)
-			return it
+			return true
 		}
 		delete(m, "url")
 		for _, k := range bulkFields {
@@ -836,10 +851,10 @@ func bulkParse(line []byte, lineNo int, tooLong bool) *bulkItem {
 	}
 	if !utf8.ValidString(it.url) {
 		it.err = fmt.Sprintf("line %d: the URL is not valid UTF-8", lineNo)
-		return it
+		return true
 	}
 	it.norm = robotstxt.NormalizeURL(it.url)
-	return it
+	return true
 }
 
 // bulkFields are the members a result writes; JSON input's own are dropped.
@@ -851,7 +866,9 @@ var bulkFields = []string{"crawler", "agent", "allowed", "line", "rule", "origin
 // order, is the one that says "network").
 func bulkFormatBatch(cfg *bulkConfig, b *bulkBatch) {
 	defer close(b.done)
-	for _, it := range b.items {
+	b.out = (*bulkBufs.Get().(*[]byte))[:0]
+	for i := range b.items {
+		it := &b.items[i]
 		if it.state != nil {
 			select {
 			case <-it.state.done:
