@@ -730,6 +730,8 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 	lineNo := 0
 	var long []byte
 	b := newBulkBatch()
+	hosts := originCache{m: map[string]fetch.Origin{}}
+	now := time.Now() // the clock of a batch's lookups
 	// send hands the batch on, when it has items.
 	send := func() bool {
 		if len(b.items) == 0 {
@@ -746,6 +748,7 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 			return false
 		}
 		b = newBulkBatch()
+		now = time.Now()
 		return true
 	}
 	defer send()
@@ -777,11 +780,11 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 				b.items = b.items[:len(b.items)-1]
 			} else {
 				if it.err == "" {
-					o, oerr := fetch.OriginOf(it.norm)
+					o, oerr := hosts.originOf(it.norm)
 					if oerr != nil {
 						it.err = fmt.Sprintf("line %d: %v", lineNo, oerr)
 					} else {
-						it.state = org.lookup(o, time.Now())
+						it.state = org.lookup(o, now)
 					}
 				}
 				if len(b.items) == bulkBatchSize && !send() {
@@ -802,6 +805,70 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 			return nil
 		}
 	}
+}
+
+// originCache remembers the origins of the URLs read, by their scheme and
+// authority, so that most URLs are not parsed whole for their origin.
+type originCache struct {
+	m map[string]fetch.Origin // "scheme://authority" to its origin
+}
+
+// originCacheMax bounds the origins remembered; past it they are forgotten
+// at once.
+const originCacheMax = 1 << 16
+
+// originOf returns fetch.OriginOf(u). url.Parse, which fetch.OriginOf uses,
+// takes the origin from the scheme and the authority alone (the text up to
+// the first '/', '?' or '#' after "://"), and fails on the rest only for a
+// control byte or a malformed %-escape. So a URL whose start is remembered,
+// and whose rest is plain, printable ASCII with well-formed escapes, has the
+// remembered origin; any other is parsed whole, and only successes are
+// remembered.
+func (c *originCache) originOf(u string) (fetch.Origin, error) {
+	i := strings.Index(u, "://")
+	if i <= 0 {
+		return fetch.OriginOf(u)
+	}
+	end := i + 3
+	for end < len(u) && u[end] != '/' && u[end] != '?' && u[end] != '#' {
+		end++
+	}
+	if !plainURLRest(u[end:]) {
+		return fetch.OriginOf(u)
+	}
+	if o, ok := c.m[u[:end]]; ok {
+		return o, nil
+	}
+	o, err := fetch.OriginOf(u)
+	if err == nil {
+		if len(c.m) >= originCacheMax {
+			clear(c.m)
+		}
+		c.m[strings.Clone(u[:end])] = o
+	}
+	return o, err
+}
+
+// plainURLRest reports whether s has only printable ASCII (no space) and
+// well-formed %-escapes.
+func plainURLRest(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f {
+			return false
+		}
+		if c == '%' {
+			if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
+				return false
+			}
+			i += 2
+		}
+	}
+	return true
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // bulkParse reads one input line into it; false means a line to skip.
