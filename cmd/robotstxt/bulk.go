@@ -361,14 +361,30 @@ func (t *bulkTally) addTo(s *bulkSummary) {
 }
 
 // originState is what a run knows of one origin: done is closed when the
-// answer (or err) is there.
+// answer (or err) is there, and ready says so without touching the channel
+// (a closed channel's receive takes its lock: once per URL, it showed).
 type originState struct {
 	origin   fetch.Origin
 	done     chan struct{}
+	ready    atomic.Bool // set, after answer and err, just before done is closed
 	answer   *cache.Answer
 	err      error
 	reported atomic.Bool // its source was written once: later URLs say "cache"
 	elem     *list.Element
+	gone     bool // no longer in origins.m (only the reader reads it)
+}
+
+// isDone reports whether the answer (or err) is there.
+func (st *originState) isDone() bool {
+	if st.ready.Load() {
+		return true
+	}
+	select {
+	case <-st.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // origins keeps the answers of recently seen origins, at most max, so that
@@ -385,23 +401,31 @@ type origins struct {
 }
 
 // lookup returns the state of o, starting its fetch when it is new. Only
-// the reader calls it.
-func (s *origins) lookup(o fetch.Origin, now time.Time) *originState {
-	if st, ok := s.m[o]; ok {
-		select {
-		case <-st.done:
-			if st.answer != nil && now.Before(st.answer.ExpiresAt) {
+// the reader calls it. hint, when not nil, is where the caller keeps the
+// state last returned for o: when it is still current, o is not looked up
+// in the map; it is updated.
+func (s *origins) lookup(o fetch.Origin, hint **originState, now time.Time) *originState {
+	st, ok := (*originState)(nil), false
+	if hint != nil && *hint != nil && !(*hint).gone {
+		st, ok = *hint, true
+	} else {
+		st, ok = s.m[o]
+	}
+	if ok {
+		if !st.isDone() || st.answer != nil && now.Before(st.answer.ExpiresAt) {
+			if s.lru.Front() != st.elem {
 				s.lru.MoveToFront(st.elem)
-				return st
 			}
-			s.lru.Remove(st.elem)
-			delete(s.m, o)
-		default:
-			s.lru.MoveToFront(st.elem)
+			if hint != nil {
+				*hint = st
+			}
 			return st
 		}
+		s.lru.Remove(st.elem)
+		delete(s.m, o)
+		st.gone = true
 	}
-	st := &originState{origin: o, done: make(chan struct{})}
+	st = &originState{origin: o, done: make(chan struct{})}
 	st.elem = s.lru.PushFront(st)
 	s.m[o] = st
 	s.seen.Add(1)
@@ -409,9 +433,14 @@ func (s *origins) lookup(o fetch.Origin, now time.Time) *originState {
 		old := s.lru.Back().Value.(*originState)
 		s.lru.Remove(old.elem)
 		delete(s.m, old.origin)
+		old.gone = true
+	}
+	if hint != nil {
+		*hint = st
 	}
 	go func() {
 		defer close(st.done)
+		defer st.ready.Store(true)
 		select {
 		case s.sem <- struct{}{}:
 		case <-s.ctx.Done():
@@ -587,9 +616,7 @@ loop:
 				buf = append(buf, b.out[it.start:it.end]...)
 			} else {
 				if it.state != nil {
-					select {
-					case <-it.state.done:
-					default:
+					if !it.state.isDone() {
 						flush()
 						select {
 						case <-it.state.done:
@@ -730,7 +757,7 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 	lineNo := 0
 	var long []byte
 	b := newBulkBatch()
-	hosts := originCache{m: map[string]fetch.Origin{}}
+	hosts := originCache{m: map[string]*originHint{}}
 	now := time.Now() // the clock of a batch's lookups
 	// send hands the batch on, when it has items.
 	send := func() bool {
@@ -780,11 +807,11 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 				b.items = b.items[:len(b.items)-1]
 			} else {
 				if it.err == "" {
-					o, oerr := hosts.originOf(it.norm)
+					o, hint, oerr := hosts.originOf(it.norm)
 					if oerr != nil {
 						it.err = fmt.Sprintf("line %d: %v", lineNo, oerr)
 					} else {
-						it.state = org.lookup(o, now)
+						it.state = org.lookup(o, hint, now)
 					}
 				}
 				if len(b.items) == bulkBatchSize && !send() {
@@ -810,7 +837,14 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 // originCache remembers the origins of the URLs read, by their scheme and
 // authority, so that most URLs are not parsed whole for their origin.
 type originCache struct {
-	m map[string]fetch.Origin // "scheme://authority" to its origin
+	m map[string]*originHint // "scheme://authority" to its origin
+}
+
+// originHint is a remembered origin and the state origins.lookup last
+// gave for it.
+type originHint struct {
+	origin fetch.Origin
+	state  *originState
 }
 
 // originCacheMax bounds the origins remembered; past it they are forgotten
@@ -824,29 +858,33 @@ const originCacheMax = 1 << 16
 // and whose rest is plain, printable ASCII with well-formed escapes, has the
 // remembered origin; any other is parsed whole, and only successes are
 // remembered.
-func (c *originCache) originOf(u string) (fetch.Origin, error) {
+func (c *originCache) originOf(u string) (fetch.Origin, **originState, error) {
 	i := strings.Index(u, "://")
 	if i <= 0 {
-		return fetch.OriginOf(u)
+		o, err := fetch.OriginOf(u)
+		return o, nil, err
 	}
 	end := i + 3
 	for end < len(u) && u[end] != '/' && u[end] != '?' && u[end] != '#' {
 		end++
 	}
 	if !plainURLRest(u[end:]) {
-		return fetch.OriginOf(u)
+		o, err := fetch.OriginOf(u)
+		return o, nil, err
 	}
-	if o, ok := c.m[u[:end]]; ok {
-		return o, nil
+	if h, ok := c.m[u[:end]]; ok {
+		return h.origin, &h.state, nil
 	}
 	o, err := fetch.OriginOf(u)
-	if err == nil {
-		if len(c.m) >= originCacheMax {
-			clear(c.m)
-		}
-		c.m[strings.Clone(u[:end])] = o
+	if err != nil {
+		return o, nil, err
 	}
-	return o, err
+	if len(c.m) >= originCacheMax {
+		clear(c.m)
+	}
+	h := &originHint{origin: o}
+	c.m[strings.Clone(u[:end])] = h
+	return o, &h.state, nil
 }
 
 // plainURLRest reports whether s has only printable ASCII (no space) and
@@ -937,9 +975,7 @@ func bulkFormatBatch(cfg *bulkConfig, b *bulkBatch) {
 	for i := range b.items {
 		it := &b.items[i]
 		if it.state != nil {
-			select {
-			case <-it.state.done:
-			default:
+			if !it.state.isDone() {
 				continue
 			}
 			if it.state.answer == nil || !it.state.reported.Load() {

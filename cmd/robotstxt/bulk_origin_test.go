@@ -1,11 +1,15 @@
 package main
 
 import (
+	"container/list"
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/store"
 )
 
 // TestOriginCacheAgrees checks that bulk's remembered origins give what
@@ -34,9 +38,9 @@ func TestOriginCacheAgrees(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(7, 8))
 	for round := range 20 {
 		rnd.Shuffle(len(urls), func(i, j int) { urls[i], urls[j] = urls[j], urls[i] })
-		c := originCache{m: map[string]fetch.Origin{}}
+		c := originCache{m: map[string]*originHint{}}
 		for _, u := range urls {
-			got, gerr := c.originOf(u)
+			got, _, gerr := c.originOf(u)
 			want, werr := fetch.OriginOf(u)
 			if got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) {
 				t.Fatalf("round %d: %q: got %v, %v; want %v, %v", round, u, got, gerr, want, werr)
@@ -47,13 +51,50 @@ func TestOriginCacheAgrees(t *testing.T) {
 
 // TestOriginCacheBounded checks that the remembered origins stay bounded.
 func TestOriginCacheBounded(t *testing.T) {
-	c := originCache{m: map[string]fetch.Origin{}}
+	c := originCache{m: map[string]*originHint{}}
 	for i := range originCacheMax + 10 {
-		if _, err := c.originOf(fmt.Sprintf("http://s%d.test/", i)); err != nil {
+		if _, _, err := c.originOf(fmt.Sprintf("http://s%d.test/", i)); err != nil {
 			t.Fatal(err)
 		}
 		if len(c.m) > originCacheMax {
 			t.Fatalf("%d origins remembered, want at most %d", len(c.m), originCacheMax)
 		}
+	}
+}
+
+// TestOriginsLookupHint checks that a state kept by the reader is used only
+// while the run's table holds it: after it is evicted, or once its answer
+// expired, the origin is asked for again.
+func TestOriginsLookupHint(t *testing.T) {
+	cfg := benchBulkConfig(store.NewMemory(nil), false)
+	org := &origins{max: 2, m: map[fetch.Origin]*originState{}, lru: list.New(),
+		sem: make(chan struct{}, 4), c: cfg.cache, ctx: context.Background()}
+	hosts := originCache{m: map[string]*originHint{}}
+	now := time.Now()
+	ask := func(u string) *originState {
+		o, hint, err := hosts.originOf(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := org.lookup(o, hint, now)
+		<-st.done
+		return st
+	}
+	a := ask("http://s1.test/x")
+	if ask("http://s1.test/y") != a || org.seen.Load() != 1 {
+		t.Fatalf("the second URL of an origin asked again: %d origins", org.seen.Load())
+	}
+	ask("http://s2.test/")
+	ask("http://s3.test/") // evicts s1
+	if !a.gone {
+		t.Fatal("s1 was not evicted")
+	}
+	a2 := ask("http://s1.test/z")
+	if a2 == a || org.seen.Load() != 4 {
+		t.Fatalf("an evicted origin's state was reused (%d origins asked)", org.seen.Load())
+	}
+	now = a2.answer.ExpiresAt
+	if a3 := ask("http://s1.test/z"); a3 == a2 || org.seen.Load() != 5 {
+		t.Fatalf("an expired answer was reused (%d origins asked)", org.seen.Load())
 	}
 }
