@@ -372,6 +372,50 @@ type originState struct {
 	reported atomic.Bool // its source was written once: later URLs say "cache"
 	elem     *list.Element
 	gone     bool // no longer in origins.m (only the reader reads it)
+	// The texts every result of the origin writes, made once: the
+	// origin, and with an answer its policy and its sources (the first
+	// result's, and the later ones').
+	originText, originJSON           string
+	policyText, policyJSON           string
+	sourceFirstJSON, sourceLaterJSON string
+	sourceFirstText, sourceLaterText string
+}
+
+// setAnswer records the answer (or err) and the texts it gives.
+func (st *originState) setAnswer(a *cache.Answer, err error) {
+	st.answer, st.err = a, err
+	if a == nil {
+		return
+	}
+	st.policyText = a.Policy.String()
+	st.policyJSON = bulkQuote(st.policyText)
+	st.sourceFirstText = a.Source.String()
+	st.sourceLaterText = st.sourceFirstText
+	if a.Source == cache.Network {
+		st.sourceLaterText = cache.Cached.String()
+	}
+	st.sourceFirstJSON = bulkQuote(st.sourceFirstText)
+	st.sourceLaterJSON = bulkQuote(st.sourceLaterText)
+}
+
+// bulkQuote returns s as a JSON string, the names of policies and sources
+// without an allocation.
+func bulkQuote(s string) string {
+	switch s {
+	case "rules":
+		return `"rules"`
+	case "allow-all":
+		return `"allow-all"`
+	case "disallow-all":
+		return `"disallow-all"`
+	case "network":
+		return `"network"`
+	case "cache":
+		return `"cache"`
+	case "stale-cache":
+		return `"stale-cache"`
+	}
+	return string(appendJSONString(nil, s))
 }
 
 // isDone reports whether the answer (or err) is there.
@@ -425,7 +469,8 @@ func (s *origins) lookup(o fetch.Origin, hint **originState, now time.Time) *ori
 		delete(s.m, o)
 		st.gone = true
 	}
-	st = &originState{origin: o, done: make(chan struct{})}
+	st = &originState{origin: o, done: make(chan struct{}), originText: o.String()}
+	st.originJSON = string(appendJSONString(nil, st.originText))
 	st.elem = s.lru.PushFront(st)
 	s.m[o] = st
 	s.seen.Add(1)
@@ -449,7 +494,7 @@ func (s *origins) lookup(o fetch.Origin, hint **originState, now time.Time) *ori
 			return
 		}
 		defer func() { <-s.sem }()
-		st.answer, st.err = s.c.GetOrigin(s.ctx, o)
+		st.setAnswer(s.c.GetOrigin(s.ctx, o))
 		if st.err != nil {
 			s.fails.Add(1)
 		}
@@ -995,24 +1040,24 @@ func bulkFormatBatch(cfg *bulkConfig, b *bulkBatch) {
 func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkTally) []byte {
 	var a *cache.Answer
 	errText := it.err
-	source := ""
-	if it.state != nil {
-		a = it.state.answer
+	st := it.state
+	var source, sourceJSON string
+	if st != nil {
+		a = st.answer
 		if a == nil {
-			errText = fmt.Sprintf("line %d: no answer for %s: %v", it.lineNo, it.state.origin, it.state.err)
+			errText = fmt.Sprintf("line %d: no answer for %s: %v", it.lineNo, st.origin, st.err)
+		} else if first {
+			source, sourceJSON = st.sourceFirstText, st.sourceFirstJSON
 		} else {
-			source = a.Source.String()
-			if !first && a.Source == cache.Network {
-				source = cache.Cached.String()
-			}
+			source, sourceJSON = st.sourceLaterText, st.sourceLaterJSON
 		}
 	}
 	if errText != "" {
 		t.bad++
 	}
 	origin := ""
-	if it.state != nil {
-		origin = it.state.origin.String()
+	if st != nil {
+		origin = st.originText
 	}
 	for i := range cfg.subjects {
 		s := &cfg.subjects[i]
@@ -1024,7 +1069,7 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 				q.Dialect = robotstxt.Google
 			}
 			dec = a.Decide(q)
-			policy = a.Policy.String()
+			policy = st.policyText
 			switch a.Policy {
 			case fetch.Rules:
 				t.rules++
@@ -1080,7 +1125,7 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 			buf = appendJSONString(buf, errText)
 			if origin != "" {
 				buf = append(buf, `,"origin":`...)
-				buf = appendJSONString(buf, origin)
+				buf = append(buf, st.originJSON...)
 			}
 			buf = append(buf, "}\n"...)
 			continue
@@ -1092,13 +1137,13 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 		buf = append(buf, `,"rule":`...)
 		buf = appendJSONString(buf, rule)
 		buf = append(buf, `,"origin":`...)
-		buf = appendJSONString(buf, origin)
+		buf = append(buf, st.originJSON...)
 		buf = append(buf, `,"policy":`...)
-		buf = appendJSONString(buf, policy)
+		buf = append(buf, st.policyJSON...)
 		buf = append(buf, `,"reason":`...)
 		buf = appendJSONString(buf, dec.Reason)
 		buf = append(buf, `,"source":`...)
-		buf = appendJSONString(buf, source)
+		buf = append(buf, sourceJSON...)
 		buf = append(buf, "}\n"...)
 	}
 	return buf

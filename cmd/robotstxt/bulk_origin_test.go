@@ -98,3 +98,12 @@ func TestOriginsLookupHint(t *testing.T) {
 		t.Fatalf("an expired answer was reused (%d origins asked)", org.seen.Load())
 	}
 }
+
+// TestBulkQuote checks the quoted names against appendJSONString.
+func TestBulkQuote(t *testing.T) {
+	for _, s := range []string{"rules", "allow-all", "disallow-all", "network", "cache", "stale-cache", "policy(9)", `a"b`} {
+		if got, want := bulkQuote(s), string(appendJSONString(nil, s)); got != want {
+			t.Errorf("bulkQuote(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
