@@ -1167,6 +1167,15 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 
 const hexDigits = "0123456789abcdef"
 
+// jsonPlain says which bytes a JSON string holds as they are: printable
+// ASCII but the quote and the backslash.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // appendJSONString appends s as a JSON string; invalid UTF-8 becomes
 // U+FFFD, as encoding/json writes it.
 func appendJSONString(buf []byte, s string) []byte {
@@ -1174,11 +1183,11 @@ func appendJSONString(buf []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			buf = append(buf, s[start:i]...)
 			switch c {
 			case '"', '\\':

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"container/list"
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,5 +109,45 @@ func TestBulkQuote(t *testing.T) {
 		if got, want := bulkQuote(s), string(appendJSONString(nil, s)); got != want {
 			t.Errorf("bulkQuote(%q) = %s, want %s", s, got, want)
 		}
+	}
+}
+
+// TestAppendJSONStringLikeEncodingJSON checks bulk's JSON strings against
+// encoding/json's, byte for byte (encoding/json writes \b and \f short;
+// bulk writes them as \u0008 and \u000c, both valid JSON), over every byte
+// value at every position of a short string and random strings.
+func TestAppendJSONStringLikeEncodingJSON(t *testing.T) {
+	ref := func(s string) string {
+		var b bytes.Buffer
+		e := json.NewEncoder(&b)
+		e.SetEscapeHTML(false)
+		if err := e.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		out := strings.TrimSuffix(b.String(), "\n")
+		return strings.NewReplacer(`\\`, `\\`, `\b`, `\u0008`, `\f`, `\u000c`).Replace(out)
+	}
+	check := func(s string) {
+		if got, want := string(appendJSONString(nil, s)), ref(s); got != want {
+			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		}
+	}
+	for c := range 256 {
+		for pos := range 3 {
+			b := []byte("ab")
+			check(string(slices.Insert(b, pos, byte(c))))
+		}
+	}
+	for _, s := range []string{"\u2028", "x\u2029y", "é", "\xe2\x80", "http://example.com/a?b=c#d"} {
+		check(s)
+	}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	alphabet := []string{"a", "/", "\"", "\\", "\n", "\x00", "\x7f", "é", "\u2028", "\xff", "<", "&", " "}
+	for range 2000 {
+		var sb strings.Builder
+		for range rnd.IntN(12) {
+			sb.WriteString(alphabet[rnd.IntN(len(alphabet))])
+		}
+		check(sb.String())
 	}
 }
