@@ -638,7 +638,7 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 	// flush writes what is buffered; it is called before the writer waits,
 	// so that a slow input or a slow origin never holds results back.
 	flush := func() {
-		if werr != nil || len(buf) == 0 {
+		if werr != nil || len(buf) == 0 && w.Buffered() == 0 {
 			return
 		}
 		if _, werr = w.Write(buf); werr == nil {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -149,5 +150,26 @@ func TestAppendJSONStringLikeEncodingJSON(t *testing.T) {
 			sb.WriteString(alphabet[rnd.IntN(len(alphabet))])
 		}
 		check(sb.String())
+	}
+}
+
+// TestBulkWritesLastResult checks that the last result is written when it
+// filled the writer's batch exactly: a result of 64 KiB or more is handed to
+// the buffered writer at once, and the end of the run must flush it (it was
+// lost: the final flush returned early with nothing of its own to write).
+func TestBulkWritesLastResult(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		var in strings.Builder
+		for i := range n {
+			fmt.Fprintf(&in, "http://s1.test/%d/%s\n", i, strings.Repeat("a", 70_000))
+		}
+		var out bytes.Buffer
+		sum, err := bulk(context.Background(), benchBulkConfig(store.NewMemory(nil), false), strings.NewReader(in.String()), &out, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(out.String(), "\n"); got != n || sum.Results != int64(n) {
+			t.Errorf("%d URLs: %d lines written, %d results counted", n, got, sum.Results)
+		}
 	}
 }
