@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -206,6 +207,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		h := storeopen.Health(st)
 		return h.Degraded, h.Message
 	}
+	bulkTuneGC()
 	ctx, stop := bulkInterrupt(context.Background())
 	defer stop()
 	sum, err := bulk(ctx, cfg, in, stdout, stderr)
@@ -232,6 +234,20 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// bulkTuneGC lets the heap grow to three times what is live, not two,
+// unless GOGC or GOMEMLIMIT say otherwise: a run keeps little (its window of
+// URLs, the answers of recent origins) and makes much short-lived garbage,
+// so the collector ran often for nothing. A soft limit of 256 MiB keeps the
+// peak where it was meant to be. Measured over 1,000,000 URLs: about 8%
+// less CPU, peak RSS 113 -> 158 MB cold.
+func bulkTuneGC() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetGCPercent(200)
+	debug.SetMemoryLimit(256 << 20)
 }
 
 // newBulkTransport is the fetcher's transport (as fetch builds its own:
@@ -326,14 +342,22 @@ type bulkItem struct {
 // writes the results of the items whose answer is known (in parallel with
 // the other batches), and the writer writes them in order, with the rest.
 type bulkBatch struct {
-	items []*bulkItem
-	out   []byte
+	items []bulkItem // a slab: one allocation per batch, not per line
+	out   []byte     // from bulkBufs; the writer gives it back
 	tally bulkTally
 	done  chan struct{} // closed when the worker is through
 }
 
 // bulkBatchSize is the number of items in a batch.
 const bulkBatchSize = 256
+
+// bulkBufs recycles the batches' output buffers: without it each batch
+// grows a new one, which was most of what a warm run allocated.
+var bulkBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+func newBulkBatch() *bulkBatch {
+	return &bulkBatch{items: make([]bulkItem, 0, bulkBatchSize), done: make(chan struct{})}
+}
 
 // bulkTally counts results; the summary adds them up.
 type bulkTally struct {
@@ -353,14 +377,74 @@ func (t *bulkTally) addTo(s *bulkSummary) {
 }
 
 // originState is what a run knows of one origin: done is closed when the
-// answer (or err) is there.
+// answer (or err) is there, and ready says so without touching the channel
+// (a closed channel's receive takes its lock: once per URL, it showed).
 type originState struct {
 	origin   fetch.Origin
 	done     chan struct{}
+	ready    atomic.Bool // set, after answer and err, just before done is closed
 	answer   *cache.Answer
 	err      error
 	reported atomic.Bool // its source was written once: later URLs say "cache"
 	elem     *list.Element
+	gone     bool // no longer in origins.m (only the reader reads it)
+	// The texts every result of the origin writes, made once: the
+	// origin, and with an answer its policy and its sources (the first
+	// result's, and the later ones').
+	originText, originJSON           string
+	policyText, policyJSON           string
+	sourceFirstJSON, sourceLaterJSON string
+	sourceFirstText, sourceLaterText string
+}
+
+// setAnswer records the answer (or err) and the texts it gives.
+func (st *originState) setAnswer(a *cache.Answer, err error) {
+	st.answer, st.err = a, err
+	if a == nil {
+		return
+	}
+	st.policyText = a.Policy.String()
+	st.policyJSON = bulkQuote(st.policyText)
+	st.sourceFirstText = a.Source.String()
+	st.sourceLaterText = st.sourceFirstText
+	if a.Source == cache.Network {
+		st.sourceLaterText = cache.Cached.String()
+	}
+	st.sourceFirstJSON = bulkQuote(st.sourceFirstText)
+	st.sourceLaterJSON = bulkQuote(st.sourceLaterText)
+}
+
+// bulkQuote returns s as a JSON string, the names of policies and sources
+// without an allocation.
+func bulkQuote(s string) string {
+	switch s {
+	case "rules":
+		return `"rules"`
+	case "allow-all":
+		return `"allow-all"`
+	case "disallow-all":
+		return `"disallow-all"`
+	case "network":
+		return `"network"`
+	case "cache":
+		return `"cache"`
+	case "stale-cache":
+		return `"stale-cache"`
+	}
+	return string(appendJSONString(nil, s))
+}
+
+// isDone reports whether the answer (or err) is there.
+func (st *originState) isDone() bool {
+	if st.ready.Load() {
+		return true
+	}
+	select {
+	case <-st.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // origins keeps the answers of recently seen origins, at most max, so that
@@ -377,23 +461,32 @@ type origins struct {
 }
 
 // lookup returns the state of o, starting its fetch when it is new. Only
-// the reader calls it.
-func (s *origins) lookup(o fetch.Origin, now time.Time) *originState {
-	if st, ok := s.m[o]; ok {
-		select {
-		case <-st.done:
-			if st.answer != nil && now.Before(st.answer.ExpiresAt) {
+// the reader calls it. hint, when not nil, is where the caller keeps the
+// state last returned for o: when it is still current, o is not looked up
+// in the map; it is updated.
+func (s *origins) lookup(o fetch.Origin, hint **originState, now time.Time) *originState {
+	st, ok := (*originState)(nil), false
+	if hint != nil && *hint != nil && !(*hint).gone {
+		st, ok = *hint, true
+	} else {
+		st, ok = s.m[o]
+	}
+	if ok {
+		if !st.isDone() || st.answer != nil && now.Before(st.answer.ExpiresAt) {
+			if s.lru.Front() != st.elem {
 				s.lru.MoveToFront(st.elem)
-				return st
 			}
-			s.lru.Remove(st.elem)
-			delete(s.m, o)
-		default:
-			s.lru.MoveToFront(st.elem)
+			if hint != nil {
+				*hint = st
+			}
 			return st
 		}
+		s.lru.Remove(st.elem)
+		delete(s.m, o)
+		st.gone = true
 	}
-	st := &originState{origin: o, done: make(chan struct{})}
+	st = &originState{origin: o, done: make(chan struct{}), originText: o.String()}
+	st.originJSON = string(appendJSONString(nil, st.originText))
 	st.elem = s.lru.PushFront(st)
 	s.m[o] = st
 	s.seen.Add(1)
@@ -401,9 +494,14 @@ func (s *origins) lookup(o fetch.Origin, now time.Time) *originState {
 		old := s.lru.Back().Value.(*originState)
 		s.lru.Remove(old.elem)
 		delete(s.m, old.origin)
+		old.gone = true
+	}
+	if hint != nil {
+		*hint = st
 	}
 	go func() {
 		defer close(st.done)
+		defer st.ready.Store(true)
 		select {
 		case s.sem <- struct{}{}:
 		case <-s.ctx.Done():
@@ -412,7 +510,7 @@ func (s *origins) lookup(o fetch.Origin, now time.Time) *originState {
 			return
 		}
 		defer func() { <-s.sem }()
-		st.answer, st.err = s.c.GetOrigin(s.ctx, o)
+		st.setAnswer(s.c.GetOrigin(s.ctx, o))
 		if st.err != nil {
 			s.fails.Add(1)
 		}
@@ -540,7 +638,7 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 	// flush writes what is buffered; it is called before the writer waits,
 	// so that a slow input or a slow origin never holds results back.
 	flush := func() {
-		if werr != nil || len(buf) == 0 {
+		if werr != nil || len(buf) == 0 && w.Buffered() == 0 {
 			return
 		}
 		if _, werr = w.Write(buf); werr == nil {
@@ -573,14 +671,13 @@ loop:
 			break loop
 		}
 		b.tally.addTo(&sum)
-		for _, it := range b.items {
+		for i := range b.items {
+			it := &b.items[i]
 			if it.formatted {
 				buf = append(buf, b.out[it.start:it.end]...)
 			} else {
 				if it.state != nil {
-					select {
-					case <-it.state.done:
-					default:
+					if !it.state.isDone() {
 						flush()
 						select {
 						case <-it.state.done:
@@ -611,6 +708,10 @@ loop:
 				}
 				buf = buf[:0]
 			}
+		}
+		if out := b.out; cap(out) <= 1<<20 { // a batch of huge lines' buffer is not kept
+			b.out = nil
+			bulkBufs.Put(&out)
 		}
 		if ctx.Err() != nil {
 			interrupted = true
@@ -716,7 +817,9 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 	r := bufio.NewReaderSize(in, 64<<10)
 	lineNo := 0
 	var long []byte
-	b := &bulkBatch{done: make(chan struct{})}
+	b := newBulkBatch()
+	hosts := originCache{m: map[string]*originHint{}}
+	now := time.Now() // the clock of a batch's lookups
 	// send hands the batch on, when it has items.
 	send := func() bool {
 		if len(b.items) == 0 {
@@ -732,7 +835,8 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 		case <-ctx.Done():
 			return false
 		}
-		b = &bulkBatch{items: make([]*bulkItem, 0, bulkBatchSize), done: make(chan struct{})}
+		b = newBulkBatch()
+		now = time.Now()
 		return true
 	}
 	defer send()
@@ -759,16 +863,18 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 		}
 		if len(line) > 0 || tooLong {
 			lineNo++
-			if it := bulkParse(line, lineNo, tooLong); it != nil {
+			b.items = append(b.items, bulkItem{})
+			if it := &b.items[len(b.items)-1]; !bulkParse(it, line, lineNo, tooLong) {
+				b.items = b.items[:len(b.items)-1]
+			} else {
 				if it.err == "" {
-					o, oerr := fetch.OriginOf(it.norm)
+					o, hint, oerr := hosts.originOf(it.norm)
 					if oerr != nil {
 						it.err = fmt.Sprintf("line %d: %v", lineNo, oerr)
 					} else {
-						it.state = org.lookup(o, time.Now())
+						it.state = org.lookup(o, hint, now)
 					}
 				}
-				b.items = append(b.items, it)
 				if len(b.items) == bulkBatchSize && !send() {
 					return nil
 				}
@@ -789,27 +895,102 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 	}
 }
 
-// bulkParse reads one input line; nil means a line to skip.
-func bulkParse(line []byte, lineNo int, tooLong bool) *bulkItem {
-	it := &bulkItem{lineNo: lineNo}
+// originCache remembers the origins of the URLs read, by their scheme and
+// authority, so that most URLs are not parsed whole for their origin.
+type originCache struct {
+	m map[string]*originHint // "scheme://authority" to its origin
+}
+
+// originHint is a remembered origin and the state origins.lookup last
+// gave for it.
+type originHint struct {
+	origin fetch.Origin
+	state  *originState
+}
+
+// originCacheMax bounds the origins remembered; past it they are forgotten
+// at once.
+const originCacheMax = 1 << 16
+
+// originOf returns fetch.OriginOf(u). url.Parse, which fetch.OriginOf uses,
+// takes the origin from the scheme and the authority alone (the text up to
+// the first '/', '?' or '#' after "://"), and fails on the rest only for a
+// control byte or a malformed %-escape. So a URL whose start is remembered,
+// and whose rest is plain, printable ASCII with well-formed escapes, has the
+// remembered origin; any other is parsed whole, and only successes are
+// remembered.
+func (c *originCache) originOf(u string) (fetch.Origin, **originState, error) {
+	i := strings.Index(u, "://")
+	if i <= 0 {
+		o, err := fetch.OriginOf(u)
+		return o, nil, err
+	}
+	end := i + 3
+	for end < len(u) && u[end] != '/' && u[end] != '?' && u[end] != '#' {
+		end++
+	}
+	if !plainURLRest(u[end:]) {
+		o, err := fetch.OriginOf(u)
+		return o, nil, err
+	}
+	if h, ok := c.m[u[:end]]; ok {
+		return h.origin, &h.state, nil
+	}
+	o, err := fetch.OriginOf(u)
+	if err != nil {
+		return o, nil, err
+	}
+	if len(c.m) >= originCacheMax {
+		clear(c.m)
+	}
+	h := &originHint{origin: o}
+	c.m[strings.Clone(u[:end])] = h
+	return o, &h.state, nil
+}
+
+// plainURLRest reports whether s has only printable ASCII (no space) and
+// well-formed %-escapes.
+func plainURLRest(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7f {
+			return false
+		}
+		if c == '%' {
+			if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
+				return false
+			}
+			i += 2
+		}
+	}
+	return true
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// bulkParse reads one input line into it; false means a line to skip.
+func bulkParse(it *bulkItem, line []byte, lineNo int, tooLong bool) bool {
+	it.lineNo = lineNo
 	if tooLong {
 		it.err = fmt.Sprintf("line %d: longer than %d bytes", lineNo, bulkMaxLine)
-		return it
+		return true
 	}
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 || line[0] == '#' {
-		return nil
+		return false
 	}
 	if line[0] == '{' {
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal(line, &m); err != nil {
 			it.err = fmt.Sprintf("line %d: not a JSON object: %v", lineNo, err)
-			return it
+			return true
 		}
 		raw, ok := m["url"]
 		if !ok || json.Unmarshal(raw, &it.url) != nil {
 			it.err = fmt.Sprintf("line %d: the JSON object has no \"url\" string", lineNo)
-			return it
+			return true
 		}
 		delete(m, "url")
 		for _, k := range bulkFields {
@@ -836,10 +1017,10 @@ func bulkParse(line []byte, lineNo int, tooLong bool) *bulkItem {
 	}
 	if !utf8.ValidString(it.url) {
 		it.err = fmt.Sprintf("line %d: the URL is not valid UTF-8", lineNo)
-		return it
+		return true
 	}
 	it.norm = robotstxt.NormalizeURL(it.url)
-	return it
+	return true
 }
 
 // bulkFields are the members a result writes; JSON input's own are dropped.
@@ -851,11 +1032,11 @@ var bulkFields = []string{"crawler", "agent", "allowed", "line", "rule", "origin
 // order, is the one that says "network").
 func bulkFormatBatch(cfg *bulkConfig, b *bulkBatch) {
 	defer close(b.done)
-	for _, it := range b.items {
+	b.out = (*bulkBufs.Get().(*[]byte))[:0]
+	for i := range b.items {
+		it := &b.items[i]
 		if it.state != nil {
-			select {
-			case <-it.state.done:
-			default:
+			if !it.state.isDone() {
 				continue
 			}
 			if it.state.answer == nil || !it.state.reported.Load() {
@@ -875,24 +1056,24 @@ func bulkFormatBatch(cfg *bulkConfig, b *bulkBatch) {
 func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkTally) []byte {
 	var a *cache.Answer
 	errText := it.err
-	source := ""
-	if it.state != nil {
-		a = it.state.answer
+	st := it.state
+	var source, sourceJSON string
+	if st != nil {
+		a = st.answer
 		if a == nil {
-			errText = fmt.Sprintf("line %d: no answer for %s: %v", it.lineNo, it.state.origin, it.state.err)
+			errText = fmt.Sprintf("line %d: no answer for %s: %v", it.lineNo, st.origin, st.err)
+		} else if first {
+			source, sourceJSON = st.sourceFirstText, st.sourceFirstJSON
 		} else {
-			source = a.Source.String()
-			if !first && a.Source == cache.Network {
-				source = cache.Cached.String()
-			}
+			source, sourceJSON = st.sourceLaterText, st.sourceLaterJSON
 		}
 	}
 	if errText != "" {
 		t.bad++
 	}
 	origin := ""
-	if it.state != nil {
-		origin = it.state.origin.String()
+	if st != nil {
+		origin = st.originText
 	}
 	for i := range cfg.subjects {
 		s := &cfg.subjects[i]
@@ -904,7 +1085,7 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 				q.Dialect = robotstxt.Google
 			}
 			dec = a.Decide(q)
-			policy = a.Policy.String()
+			policy = st.policyText
 			switch a.Policy {
 			case fetch.Rules:
 				t.rules++
@@ -960,7 +1141,7 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 			buf = appendJSONString(buf, errText)
 			if origin != "" {
 				buf = append(buf, `,"origin":`...)
-				buf = appendJSONString(buf, origin)
+				buf = append(buf, st.originJSON...)
 			}
 			buf = append(buf, "}\n"...)
 			continue
@@ -972,19 +1153,28 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 		buf = append(buf, `,"rule":`...)
 		buf = appendJSONString(buf, rule)
 		buf = append(buf, `,"origin":`...)
-		buf = appendJSONString(buf, origin)
+		buf = append(buf, st.originJSON...)
 		buf = append(buf, `,"policy":`...)
-		buf = appendJSONString(buf, policy)
+		buf = append(buf, st.policyJSON...)
 		buf = append(buf, `,"reason":`...)
 		buf = appendJSONString(buf, dec.Reason)
 		buf = append(buf, `,"source":`...)
-		buf = appendJSONString(buf, source)
+		buf = append(buf, sourceJSON...)
 		buf = append(buf, "}\n"...)
 	}
 	return buf
 }
 
 const hexDigits = "0123456789abcdef"
+
+// jsonPlain says which bytes a JSON string holds as they are: printable
+// ASCII but the quote and the backslash.
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // appendJSONString appends s as a JSON string; invalid UTF-8 becomes
 // U+FFFD, as encoding/json writes it.
@@ -993,11 +1183,11 @@ func appendJSONString(buf []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
 			buf = append(buf, s[start:i]...)
 			switch c {
 			case '"', '\\':

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"container/list"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/store"
+)
+
+// TestOriginCacheAgrees checks that bulk's remembered origins give what
+// fetch.OriginOf gives, origin and error, for URLs that share starts with
+// URLs seen before, whatever the order.
+func TestOriginCacheAgrees(t *testing.T) {
+	starts := []string{
+		"http://example.com", "HTTP://Example.COM", "https://example.com:443", "http://example.com:8080",
+		"http://example.com:0", "http://example.com:99999", "http://example.com:x", "ftp://example.com",
+		"gopher://example.com", "http://", "http://user:pw@example.com", "http://[::1]:81", "http://[::1",
+		"http://127.0.0.1", "http://0x7f.1", "http://ex%41mple.com", "http://ex%zzmple.com", "http://bücher.de",
+		"http://xn--bcher-kva.de", "http://a b.com", "http:x://example.com", " http://example.com",
+		"http://example.com\x00", "1http://example.com", "http://example.com.", "http://exa mple.com",
+		"http://example.com:", "http://%E4%BE%8B.jp", "http://ex\\ample.com", "h%41ttp://example.com",
+	}
+	rests := []string{
+		"", "/", "/a/b?c=d#e", "?q", "#f", "/%41%42", "/%4", "/%zz", "/%", "?%zz", "#%zz", "/a b", "/\x7f",
+		"/\x01", "/ü", "/a:b", "//x", "/?#", "/%25", "#a#b", "??", "/;p=1", "/robots.txt",
+	}
+	var urls []string
+	for _, s := range starts {
+		for _, r := range rests {
+			urls = append(urls, s+r)
+		}
+	}
+	rnd := rand.New(rand.NewPCG(7, 8))
+	for round := range 20 {
+		rnd.Shuffle(len(urls), func(i, j int) { urls[i], urls[j] = urls[j], urls[i] })
+		c := originCache{m: map[string]*originHint{}}
+		for _, u := range urls {
+			got, _, gerr := c.originOf(u)
+			want, werr := fetch.OriginOf(u)
+			if got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+				t.Fatalf("round %d: %q: got %v, %v; want %v, %v", round, u, got, gerr, want, werr)
+			}
+		}
+	}
+}
+
+// TestOriginCacheBounded checks that the remembered origins stay bounded.
+func TestOriginCacheBounded(t *testing.T) {
+	c := originCache{m: map[string]*originHint{}}
+	for i := range originCacheMax + 10 {
+		if _, _, err := c.originOf(fmt.Sprintf("http://s%d.test/", i)); err != nil {
+			t.Fatal(err)
+		}
+		if len(c.m) > originCacheMax {
+			t.Fatalf("%d origins remembered, want at most %d", len(c.m), originCacheMax)
+		}
+	}
+}
+
+// TestOriginsLookupHint checks that a state kept by the reader is used only
+// while the run's table holds it: after it is evicted, or once its answer
+// expired, the origin is asked for again.
+func TestOriginsLookupHint(t *testing.T) {
+	cfg := benchBulkConfig(store.NewMemory(nil), false)
+	org := &origins{max: 2, m: map[fetch.Origin]*originState{}, lru: list.New(),
+		sem: make(chan struct{}, 4), c: cfg.cache, ctx: context.Background()}
+	hosts := originCache{m: map[string]*originHint{}}
+	now := time.Now()
+	ask := func(u string) *originState {
+		o, hint, err := hosts.originOf(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := org.lookup(o, hint, now)
+		<-st.done
+		return st
+	}
+	a := ask("http://s1.test/x")
+	if ask("http://s1.test/y") != a || org.seen.Load() != 1 {
+		t.Fatalf("the second URL of an origin asked again: %d origins", org.seen.Load())
+	}
+	ask("http://s2.test/")
+	ask("http://s3.test/") // evicts s1
+	if !a.gone {
+		t.Fatal("s1 was not evicted")
+	}
+	a2 := ask("http://s1.test/z")
+	if a2 == a || org.seen.Load() != 4 {
+		t.Fatalf("an evicted origin's state was reused (%d origins asked)", org.seen.Load())
+	}
+	now = a2.answer.ExpiresAt
+	if a3 := ask("http://s1.test/z"); a3 == a2 || org.seen.Load() != 5 {
+		t.Fatalf("an expired answer was reused (%d origins asked)", org.seen.Load())
+	}
+}
+
+// TestBulkQuote checks the quoted names against appendJSONString.
+func TestBulkQuote(t *testing.T) {
+	for _, s := range []string{"rules", "allow-all", "disallow-all", "network", "cache", "stale-cache", "policy(9)", `a"b`} {
+		if got, want := bulkQuote(s), string(appendJSONString(nil, s)); got != want {
+			t.Errorf("bulkQuote(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestAppendJSONStringLikeEncodingJSON checks bulk's JSON strings against
+// encoding/json's, byte for byte (encoding/json writes \b and \f short;
+// bulk writes them as \u0008 and \u000c, both valid JSON), over every byte
+// value at every position of a short string and random strings.
+func TestAppendJSONStringLikeEncodingJSON(t *testing.T) {
+	ref := func(s string) string {
+		var b bytes.Buffer
+		e := json.NewEncoder(&b)
+		e.SetEscapeHTML(false)
+		if err := e.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		out := strings.TrimSuffix(b.String(), "\n")
+		return strings.NewReplacer(`\\`, `\\`, `\b`, `\u0008`, `\f`, `\u000c`).Replace(out)
+	}
+	check := func(s string) {
+		if got, want := string(appendJSONString(nil, s)), ref(s); got != want {
+			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		}
+	}
+	for c := range 256 {
+		for pos := range 3 {
+			b := []byte("ab")
+			check(string(slices.Insert(b, pos, byte(c))))
+		}
+	}
+	for _, s := range []string{"\u2028", "x\u2029y", "é", "\xe2\x80", "http://example.com/a?b=c#d"} {
+		check(s)
+	}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	alphabet := []string{"a", "/", "\"", "\\", "\n", "\x00", "\x7f", "é", "\u2028", "\xff", "<", "&", " "}
+	for range 2000 {
+		var sb strings.Builder
+		for range rnd.IntN(12) {
+			sb.WriteString(alphabet[rnd.IntN(len(alphabet))])
+		}
+		check(sb.String())
+	}
+}
+
+// TestBulkWritesLastResult checks that the last result is written when it
+// filled the writer's batch exactly: a result of 64 KiB or more is handed to
+// the buffered writer at once, and the end of the run must flush it (it was
+// lost: the final flush returned early with nothing of its own to write).
+func TestBulkWritesLastResult(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		var in strings.Builder
+		for i := range n {
+			fmt.Fprintf(&in, "http://s1.test/%d/%s\n", i, strings.Repeat("a", 70_000))
+		}
+		var out bytes.Buffer
+		sum, err := bulk(context.Background(), benchBulkConfig(store.NewMemory(nil), false), strings.NewReader(in.String()), &out, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(out.String(), "\n"); got != n || sum.Results != int64(n) {
+			t.Errorf("%d URLs: %d lines written, %d results counted", n, got, sum.Results)
+		}
+	}
+}
