@@ -395,6 +395,36 @@ type originState struct {
 	policyText, policyJSON           string
 	sourceFirstJSON, sourceLaterJSON string
 	sourceFirstText, sourceLaterText string
+	// deciders, with rules to obey, holds one prepared question a subject
+	// (cfg.subjects): the group choice is made once an origin, not once a
+	// URL.
+	deciders []*robotstxt.Decider
+}
+
+// bulkQuery is the question of subject s, as a bulk result asks it.
+func bulkQuery(cfg *bulkConfig, s *bulkSubject, url string) robotstxt.Query {
+	q := robotstxt.Query{URL: url, Crawler: s.crawler, Agents: s.agents, Dialect: cfg.dialect}
+	if s.crawler == nil && cfg.dialect == robotstxt.DefaultDialect {
+		q.Dialect = robotstxt.Google
+	}
+	return q
+}
+
+// prepare makes the origin's deciders when its answer has rules: the
+// question cache.Answer.Decide would ask of its file, prepared once.
+func (st *originState) prepare(cfg *bulkConfig) {
+	a := st.answer
+	if cfg == nil || a == nil || a.Policy != fetch.Rules || a.Robots == nil {
+		return
+	}
+	st.deciders = make([]*robotstxt.Decider, len(cfg.subjects))
+	for i := range cfg.subjects {
+		q := bulkQuery(cfg, &cfg.subjects[i], "")
+		if q.Dialect == robotstxt.DefaultDialect && (q.Crawler == nil || q.Crawler.Dialect == robotstxt.DefaultDialect) {
+			q.Dialect = a.Dialect // as cache.Answer.Decide reads it
+		}
+		st.deciders[i] = a.Robots.Decider(q)
+	}
 }
 
 // setAnswer records the answer (or err) and the texts it gives.
@@ -456,6 +486,7 @@ type origins struct {
 	sem   chan struct{}
 	c     *cache.Cache
 	ctx   context.Context
+	cfg   *bulkConfig  // the subjects each origin's deciders are prepared for
 	seen  atomic.Int64 // origins looked up
 	fails atomic.Int64 // looked up with no answer (interrupted)
 }
@@ -511,6 +542,7 @@ func (s *origins) lookup(o fetch.Origin, hint **originState, now time.Time) *ori
 		}
 		defer func() { <-s.sem }()
 		st.setAnswer(s.c.GetOrigin(s.ctx, o))
+		st.prepare(s.cfg)
 		if st.err != nil {
 			s.fails.Add(1)
 		}
@@ -566,7 +598,7 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	org := &origins{max: max(cfg.window, 16384), m: map[fetch.Origin]*originState{}, lru: list.New(),
-		sem: make(chan struct{}, cfg.concurrency), c: cfg.cache, ctx: ctx}
+		sem: make(chan struct{}, cfg.concurrency), c: cfg.cache, ctx: ctx, cfg: &cfg}
 	batches := cfg.window/bulkBatchSize + 1
 	order := make(chan *bulkBatch, batches)
 	work := make(chan *bulkBatch, batches)
@@ -1080,11 +1112,11 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 		var dec robotstxt.Decision
 		policy := ""
 		if a != nil {
-			q := robotstxt.Query{URL: it.norm, Crawler: s.crawler, Agents: s.agents, Dialect: cfg.dialect}
-			if s.crawler == nil && cfg.dialect == robotstxt.DefaultDialect {
-				q.Dialect = robotstxt.Google
+			if st.deciders != nil && robotstxt.PathParamsQuery(it.norm) != "/robots.txt" {
+				dec = st.deciders[i].Decide(it.norm)
+			} else {
+				dec = a.Decide(bulkQuery(cfg, s, it.norm))
 			}
-			dec = a.Decide(q)
 			policy = st.policyText
 			switch a.Policy {
 			case fetch.Rules:
