@@ -156,7 +156,6 @@ const (
 	ruleIndexHTM       // implied by an allow of .../index.htm (Google)
 	ruleDead           // no URL can match the pattern
 	ruleExtra          // the pattern is in the set's arena, not in the body
-	ruleAut            // a wildcard rule found through the set's wildIndex
 )
 
 func (r *crule) allow() bool { return r.flags&ruleAllow != 0 }
@@ -284,7 +283,8 @@ func (p *probe) rejectClasses(r *crule) bool {
 type ruleSet struct {
 	// The fields a question reads come first.
 	ready    atomic.Bool // the rules are compiled
-	big      bool        // more than bigSet matchable rules: searched through idx
+	indexed  atomic.Bool // idx is built
+	big      bool        // more than bigSet matchable rules: searched through idx once built
 	first    bool        // the first match in file order wins (the draft's dialects), not the longest
 	manyWild bool        // enough wildcard rules that a byte-class check pays
 	nmatch   int32
@@ -305,6 +305,46 @@ type ruleSet struct {
 	idx    *ruleIndex
 	once   sync.Once
 	groups []int32
+	// A large set is scanned, rather than indexed, while its questions
+	// have cost less than building the index would (see coldScans).
+	nwild   int32 // matchable wildcard rules
+	work    atomic.Int64
+	idxOnce sync.Once
+}
+
+// coldScans is about how many questions about a short path a large set
+// answers by trying every rule before it builds its index: building the
+// index costs far more than one scan (tens of scans for a set of a few
+// hundred rules), and most files are asked few questions. A question
+// counts the rules it tries, and for each wildcard rule, which it may have
+// to search the path for, a unit per 32 bytes of the path: the set is
+// indexed once that work would pass coldScans times its rules. So the
+// questions answered by a scan cost, all together, a small multiple of a
+// scan with a short path, whatever their paths: less than building the
+// index (which costs about a hundred such scans on real files), and
+// linear in the set's size on hostile ones, where a long path among many
+// wildcard rules has the index built on its first question.
+const coldScans = 8
+
+// index builds the set's index if it is not built yet.
+func (s *ruleSet) index() {
+	if !s.indexed.Load() {
+		s.idxOnce.Do(func() {
+			s.idx = s.buildIndex()
+			s.indexed.Store(true)
+		})
+	}
+}
+
+// coldScan reports whether a large set not yet indexed answers a question
+// about path by a scan; when it does not, the set is indexed.
+func (s *ruleSet) coldScan(path string) bool {
+	work := int64(s.nmatch) + int64(s.nwild)*int64(len(path)/32)
+	if work <= coldScans*int64(s.nmatch) && s.work.Add(work) <= coldScans*int64(s.nmatch) {
+		return true
+	}
+	s.index()
+	return false
 }
 
 // before reports whether rule a beats rule b in the set's precedence
@@ -374,6 +414,9 @@ func (s *ruleSet) matchRest(r *crule, path string) bool {
 // past a '#' or NUL byte, which end it (see probe).
 func (s *ruleSet) eval(path string) *crule {
 	if s.big {
+		if !s.indexed.Load() && s.coldScan(path) {
+			return s.scan(path, 0)
+		}
 		return s.evalIndexed(path, 0)
 	}
 	p := newProbe(path, s.manyWild)
@@ -467,6 +510,9 @@ const maxBucketCopies = 4
 func (s *ruleSet) decide(path string, skip uint8) *crule {
 	switch {
 	case s.big:
+		if !s.indexed.Load() && s.coldScan(path) {
+			return s.scan(path, skip)
+		}
 		return s.evalIndexed(path, skip)
 	case skip == 0:
 		return s.eval(path)
@@ -479,11 +525,13 @@ func (s *ruleSet) decide(path string, skip uint8) *crule {
 // passed over.
 func (s *ruleSet) scan(path string, skip uint8) *crule {
 	var best *crule
-	s.scanEach(path, skip, func(r *crule) {
-		if best == nil || s.before(r, best) {
+	p := newProbe(path, s.manyWild)
+	rs := s.rules[:s.nmatch]
+	for i := range rs {
+		if r := &rs[i]; r.flags&skip == 0 && !p.reject(r) && s.matchRest(r, p.pathFor(r)) && (best == nil || s.before(r, best)) {
 			best = r
 		}
-	})
+	}
 	return best
 }
 
@@ -491,7 +539,7 @@ func (s *ruleSet) scan(path string, skip uint8) *crule {
 // flag in skip, in no particular order. A large set finds them through
 // its index.
 func (s *ruleSet) eachMatch(path string, skip uint8, fn func(*crule)) {
-	if s.idx != nil {
+	if s.indexed.Load() {
 		s.idx.each(s, path, skip, fn)
 		return
 	}
@@ -742,8 +790,19 @@ func (c *compiled) finish() {
 	}
 }
 
-// set returns set i, compiling its rules on first use.
+// set returns set i, compiling its rules on first use, and indexed when
+// it is large.
 func (c *compiled) set(i int32) *ruleSet {
+	s := c.coldSet(i)
+	if s.big {
+		s.index()
+	}
+	return s
+}
+
+// coldSet returns set i, compiling its rules on first use; a large set
+// may not be indexed yet (see coldScans).
+func (c *compiled) coldSet(i int32) *ruleSet {
 	s := &c.star
 	if i != starSet {
 		s = &c.sets[i]
@@ -804,7 +863,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 	s.first = c.dialect.firstMatch()
 	if k > bigSet {
 		s.big = true
-		s.idx = s.buildIndex()
+		s.nwild = int32(wild)
 		return
 	}
 	if s.first {

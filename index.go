@@ -107,16 +107,20 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 	slices.SortFunc(ix.wild, order)
 
 	var segged []int32
-	for _, id := range ix.wild {
+	inAut := make([]bool, len(ix.wild)) // per wild entry: found through aut
+	for k, id := range ix.wild {
 		if segmented(s.pat(&s.rules[id]), &s.rules[id]) {
 			segged = append(segged, id)
+			inAut[k] = true
 		}
 	}
 	// (The automaton notes where its words are in 31 bits.)
 	if len(segged) >= wildMin && len(s.body) < wordExtra && len(s.extra) < wordExtra {
 		ix.aut = s.buildWild(segged)
+	} else {
+		clear(inAut)
 	}
-	ix.bucketWild(s)
+	ix.bucketWild(s, inAut)
 	ix.words = make([]uint64, len(ix.lits))
 	for k, id := range ix.lits {
 		ix.words[k] = beWord8(key(id))
@@ -321,8 +325,8 @@ func (ix *ruleIndex) each(s *ruleSet, path string, skip uint8, fn func(*crule)) 
 }
 
 // bucketWild buckets the wildcard rules (positions in ix.wild, which is in
-// precedence order).
-func (ix *ruleIndex) bucketWild(s *ruleSet) {
+// precedence order), but those found through the automaton (inAut).
+func (ix *ruleIndex) bucketWild(s *ruleSet, inAut []bool) {
 	var count [257]int32
 	bucketOf := func(r *crule) int {
 		if r.lit >= 2 && s.base(r)[r.off] == '/' {
@@ -331,7 +335,7 @@ func (ix *ruleIndex) bucketWild(s *ruleSet) {
 		return -1
 	}
 	for k, id := range ix.wild {
-		if s.rules[id].flags&ruleAut != 0 {
+		if inAut[k] {
 			continue
 		}
 		if b := bucketOf(&s.rules[id]); b >= 0 {
@@ -350,7 +354,7 @@ func (ix *ruleIndex) bucketWild(s *ruleSet) {
 	ix.wbucket = make([]int32, n)
 	var fill [256]int32
 	for k, id := range ix.wild {
-		if s.rules[id].flags&ruleAut != 0 {
+		if inAut[k] {
 			continue
 		}
 		if b := bucketOf(&s.rules[id]); b >= 0 {
