@@ -591,10 +591,13 @@ func (c *compiled) build(body string, d Dialect) {
 	extBound := func() int { return count().exts }
 	c.ext.body = body
 	cur := -1
-	lex(body, c.mode, func(ln *lexLine) {
+	lx := newLexer(body, c.mode)
+	var line lexLine
+	for lx.next(&line) {
+		ln := &line
 		if d.draftRecords() && ln.flags&flagEmpty != 0 {
 			cur = -1 // the draft separates records by blank lines
-			return
+			continue
 		}
 		switch ln.field {
 		case FieldUserAgent:
@@ -619,7 +622,7 @@ func (c *compiled) build(body string, d Dialect) {
 		case FieldAllow, FieldDisallow:
 			if cur < 0 {
 				c.orphans = append(grow(c.orphans, c.ext.linesBound), int32(ln.num))
-				return
+				continue
 			}
 			raw := rawRule{off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)), line: uint32(ln.num)}
 			if ln.field == FieldAllow {
@@ -633,7 +636,7 @@ func (c *compiled) build(body string, d Dialect) {
 			c.ext.addSitemap(ln)
 		case FieldCrawlDelay, FieldRequestRate, FieldVisitTime:
 			if cur < 0 {
-				return
+				continue
 			}
 			g := &c.groups[cur]
 			if g.ext == 0 {
@@ -646,7 +649,7 @@ func (c *compiled) build(body string, d Dialect) {
 		case FieldCleanParam, FieldHost:
 			c.ext.add(ln)
 		}
-	})
+	}
 	// Do not keep mostly empty arrays.
 	c.raws = clipSlice(c.raws)
 	c.agents = clipSlice(c.agents)
@@ -1112,9 +1115,22 @@ func equalFoldASCII(a, b string) bool {
 	return true
 }
 
+// le64 reads the first eight bytes of s as a little-endian word.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
 // hasHighByte reports whether s holds a byte of 0x80 or above, eight bytes
 // at a time.
 func hasHighByte(s string) bool {
+	for len(s) >= 32 {
+		if (le64(s)|le64(s[8:])|le64(s[16:])|le64(s[24:]))&0x8080808080808080 != 0 {
+			return true
+		}
+		s = s[32:]
+	}
 	for len(s) >= 8 {
 		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56

@@ -47,12 +47,34 @@ const (
 // line in order, including the empty line after a final line ending. body must
 // already be cut to the size limit. The *lexLine passed to emit is reused.
 func lex(body string, mode reading, emit func(*lexLine)) {
+	lx := newLexer(body, mode)
 	var ln lexLine
-	splitLines(body, func(num, start, end int) {
-		ln = lexLine{num: num, start: start, end: end}
-		classify(body[start:end], mode, &ln)
+	for lx.next(&ln) {
 		emit(&ln)
-	})
+	}
+}
+
+// lexer reads the lines of a body one at a time, as lex does: a loop over
+// next keeps the line in the caller's frame, with no call through a
+// function value per line.
+type lexer struct {
+	lines lineScanner
+	mode  reading
+}
+
+func newLexer(body string, mode reading) lexer {
+	return lexer{lines: newLineScanner(body), mode: mode}
+}
+
+// next reads the next line into ln, or reports false after the last.
+func (lx *lexer) next(ln *lexLine) bool {
+	num, start, end, ok := lx.lines.next()
+	if !ok {
+		return false
+	}
+	*ln = lexLine{num: num, start: start, end: end}
+	classify(lx.lines.body[start:end], lx.mode, ln)
+	return true
 }
 
 // splitLines calls fn with the number and bounds of every line of body: a
@@ -60,29 +82,58 @@ func lex(body string, mode reading, emit func(*lexLine)) {
 // lines end at LF, CR or CRLF; the text after the last line ending is a line
 // too, even when empty.
 func splitLines(body string, fn func(num, start, end int)) {
+	ls := newLineScanner(body)
+	for {
+		num, start, end, ok := ls.next()
+		if !ok {
+			return
+		}
+		fn(num, start, end)
+	}
+}
+
+// lineScanner yields the lines of a body as splitLines describes them.
+type lineScanner struct {
+	body           string
+	pos, num       int
+	nextLF, nextCR int // cached positions of the next '\n' and '\r'
+	done           bool
+}
+
+func newLineScanner(body string) lineScanner {
 	pos := 0
 	const bom = "\xEF\xBB\xBF"
 	for pos < len(bom) && pos < len(body) && body[pos] == bom[pos] {
 		pos++
 	}
-	nextLF, nextCR := -1, -1 // cached positions of the next '\n' and '\r'
-	for num := 1; ; num++ {
-		if nextLF != len(body) && nextLF < pos {
-			nextLF = indexFrom(body, pos, '\n')
-		}
-		if nextCR != len(body) && nextCR < pos {
-			nextCR = indexFrom(body, pos, '\r')
-		}
-		end := min(nextLF, nextCR)
-		fn(num, pos, end)
-		if end == len(body) {
-			return
-		}
-		pos = end + 1
-		if body[end] == '\r' && pos < len(body) && body[pos] == '\n' {
-			pos++
-		}
+	return lineScanner{body: body, pos: pos, nextLF: -1, nextCR: -1}
+}
+
+// next returns the number and bounds of the next line, or ok false after
+// the last.
+func (ls *lineScanner) next() (num, start, end int, ok bool) {
+	if ls.done {
+		return 0, 0, 0, false
 	}
+	body, pos := ls.body, ls.pos
+	if ls.nextLF != len(body) && ls.nextLF < pos {
+		ls.nextLF = indexFrom(body, pos, '\n')
+	}
+	if ls.nextCR != len(body) && ls.nextCR < pos {
+		ls.nextCR = indexFrom(body, pos, '\r')
+	}
+	end = min(ls.nextLF, ls.nextCR)
+	ls.num++
+	if end == len(body) {
+		ls.done = true
+		return ls.num, pos, end, true
+	}
+	next := end + 1
+	if body[end] == '\r' && next < len(body) && body[next] == '\n' {
+		next++
+	}
+	ls.pos = next
+	return ls.num, pos, end, true
 }
 
 // indexFrom returns the index of the first c in s at or after from, or
@@ -205,38 +256,65 @@ func hasPrefixFold(s, prefix string) bool {
 // prefix, accepting a few frequent typos. Keys that are none of the four
 // fields Google reads are looked up exactly among the extension fields.
 func googleField(key string, flags lineFlags) (Field, lineFlags) {
+	// The four names as usually written, compared a word at a time.
+	w := foldWord8(key)
+	switch {
+	case len(key) == 8 && w == wordDisallow:
+		return FieldDisallow, flags
+	case len(key) == 5 && w == wordAllow:
+		return FieldAllow, flags
+	case len(key) == 10 && w == wordUserAge && foldWord8(key[8:]) == wordNT:
+		return FieldUserAgent, flags
+	case len(key) == 7 && w == wordSitemap:
+		return FieldSitemap, flags
+	}
 	var f Field
 	var name string
+	// The first letter picks the candidates; the names as written come
+	// before their typos.
 	switch key[0] | 0x20 {
-	case 'u', 'a', 'd', 's':
-	default:
-		return extensionField(key), flags
-	}
-	switch {
-	case hasPrefixFold(key, "user-agent"):
-		f, name = FieldUserAgent, "user-agent"
-	case hasPrefixFold(key, "useragent"):
-		f, name, flags = FieldUserAgent, "useragent", flags|flagTypo
-	case hasPrefixFold(key, "user agent"):
-		f, name, flags = FieldUserAgent, "user agent", flags|flagTypo
-	case hasPrefixFold(key, "allow"):
+	case 'd':
+		switch {
+		case hasPrefixFold(key, "disallow"):
+			f, name = FieldDisallow, "disallow"
+		case hasPrefixFold(key, "dissallow"):
+			f, name, flags = FieldDisallow, "dissallow", flags|flagTypo
+		case hasPrefixFold(key, "dissalow"):
+			f, name, flags = FieldDisallow, "dissalow", flags|flagTypo
+		case hasPrefixFold(key, "disalow"):
+			f, name, flags = FieldDisallow, "disalow", flags|flagTypo
+		case hasPrefixFold(key, "diasllow"):
+			f, name, flags = FieldDisallow, "diasllow", flags|flagTypo
+		case hasPrefixFold(key, "disallaw"):
+			f, name, flags = FieldDisallow, "disallaw", flags|flagTypo
+		default:
+			return extensionField(key), flags
+		}
+	case 'a':
+		if !hasPrefixFold(key, "allow") {
+			return extensionField(key), flags
+		}
 		f, name = FieldAllow, "allow"
-	case hasPrefixFold(key, "disallow"):
-		f, name = FieldDisallow, "disallow"
-	case hasPrefixFold(key, "dissallow"):
-		f, name, flags = FieldDisallow, "dissallow", flags|flagTypo
-	case hasPrefixFold(key, "dissalow"):
-		f, name, flags = FieldDisallow, "dissalow", flags|flagTypo
-	case hasPrefixFold(key, "disalow"):
-		f, name, flags = FieldDisallow, "disalow", flags|flagTypo
-	case hasPrefixFold(key, "diasllow"):
-		f, name, flags = FieldDisallow, "diasllow", flags|flagTypo
-	case hasPrefixFold(key, "disallaw"):
-		f, name, flags = FieldDisallow, "disallaw", flags|flagTypo
-	case hasPrefixFold(key, "sitemap"):
-		f, name = FieldSitemap, "sitemap"
-	case hasPrefixFold(key, "site-map"):
-		f, name, flags = FieldSitemap, "site-map", flags|flagTypo
+	case 'u':
+		switch {
+		case hasPrefixFold(key, "user-agent"):
+			f, name = FieldUserAgent, "user-agent"
+		case hasPrefixFold(key, "useragent"):
+			f, name, flags = FieldUserAgent, "useragent", flags|flagTypo
+		case hasPrefixFold(key, "user agent"):
+			f, name, flags = FieldUserAgent, "user agent", flags|flagTypo
+		default:
+			return extensionField(key), flags
+		}
+	case 's':
+		switch {
+		case hasPrefixFold(key, "sitemap"):
+			f, name = FieldSitemap, "sitemap"
+		case hasPrefixFold(key, "site-map"):
+			f, name, flags = FieldSitemap, "site-map", flags|flagTypo
+		default:
+			return extensionField(key), flags
+		}
 	default:
 		return extensionField(key), flags
 	}
@@ -245,6 +323,15 @@ func googleField(key string, flags lineFlags) (Field, lineFlags) {
 	}
 	return f, flags
 }
+
+// The words googleField compares keys with (word8 of each name).
+var (
+	wordDisallow = word8("disallow")
+	wordAllow    = word8("allow")
+	wordUserAge  = word8("user-age")
+	wordNT       = word8("nt")
+	wordSitemap  = word8("sitemap")
+)
 
 // exactField classifies a key by exact, case-insensitive comparison, as
 // RFC 9309 and the original draft read keys.
