@@ -451,25 +451,36 @@ const bucketMin = 8
 // maxBucketCopies times the set's rules: then the set is scanned whole.
 func (s *ruleSet) makeBuckets() {
 	rs := s.rules[:s.nmatch]
-	bucketOf := func(r *crule) int {
-		if base := s.base(r); r.lit >= 2 && base[r.off] == '/' && base[r.off+1] < 128 {
-			return int(base[r.off+1])
-		}
-		return -1
+	if len(rs) > bigSet {
+		return // a large set is indexed instead
 	}
-	var generic []uint16
-	var own [128][]uint16
+	// The rules' positions grouped by bucket (128: the generic ones), in
+	// precedence order within each: a counting sort on the stack.
+	var of [bigSet]uint8
+	var start [130]uint16
 	for i := range rs {
-		if b := bucketOf(&rs[i]); b >= 0 {
-			own[b] = append(own[b], uint16(i))
-		} else {
-			generic = append(generic, uint16(i))
+		r := &rs[i]
+		b := 128
+		if base := s.base(r); r.lit >= 2 && base[r.off] == '/' && base[r.off+1] < 128 {
+			b = int(base[r.off+1])
 		}
+		of[i] = uint8(b)
+		start[b+1]++
 	}
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
+	}
+	var pos [bigSet]uint8
+	fill := start
+	for i := range rs {
+		pos[fill[of[i]]] = uint8(i)
+		fill[of[i]]++
+	}
+	generic := pos[start[128]:start[129]]
 	n := len(generic)
-	for b := range own {
-		if len(own[b]) > 0 {
-			n += len(own[b]) + len(generic)
+	for b := range 128 {
+		if k := int(start[b+1] - start[b]); k > 0 {
+			n += k + len(generic)
 		}
 	}
 	if n > maxBucketCopies*len(rs) {
@@ -481,14 +492,15 @@ func (s *ruleSet) makeBuckets() {
 		brules = append(brules, rs[i])
 	}
 	bounds[256], bounds[257] = 0, uint16(len(brules))
-	for b := range own {
-		if len(own[b]) == 0 {
+	for b := range 128 {
+		x := pos[start[b]:start[b+1]]
+		if len(x) == 0 {
 			bounds[2*b], bounds[2*b+1] = bounds[256], bounds[257]
 			continue
 		}
 		bounds[2*b] = uint16(len(brules))
 		// Merge, keeping precedence order (positions in rs).
-		x, y := own[b], generic
+		y := generic
 		for len(x) > 0 || len(y) > 0 {
 			if len(y) == 0 || len(x) > 0 && x[0] < y[0] {
 				brules, x = append(brules, rs[x[0]]), x[1:]
@@ -734,30 +746,62 @@ func (c *compiled) prepareSlow() {
 
 // finish indexes the tokens and lays out the sets.
 func (c *compiled) finish() {
+	named := 0 // user-agent lines naming a token: a bound on the tokens
+	for _, a := range c.agents {
+		if !a.global() {
+			named++
+		}
+	}
 	c.fast = c.fastBuf[:0]
+	if named > len(c.fastBuf) {
+		c.fast = make([]tokenFast, 0, named)
+	}
+	c.toks = make([]tokenEntry, 0, named)
 	tokOf := make([]int32, len(c.agents)) // per agent line, its token
 	for gi := range c.groups {
 		g := &c.groups[gi]
 		for ai := g.alo; ai < g.ahi; ai++ {
 			if a := c.agents[ai]; !a.global() {
-				tokOf[ai] = c.addToken(c.agentToken(a), int32(gi))
+				tokOf[ai] = c.addToken(c.agentToken(a))
 				c.toks[tokOf[ai]].nlines++
 			}
 		}
 	}
+	// Many lines naming few tokens: do not keep the room for more.
+	c.toks = clipSlice(c.toks)
+	if cap(c.fast) > len(c.fastBuf) && len(c.fast) <= len(c.fastBuf) {
+		c.fast = c.fastBuf[:copy(c.fastBuf[:], c.fast)]
+	} else {
+		c.fast = clipSlice(c.fast)
+	}
 	// The lines of each token, together (so that a question naming a
-	// token lists them without reading every group).
+	// token lists them without reading every group), and its groups, in
+	// one array: a token has no more groups than lines.
 	n := int32(0)
 	for i := range c.toks {
-		c.toks[i].lines, n = n, n+c.toks[i].nlines
-		c.toks[i].nlines = 0
+		n += c.toks[i].nlines
 	}
-	c.tokLines = make([]int32, n)
-	for ai := range c.agents {
-		if a := &c.agents[ai]; !a.global() {
-			e := &c.toks[tokOf[ai]]
-			c.tokLines[e.lines+e.nlines] = a.line
-			e.nlines++
+	all := make([]int32, 2*n)
+	c.tokLines = all[:n:n]
+	groups := all[n:]
+	n = 0
+	for i := range c.toks {
+		e := &c.toks[i]
+		e.lines, n = n, n+e.nlines
+		e.groups = groups[e.lines:e.lines:n] // (footprint counts its cap)
+		e.nlines = 0
+	}
+	for gi := range c.groups {
+		g := &c.groups[gi]
+		for ai := g.alo; ai < g.ahi; ai++ {
+			if a := &c.agents[ai]; !a.global() {
+				e := &c.toks[tokOf[ai]]
+				c.tokLines[e.lines+e.nlines] = a.line
+				e.nlines++
+				if k := len(e.groups); k == 0 || e.groups[k-1] != int32(gi) {
+					e.groups = append(e.groups, int32(gi))
+				}
+			}
 		}
 	}
 	// Sets: set i is group i alone; then one per token or '*' that names
@@ -979,8 +1023,8 @@ func sortPrecedence(rs []crule) {
 	}
 }
 
-// addToken records that group gi names tok, and returns its index in toks.
-func (c *compiled) addToken(tok string, gi int32) int32 {
+// addToken records tok, if new, and returns its index in toks.
+func (c *compiled) addToken(tok string) int32 {
 	i := c.findToken(tok)
 	if i < 0 {
 		i = int32(len(c.toks))
@@ -1004,10 +1048,6 @@ func (c *compiled) addToken(tok string, gi int32) int32 {
 				c.slot(int32(j))
 			}
 		}
-	}
-	e := &c.toks[i]
-	if n := len(e.groups); n == 0 || e.groups[n-1] != gi {
-		e.groups = append(e.groups, gi)
 	}
 	return i
 }
