@@ -603,9 +603,21 @@ func (c *compiled) build(body string, d Dialect) {
 	extBound := func() int { return count().exts }
 	c.ext.body = body
 	cur := -1
+	// The three lists most lines add to are kept in locals while the
+	// lines are read: storing a slice into the heap costs a write barrier
+	// while the collector runs.
+	raws, agents, groups := c.raws, c.agents, c.groups
+	if raws == nil {
+		// Room for a rule on every line (clipped below), once, rather
+		// than a list doubled from four.
+		raws = make([]rawRule, 0, c.ext.linesBound())
+	}
 	lx := newLexer(body, c.mode)
-	var line lexLine
-	for lx.next(&line) {
+	for {
+		line, ok := lx.next()
+		if !ok {
+			break
+		}
 		ln := &line
 		if d.draftRecords() && ln.flags&flagEmpty != 0 {
 			cur = -1 // the draft separates records by blank lines
@@ -613,12 +625,12 @@ func (c *compiled) build(body string, d Dialect) {
 		}
 		switch ln.field {
 		case FieldUserAgent:
-			if cur < 0 || c.groups[cur].hi > c.groups[cur].lo {
-				n := int32(len(c.raws))
-				c.groups = append(grow(c.groups, groupBound), group{alo: int32(len(c.agents)), ahi: int32(len(c.agents)), lo: n, hi: n})
-				cur = len(c.groups) - 1
+			if cur < 0 || groups[cur].hi > groups[cur].lo {
+				n := int32(len(raws))
+				groups = append(grow(groups, groupBound), group{alo: int32(len(agents)), ahi: int32(len(agents)), lo: n, hi: n})
+				cur = len(groups) - 1
 			}
-			g := &c.groups[cur]
+			g := &groups[cur]
 			a := agentLine{line: int32(ln.num), off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value))}
 			if isGlobalAgent(ln.value) {
 				a.tlen = agentGlobal
@@ -628,7 +640,7 @@ func (c *compiled) build(body string, d Dialect) {
 			} else {
 				a.tlen = uint32(len(ExtractToken(ln.value)))
 			}
-			c.agents = append(grow(c.agents, agentBound), a)
+			agents = append(grow(agents, agentBound), a)
 			g.ahi++
 			g.last = int32(ln.num)
 		case FieldAllow, FieldDisallow:
@@ -640,9 +652,9 @@ func (c *compiled) build(body string, d Dialect) {
 			if ln.field == FieldAllow {
 				raw.line |= rawAllow
 			}
-			c.raws = append(grow(c.raws, c.ext.linesBound), raw)
-			g := &c.groups[cur]
-			g.hi = int32(len(c.raws))
+			raws = append(grow(raws, c.ext.linesBound), raw)
+			g := &groups[cur]
+			g.hi = int32(len(raws))
 			g.last = int32(ln.num)
 		case FieldSitemap:
 			c.ext.addSitemap(ln)
@@ -650,7 +662,7 @@ func (c *compiled) build(body string, d Dialect) {
 			if cur < 0 {
 				continue
 			}
-			g := &c.groups[cur]
+			g := &groups[cur]
 			if g.ext == 0 {
 				c.exts = append(grow(c.exts, extBound), groupExt{})
 				g.ext = int32(len(c.exts))
@@ -662,6 +674,7 @@ func (c *compiled) build(body string, d Dialect) {
 			c.ext.add(ln)
 		}
 	}
+	c.raws, c.agents, c.groups = raws, agents, groups
 	// Do not keep mostly empty arrays.
 	c.raws = clipSlice(c.raws)
 	c.agents = clipSlice(c.agents)

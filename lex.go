@@ -49,7 +49,12 @@ const (
 func lex(body string, mode reading, emit func(*lexLine)) {
 	lx := newLexer(body, mode)
 	var ln lexLine
-	for lx.next(&ln) {
+	for {
+		l, ok := lx.next()
+		if !ok {
+			return
+		}
+		ln = l
 		emit(&ln)
 	}
 }
@@ -66,15 +71,17 @@ func newLexer(body string, mode reading) lexer {
 	return lexer{lines: newLineScanner(body), mode: mode}
 }
 
-// next reads the next line into ln, or reports false after the last.
-func (lx *lexer) next(ln *lexLine) bool {
+// next reads the next line, or reports false after the last. The line is
+// returned by value: written into the caller's frame, it costs no write
+// barrier while the collector runs.
+func (lx *lexer) next() (lexLine, bool) {
 	num, start, end, ok := lx.lines.next()
 	if !ok {
-		return false
+		return lexLine{}, false
 	}
-	*ln = lexLine{num: num, start: start, end: end}
-	classify(lx.lines.body[start:end], lx.mode, ln)
-	return true
+	ln := classify(lx.lines.body[start:end], lx.mode)
+	ln.num, ln.start, ln.end = num, start, end
+	return ln, true
 }
 
 // splitLines calls fn with the number and bounds of every line of body: a
@@ -146,9 +153,10 @@ func indexFrom(s string, from int, c byte) int {
 }
 
 // isSpace reports whether c is ASCII white space as C's isspace sees it.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
+func isSpace(c byte) bool { return spaceTable[c] }
+
+// spaceTable holds the bytes isSpace accepts: one load, not six compares.
+var spaceTable = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
 
 func trimSpace(s string) string {
 	for len(s) > 0 && isSpace(s[0]) {
@@ -160,8 +168,9 @@ func trimSpace(s string) string {
 	return s
 }
 
-// classify reads one raw line (without its ending) into ln.
-func classify(raw string, mode reading, ln *lexLine) {
+// classify reads one raw line (without its ending); it leaves the line's
+// number and bounds to the caller.
+func classify(raw string, mode reading) (ln lexLine) {
 	end := len(raw)
 	if mode != readStrict {
 		if end > maxLineLen {
@@ -193,32 +202,32 @@ func classify(raw string, mode reading, ln *lexLine) {
 		} else {
 			ln.flags |= flagEmpty
 		}
-		return
+		return ln
 	}
 	text := raw[start:end]
 	sep := strings.IndexByte(text, ':')
 	if sep < 0 {
 		if mode == readStrict {
-			return
+			return ln
 		}
 		// Google accepts white space instead of the colon when the line
 		// holds exactly two runs of non-white-space characters.
 		sep = strings.IndexAny(text, " \t")
 		if sep < 0 {
-			return
+			return ln
 		}
 		val := text[sep:]
 		for len(val) > 0 && (val[0] == ' ' || val[0] == '\t') {
 			val = val[1:]
 		}
 		if strings.ContainsAny(val, " \t") {
-			return
+			return ln
 		}
 		ln.flags |= flagMissingColon
 	}
 	key := trimSpace(text[:sep])
 	if key == "" {
-		return
+		return ln
 	}
 	ln.flags |= flagDirective
 	ln.key = key
@@ -232,6 +241,7 @@ func classify(raw string, mode reading, ln *lexLine) {
 	} else {
 		ln.field = exactField(key)
 	}
+	return ln
 }
 
 // hasPrefixFold reports whether s starts with prefix, ignoring ASCII case.
