@@ -63,12 +63,13 @@ func lex(body string, mode reading, emit func(*lexLine)) {
 // next keeps the line in the caller's frame, with no call through a
 // function value per line.
 type lexer struct {
-	lines lineScanner
-	mode  reading
+	lines    lineScanner
+	mode     reading
+	nextHash int // the position of the next '#' in the body, or len(body)
 }
 
 func newLexer(body string, mode reading) lexer {
-	return lexer{lines: newLineScanner(body), mode: mode}
+	return lexer{lines: newLineScanner(body), mode: mode, nextHash: -1}
 }
 
 // next reads the next line, or reports false after the last. The line is
@@ -79,7 +80,17 @@ func (lx *lexer) next() (lexLine, bool) {
 	if !ok {
 		return lexLine{}, false
 	}
-	ln := classify(lx.lines.body[start:end], lx.mode)
+	// Most lines have no comment: the next '#' is looked for once past
+	// each one found, not on every line.
+	body := lx.lines.body
+	if lx.nextHash < start && lx.nextHash != len(body) {
+		lx.nextHash = indexFrom(body, start, '#')
+	}
+	hash := -1
+	if lx.nextHash < end {
+		hash = lx.nextHash - start
+	}
+	ln := classifyHash(body[start:end], lx.mode, hash)
 	ln.num, ln.start, ln.end = num, start, end
 	return ln, true
 }
@@ -170,7 +181,13 @@ func trimSpace(s string) string {
 
 // classify reads one raw line (without its ending); it leaves the line's
 // number and bounds to the caller.
-func classify(raw string, mode reading) (ln lexLine) {
+func classify(raw string, mode reading) lexLine {
+	return classifyHash(raw, mode, strings.IndexByte(raw, '#'))
+}
+
+// classifyHash is classify given the position of the line's first '#', or
+// -1 when it has none.
+func classifyHash(raw string, mode reading, hash int) (ln lexLine) {
 	end := len(raw)
 	if mode != readStrict {
 		if end > maxLineLen {
@@ -185,9 +202,9 @@ func classify(raw string, mode reading) (ln lexLine) {
 			}
 		}
 	}
-	if i := strings.IndexByte(raw[:end], '#'); i >= 0 {
+	if hash >= 0 && hash < end {
 		ln.flags |= flagHasComment
-		end = i
+		end = hash
 	}
 	start := 0
 	for start < end && isSpace(raw[start]) {
