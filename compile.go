@@ -888,7 +888,15 @@ func (c *compiled) compileSet(s *ruleSet) {
 	for _, gi := range s.groups {
 		n += int(c.groups[gi].hi - c.groups[gi].lo)
 	}
-	rules := make([]crule, 0, n+n/8+1)
+	var rules []crule
+	if s == &c.star && n < len(c.starBuf) {
+		// A small '*' set's rules are kept beside the rest of what a
+		// question reads (below): compile them there. (Implied
+		// index.htm rules past its room move them to the heap.)
+		rules = c.starBuf[:0]
+	} else {
+		rules = make([]crule, 0, n+n/8+1)
+	}
 	var arena strings.Builder
 	for _, gi := range s.groups {
 		g := &c.groups[gi]
@@ -913,9 +921,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 		k++
 	}
 	copy(rules[k:], dead)
-	if s == &c.star && len(rules) <= len(c.starBuf) {
-		// Keep a small '*' set's rules beside the rest of what a
-		// question reads.
+	if s == &c.star && len(rules) > 0 && len(rules) <= len(c.starBuf) && &rules[0] != &c.starBuf[0] {
 		rules = c.starBuf[:copy(c.starBuf[:], rules)]
 	}
 	s.rules, s.nmatch = rules, int32(k)
