@@ -212,3 +212,50 @@ func TestLazyIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyIndexConcurrent asks a large set from several goroutines at once
+// across the point where its index is built (run it with -race): every
+// answer is the indexed set's.
+func TestLazyIndexConcurrent(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 0; i < bigSet+200; i++ {
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "Allow: /%s*%s\n", hostileLetters(i, 2), hostileLetters(i*7, 2))
+			continue
+		}
+		fmt.Fprintf(&b, "Disallow: /%s\n", hostileLetters(i, 3))
+	}
+	ref := ParseString(b.String())
+	ref.Compile()
+	paths := []string{"/aab", "/abc", "/zzz", "/baxyz", "/", "/aa/ab", "/aca", "/ab/ab"}
+	for round := 0; round < 20; round++ {
+		r := ParseString(b.String())
+		errs := make(chan string, 8)
+		done := make(chan struct{})
+		for g := 0; g < 4; g++ {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				for q := 0; q < 2*coldScans; q++ {
+					p := paths[(g+q)%len(paths)]
+					if got, want := r.Allowed("FooBot", p), ref.Allowed("FooBot", p); got != want {
+						select {
+						case errs <- fmt.Sprintf("%s: %v, indexed %v", p, got, want):
+						default:
+						}
+					}
+				}
+			}()
+		}
+		for range 4 {
+			<-done
+		}
+		close(errs)
+		for e := range errs {
+			t.Error(e)
+		}
+		if !r.google.star.indexed.Load() {
+			t.Fatalf("round %d: %d questions and the set is not indexed", round, 8*coldScans)
+		}
+	}
+}
