@@ -156,7 +156,6 @@ const (
 	ruleIndexHTM       // implied by an allow of .../index.htm (Google)
 	ruleDead           // no URL can match the pattern
 	ruleExtra          // the pattern is in the set's arena, not in the body
-	ruleAut            // a wildcard rule found through the set's wildIndex
 )
 
 func (r *crule) allow() bool { return r.flags&ruleAllow != 0 }
@@ -284,7 +283,8 @@ func (p *probe) rejectClasses(r *crule) bool {
 type ruleSet struct {
 	// The fields a question reads come first.
 	ready    atomic.Bool // the rules are compiled
-	big      bool        // more than bigSet matchable rules: searched through idx
+	indexed  atomic.Bool // idx is built
+	big      bool        // more than bigSet matchable rules: searched through idx once built
 	first    bool        // the first match in file order wins (the draft's dialects), not the longest
 	manyWild bool        // enough wildcard rules that a byte-class check pays
 	nmatch   int32
@@ -305,6 +305,46 @@ type ruleSet struct {
 	idx    *ruleIndex
 	once   sync.Once
 	groups []int32
+	// A large set is scanned, rather than indexed, while its questions
+	// have cost less than building the index would (see coldScans).
+	nwild   int32 // matchable wildcard rules
+	work    atomic.Int64
+	idxOnce sync.Once
+}
+
+// coldScans is about how many questions about a short path a large set
+// answers by trying every rule before it builds its index: building the
+// index costs far more than one scan (tens of scans for a set of a few
+// hundred rules), and most files are asked few questions. A question
+// counts the rules it tries, and for each wildcard rule, which it may have
+// to search the path for, a unit per 32 bytes of the path: the set is
+// indexed once that work would pass coldScans times its rules. So the
+// questions answered by a scan cost, all together, a small multiple of a
+// scan with a short path, whatever their paths: less than building the
+// index (which costs about a hundred such scans on real files), and
+// linear in the set's size on hostile ones, where a long path among many
+// wildcard rules has the index built on its first question.
+const coldScans = 8
+
+// index builds the set's index if it is not built yet.
+func (s *ruleSet) index() {
+	if !s.indexed.Load() {
+		s.idxOnce.Do(func() {
+			s.idx = s.buildIndex()
+			s.indexed.Store(true)
+		})
+	}
+}
+
+// coldScan reports whether a large set not yet indexed answers a question
+// about path by a scan; when it does not, the set is indexed.
+func (s *ruleSet) coldScan(path string) bool {
+	work := int64(s.nmatch) + int64(s.nwild)*int64(len(path)/32)
+	if work <= coldScans*int64(s.nmatch) && s.work.Add(work) <= coldScans*int64(s.nmatch) {
+		return true
+	}
+	s.index()
+	return false
 }
 
 // before reports whether rule a beats rule b in the set's precedence
@@ -374,6 +414,9 @@ func (s *ruleSet) matchRest(r *crule, path string) bool {
 // past a '#' or NUL byte, which end it (see probe).
 func (s *ruleSet) eval(path string) *crule {
 	if s.big {
+		if !s.indexed.Load() && s.coldScan(path) {
+			return s.scan(path, 0)
+		}
 		return s.evalIndexed(path, 0)
 	}
 	p := newProbe(path, s.manyWild)
@@ -408,25 +451,36 @@ const bucketMin = 8
 // maxBucketCopies times the set's rules: then the set is scanned whole.
 func (s *ruleSet) makeBuckets() {
 	rs := s.rules[:s.nmatch]
-	bucketOf := func(r *crule) int {
-		if base := s.base(r); r.lit >= 2 && base[r.off] == '/' && base[r.off+1] < 128 {
-			return int(base[r.off+1])
-		}
-		return -1
+	if len(rs) > bigSet {
+		return // a large set is indexed instead
 	}
-	var generic []uint16
-	var own [128][]uint16
+	// The rules' positions grouped by bucket (128: the generic ones), in
+	// precedence order within each: a counting sort on the stack.
+	var of [bigSet]uint8
+	var start [130]uint16
 	for i := range rs {
-		if b := bucketOf(&rs[i]); b >= 0 {
-			own[b] = append(own[b], uint16(i))
-		} else {
-			generic = append(generic, uint16(i))
+		r := &rs[i]
+		b := 128
+		if base := s.base(r); r.lit >= 2 && base[r.off] == '/' && base[r.off+1] < 128 {
+			b = int(base[r.off+1])
 		}
+		of[i] = uint8(b)
+		start[b+1]++
 	}
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
+	}
+	var pos [bigSet]uint8
+	fill := start
+	for i := range rs {
+		pos[fill[of[i]]] = uint8(i)
+		fill[of[i]]++
+	}
+	generic := pos[start[128]:start[129]]
 	n := len(generic)
-	for b := range own {
-		if len(own[b]) > 0 {
-			n += len(own[b]) + len(generic)
+	for b := range 128 {
+		if k := int(start[b+1] - start[b]); k > 0 {
+			n += k + len(generic)
 		}
 	}
 	if n > maxBucketCopies*len(rs) {
@@ -438,14 +492,15 @@ func (s *ruleSet) makeBuckets() {
 		brules = append(brules, rs[i])
 	}
 	bounds[256], bounds[257] = 0, uint16(len(brules))
-	for b := range own {
-		if len(own[b]) == 0 {
+	for b := range 128 {
+		x := pos[start[b]:start[b+1]]
+		if len(x) == 0 {
 			bounds[2*b], bounds[2*b+1] = bounds[256], bounds[257]
 			continue
 		}
 		bounds[2*b] = uint16(len(brules))
 		// Merge, keeping precedence order (positions in rs).
-		x, y := own[b], generic
+		y := generic
 		for len(x) > 0 || len(y) > 0 {
 			if len(y) == 0 || len(x) > 0 && x[0] < y[0] {
 				brules, x = append(brules, rs[x[0]]), x[1:]
@@ -467,6 +522,9 @@ const maxBucketCopies = 4
 func (s *ruleSet) decide(path string, skip uint8) *crule {
 	switch {
 	case s.big:
+		if !s.indexed.Load() && s.coldScan(path) {
+			return s.scan(path, skip)
+		}
 		return s.evalIndexed(path, skip)
 	case skip == 0:
 		return s.eval(path)
@@ -479,11 +537,13 @@ func (s *ruleSet) decide(path string, skip uint8) *crule {
 // passed over.
 func (s *ruleSet) scan(path string, skip uint8) *crule {
 	var best *crule
-	s.scanEach(path, skip, func(r *crule) {
-		if best == nil || s.before(r, best) {
+	p := newProbe(path, s.manyWild)
+	rs := s.rules[:s.nmatch]
+	for i := range rs {
+		if r := &rs[i]; r.flags&skip == 0 && !p.reject(r) && s.matchRest(r, p.pathFor(r)) && (best == nil || s.before(r, best)) {
 			best = r
 		}
-	})
+	}
 	return best
 }
 
@@ -491,7 +551,7 @@ func (s *ruleSet) scan(path string, skip uint8) *crule {
 // flag in skip, in no particular order. A large set finds them through
 // its index.
 func (s *ruleSet) eachMatch(path string, skip uint8, fn func(*crule)) {
-	if s.idx != nil {
+	if s.indexed.Load() {
 		s.idx.each(s, path, skip, fn)
 		return
 	}
@@ -543,19 +603,34 @@ func (c *compiled) build(body string, d Dialect) {
 	extBound := func() int { return count().exts }
 	c.ext.body = body
 	cur := -1
-	lex(body, c.mode, func(ln *lexLine) {
+	// The three lists most lines add to are kept in locals while the
+	// lines are read: storing a slice into the heap costs a write barrier
+	// while the collector runs.
+	raws, agents, groups := c.raws, c.agents, c.groups
+	if raws == nil {
+		// Room for a rule on every line (clipped below), once, rather
+		// than a list doubled from four.
+		raws = make([]rawRule, 0, c.ext.linesBound())
+	}
+	lx := newLexer(body, c.mode)
+	for {
+		line, ok := lx.next()
+		if !ok {
+			break
+		}
+		ln := &line
 		if d.draftRecords() && ln.flags&flagEmpty != 0 {
 			cur = -1 // the draft separates records by blank lines
-			return
+			continue
 		}
 		switch ln.field {
 		case FieldUserAgent:
-			if cur < 0 || c.groups[cur].hi > c.groups[cur].lo {
-				n := int32(len(c.raws))
-				c.groups = append(grow(c.groups, groupBound), group{alo: int32(len(c.agents)), ahi: int32(len(c.agents)), lo: n, hi: n})
-				cur = len(c.groups) - 1
+			if cur < 0 || groups[cur].hi > groups[cur].lo {
+				n := int32(len(raws))
+				groups = append(grow(groups, groupBound), group{alo: int32(len(agents)), ahi: int32(len(agents)), lo: n, hi: n})
+				cur = len(groups) - 1
 			}
-			g := &c.groups[cur]
+			g := &groups[cur]
 			a := agentLine{line: int32(ln.num), off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value))}
 			if isGlobalAgent(ln.value) {
 				a.tlen = agentGlobal
@@ -565,29 +640,29 @@ func (c *compiled) build(body string, d Dialect) {
 			} else {
 				a.tlen = uint32(len(ExtractToken(ln.value)))
 			}
-			c.agents = append(grow(c.agents, agentBound), a)
+			agents = append(grow(agents, agentBound), a)
 			g.ahi++
 			g.last = int32(ln.num)
 		case FieldAllow, FieldDisallow:
 			if cur < 0 {
 				c.orphans = append(grow(c.orphans, c.ext.linesBound), int32(ln.num))
-				return
+				continue
 			}
 			raw := rawRule{off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)), line: uint32(ln.num)}
 			if ln.field == FieldAllow {
 				raw.line |= rawAllow
 			}
-			c.raws = append(grow(c.raws, c.ext.linesBound), raw)
-			g := &c.groups[cur]
-			g.hi = int32(len(c.raws))
+			raws = append(grow(raws, c.ext.linesBound), raw)
+			g := &groups[cur]
+			g.hi = int32(len(raws))
 			g.last = int32(ln.num)
 		case FieldSitemap:
 			c.ext.addSitemap(ln)
 		case FieldCrawlDelay, FieldRequestRate, FieldVisitTime:
 			if cur < 0 {
-				return
+				continue
 			}
-			g := &c.groups[cur]
+			g := &groups[cur]
 			if g.ext == 0 {
 				c.exts = append(grow(c.exts, extBound), groupExt{})
 				g.ext = int32(len(c.exts))
@@ -598,7 +673,8 @@ func (c *compiled) build(body string, d Dialect) {
 		case FieldCleanParam, FieldHost:
 			c.ext.add(ln)
 		}
-	})
+	}
+	c.raws, c.agents, c.groups = raws, agents, groups
 	// Do not keep mostly empty arrays.
 	c.raws = clipSlice(c.raws)
 	c.agents = clipSlice(c.agents)
@@ -683,30 +759,62 @@ func (c *compiled) prepareSlow() {
 
 // finish indexes the tokens and lays out the sets.
 func (c *compiled) finish() {
+	named := 0 // user-agent lines naming a token: a bound on the tokens
+	for _, a := range c.agents {
+		if !a.global() {
+			named++
+		}
+	}
 	c.fast = c.fastBuf[:0]
+	if named > len(c.fastBuf) {
+		c.fast = make([]tokenFast, 0, named)
+	}
+	c.toks = make([]tokenEntry, 0, named)
 	tokOf := make([]int32, len(c.agents)) // per agent line, its token
 	for gi := range c.groups {
 		g := &c.groups[gi]
 		for ai := g.alo; ai < g.ahi; ai++ {
 			if a := c.agents[ai]; !a.global() {
-				tokOf[ai] = c.addToken(c.agentToken(a), int32(gi))
+				tokOf[ai] = c.addToken(c.agentToken(a))
 				c.toks[tokOf[ai]].nlines++
 			}
 		}
 	}
+	// Many lines naming few tokens: do not keep the room for more.
+	c.toks = clipSlice(c.toks)
+	if cap(c.fast) > len(c.fastBuf) && len(c.fast) <= len(c.fastBuf) {
+		c.fast = c.fastBuf[:copy(c.fastBuf[:], c.fast)]
+	} else {
+		c.fast = clipSlice(c.fast)
+	}
 	// The lines of each token, together (so that a question naming a
-	// token lists them without reading every group).
+	// token lists them without reading every group), and its groups, in
+	// one array: a token has no more groups than lines.
 	n := int32(0)
 	for i := range c.toks {
-		c.toks[i].lines, n = n, n+c.toks[i].nlines
-		c.toks[i].nlines = 0
+		n += c.toks[i].nlines
 	}
-	c.tokLines = make([]int32, n)
-	for ai := range c.agents {
-		if a := &c.agents[ai]; !a.global() {
-			e := &c.toks[tokOf[ai]]
-			c.tokLines[e.lines+e.nlines] = a.line
-			e.nlines++
+	all := make([]int32, 2*n)
+	c.tokLines = all[:n:n]
+	groups := all[n:]
+	n = 0
+	for i := range c.toks {
+		e := &c.toks[i]
+		e.lines, n = n, n+e.nlines
+		e.groups = groups[e.lines:e.lines:n] // (footprint counts its cap)
+		e.nlines = 0
+	}
+	for gi := range c.groups {
+		g := &c.groups[gi]
+		for ai := g.alo; ai < g.ahi; ai++ {
+			if a := &c.agents[ai]; !a.global() {
+				e := &c.toks[tokOf[ai]]
+				c.tokLines[e.lines+e.nlines] = a.line
+				e.nlines++
+				if k := len(e.groups); k == 0 || e.groups[k-1] != int32(gi) {
+					e.groups = append(e.groups, int32(gi))
+				}
+			}
 		}
 	}
 	// Sets: set i is group i alone; then one per token or '*' that names
@@ -742,8 +850,19 @@ func (c *compiled) finish() {
 	}
 }
 
-// set returns set i, compiling its rules on first use.
+// set returns set i, compiling its rules on first use, and indexed when
+// it is large.
 func (c *compiled) set(i int32) *ruleSet {
+	s := c.coldSet(i)
+	if s.big {
+		s.index()
+	}
+	return s
+}
+
+// coldSet returns set i, compiling its rules on first use; a large set
+// may not be indexed yet (see coldScans).
+func (c *compiled) coldSet(i int32) *ruleSet {
 	s := &c.star
 	if i != starSet {
 		s = &c.sets[i]
@@ -769,7 +888,15 @@ func (c *compiled) compileSet(s *ruleSet) {
 	for _, gi := range s.groups {
 		n += int(c.groups[gi].hi - c.groups[gi].lo)
 	}
-	rules := make([]crule, 0, n+n/8+1)
+	var rules []crule
+	if s == &c.star && n < len(c.starBuf) {
+		// A small '*' set's rules are kept beside the rest of what a
+		// question reads (below): compile them there. (Implied
+		// index.htm rules past its room move them to the heap.)
+		rules = c.starBuf[:0]
+	} else {
+		rules = make([]crule, 0, n+n/8+1)
+	}
 	var arena strings.Builder
 	for _, gi := range s.groups {
 		g := &c.groups[gi]
@@ -794,9 +921,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 		k++
 	}
 	copy(rules[k:], dead)
-	if s == &c.star && len(rules) <= len(c.starBuf) {
-		// Keep a small '*' set's rules beside the rest of what a
-		// question reads.
+	if s == &c.star && len(rules) > 0 && len(rules) <= len(c.starBuf) && &rules[0] != &c.starBuf[0] {
 		rules = c.starBuf[:copy(c.starBuf[:], rules)]
 	}
 	s.rules, s.nmatch = rules, int32(k)
@@ -804,7 +929,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 	s.first = c.dialect.firstMatch()
 	if k > bigSet {
 		s.big = true
-		s.idx = s.buildIndex()
+		s.nwild = int32(wild)
 		return
 	}
 	if s.first {
@@ -917,8 +1042,8 @@ func sortPrecedence(rs []crule) {
 	}
 }
 
-// addToken records that group gi names tok, and returns its index in toks.
-func (c *compiled) addToken(tok string, gi int32) int32 {
+// addToken records tok, if new, and returns its index in toks.
+func (c *compiled) addToken(tok string) int32 {
 	i := c.findToken(tok)
 	if i < 0 {
 		i = int32(len(c.toks))
@@ -942,10 +1067,6 @@ func (c *compiled) addToken(tok string, gi int32) int32 {
 				c.slot(int32(j))
 			}
 		}
-	}
-	e := &c.toks[i]
-	if n := len(e.groups); n == 0 || e.groups[n-1] != gi {
-		e.groups = append(e.groups, gi)
 	}
 	return i
 }
@@ -1053,9 +1174,22 @@ func equalFoldASCII(a, b string) bool {
 	return true
 }
 
+// le64 reads the first eight bytes of s as a little-endian word.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
 // hasHighByte reports whether s holds a byte of 0x80 or above, eight bytes
 // at a time.
 func hasHighByte(s string) bool {
+	for len(s) >= 32 {
+		if (le64(s)|le64(s[8:])|le64(s[16:])|le64(s[24:]))&0x8080808080808080 != 0 {
+			return true
+		}
+		s = s[32:]
+	}
 	for len(s) >= 8 {
 		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56

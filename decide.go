@@ -17,9 +17,13 @@ import (
 // ASCII case, with the token each user-agent line names.
 //
 // Allowed is safe for concurrent use and does not allocate (except for a
-// URL with an empty path and a query or params over 1 KiB, "http://h?...").
-// The rules that apply to a crawler are compiled on the first question
-// about it (see [Robots.Compile]).
+// URL with an empty path and a query or params over 1 KiB, "http://h?...")
+// once the rules it reads are compiled: the rules that apply to a crawler
+// are compiled on the first question about it, and those of a large set
+// (over 128 rules) are answered by trying each of them until about eight
+// questions have been asked about the set (fewer with long URLs), when its
+// index is built, which allocates too (see [Robots.Compile], which does all
+// of it up front).
 func (r *Robots) Allowed(userAgent, url string) bool {
 	path, slash := splitPathRaw(url)
 	if !slash {
@@ -56,7 +60,7 @@ func (c *compiled) allowed(ua, path string) bool {
 	if set == noSet {
 		return true
 	}
-	best := c.set(set).eval(path)
+	best := c.coldSet(set).eval(path)
 	return best == nil || best.allow() || best.n == 0
 }
 

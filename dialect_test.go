@@ -505,3 +505,49 @@ func TestYandexIgnoresOversizedFiles(t *testing.T) {
 		t.Errorf("caller-cut body: Truncated %v Size %d", r.Truncated(), r.Size())
 	}
 }
+
+// TestGoogleField checks how the google reading names keys: by
+// case-insensitive prefix, with Google's typos, and the extension fields
+// exactly.
+func TestGoogleField(t *testing.T) {
+	for _, c := range []struct {
+		key   string
+		field Field
+		flags lineFlags
+	}{
+		{"Disallow", FieldDisallow, 0},
+		{"DISALLOW", FieldDisallow, 0},
+		{"disallowed", FieldDisallow, flagPrefixKey},
+		{"dissallow", FieldDisallow, flagTypo},
+		{"Dissalow", FieldDisallow, flagTypo},
+		{"disalow", FieldDisallow, flagTypo},
+		{"diasllow", FieldDisallow, flagTypo},
+		{"disallaw", FieldDisallow, flagTypo},
+		{"disallo", FieldUnknown, 0},
+		{"allow", FieldAllow, 0},
+		{"ALLOW", FieldAllow, 0},
+		{"allows", FieldAllow, flagPrefixKey},
+		{"allo", FieldUnknown, 0},
+		{"User-agent", FieldUserAgent, 0},
+		{"USER-AGENT", FieldUserAgent, 0},
+		{"user-agents", FieldUserAgent, flagPrefixKey},
+		{"user-agenT", FieldUserAgent, 0},
+		{"user-agen", FieldUnknown, 0},
+		{"user-age\x00t", FieldUnknown, 0},
+		{"useragent", FieldUserAgent, flagTypo},
+		{"user agent", FieldUserAgent, flagTypo},
+		{"Sitemap", FieldSitemap, 0},
+		{"sitemaps", FieldSitemap, flagPrefixKey},
+		{"site-map", FieldSitemap, flagTypo},
+		{"Crawl-delay", FieldCrawlDelay, 0},
+		{"host", FieldHost, 0},
+		{"dallow", FieldUnknown, 0},
+		{"\xc4isallow", FieldUnknown, 0},
+		{"Disallow\xc4", FieldDisallow, flagPrefixKey},
+	} {
+		f, flags := googleField(c.key, 0)
+		if f != c.field || flags != c.flags {
+			t.Errorf("googleField(%q) = %v, %#x; want %v, %#x", c.key, f, flags, c.field, c.flags)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 		for _, a := range c.agents[g.alo:g.ahi] {
 			og.Agents = append(og.Agents, Agent{Line: int(a.line), Value: c.agentValue(a), Token: c.agentToken(a), Global: a.global()})
 		}
-		s := c.set(int32(gi))
+		s := c.coldSet(int32(gi))
 		for i := range s.rules {
 			cr := &s.rules[i]
 			if cr.flags&ruleIndexHTM != 0 {

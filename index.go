@@ -107,16 +107,20 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 	slices.SortFunc(ix.wild, order)
 
 	var segged []int32
-	for _, id := range ix.wild {
+	inAut := make([]bool, len(ix.wild)) // per wild entry: found through aut
+	for k, id := range ix.wild {
 		if segmented(s.pat(&s.rules[id]), &s.rules[id]) {
 			segged = append(segged, id)
+			inAut[k] = true
 		}
 	}
 	// (The automaton notes where its words are in 31 bits.)
 	if len(segged) >= wildMin && len(s.body) < wordExtra && len(s.extra) < wordExtra {
 		ix.aut = s.buildWild(segged)
+	} else {
+		clear(inAut)
 	}
-	ix.bucketWild(s)
+	ix.bucketWild(s, inAut)
 	ix.words = make([]uint64, len(ix.lits))
 	for k, id := range ix.lits {
 		ix.words[k] = beWord8(key(id))
@@ -321,8 +325,8 @@ func (ix *ruleIndex) each(s *ruleSet, path string, skip uint8, fn func(*crule)) 
 }
 
 // bucketWild buckets the wildcard rules (positions in ix.wild, which is in
-// precedence order).
-func (ix *ruleIndex) bucketWild(s *ruleSet) {
+// precedence order), but those found through the automaton (inAut).
+func (ix *ruleIndex) bucketWild(s *ruleSet, inAut []bool) {
 	var count [257]int32
 	bucketOf := func(r *crule) int {
 		if r.lit >= 2 && s.base(r)[r.off] == '/' {
@@ -331,7 +335,7 @@ func (ix *ruleIndex) bucketWild(s *ruleSet) {
 		return -1
 	}
 	for k, id := range ix.wild {
-		if s.rules[id].flags&ruleAut != 0 {
+		if inAut[k] {
 			continue
 		}
 		if b := bucketOf(&s.rules[id]); b >= 0 {
@@ -350,7 +354,7 @@ func (ix *ruleIndex) bucketWild(s *ruleSet) {
 	ix.wbucket = make([]int32, n)
 	var fill [256]int32
 	for k, id := range ix.wild {
-		if s.rules[id].flags&ruleAut != 0 {
+		if inAut[k] {
 			continue
 		}
 		if b := bucketOf(&s.rules[id]); b >= 0 {
@@ -363,6 +367,10 @@ func (ix *ruleIndex) bucketWild(s *ruleSet) {
 // beWord8 packs the first (up to) eight bytes of s, big-endian,
 // zero-padded: words compare as the strings' first eight bytes do.
 func beWord8(s string) uint64 {
+	if len(s) >= 8 {
+		return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
+			uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
+	}
 	var w uint64
 	for i := 0; i < 8; i++ {
 		w <<= 8
@@ -398,67 +406,80 @@ type keyItem struct {
 }
 
 // sortKeyItems sorts items by their words, then the items whose words are
-// equal by rest. Many items are sorted by a radix sort on the words' bytes
-// (passing over the bytes they all share: most keys start with '/').
+// equal by rest. Many items are sorted by a radix sort on the words' bytes,
+// most significant first (passing over the bytes they all share: most keys
+// start with '/'), down to runs small enough for a comparison sort.
 func sortKeyItems(items []keyItem, rest func(a, b keyItem) int) {
-	if len(items) < 64 {
-		slices.SortFunc(items, func(a, b keyItem) int {
-			switch {
-			case a.w0 != b.w0:
-				return cmpUint64(a.w0, b.w0)
-			case a.w1 != b.w1:
-				return cmpUint64(a.w1, b.w1)
-			}
-			return rest(a, b)
-		})
+	if len(items) < keyRadixMin {
+		sortKeysCmp(items, rest)
 		return
 	}
-	// Least significant byte first: w1's eight bytes, then w0's. Each
-	// pass is stable.
-	var counts [16][256]int32
-	for i := range items {
-		w0, w1 := items[i].w0, items[i].w1
-		for b := 0; b < 8; b++ {
-			counts[b][byte(w1>>(8*b))]++
-			counts[8+b][byte(w0>>(8*b))]++
+	sortKeysRadix(items, make([]keyItem, len(items)), 0, rest)
+}
+
+// keyRadixMin is the run below which sortKeyItems compares.
+const keyRadixMin = 48
+
+// sortKeysCmp sorts items by their words, then by rest.
+func sortKeysCmp(items []keyItem, rest func(a, b keyItem) int) {
+	slices.SortFunc(items, func(a, b keyItem) int {
+		switch {
+		case a.w0 != b.w0:
+			return cmpUint64(a.w0, b.w0)
+		case a.w1 != b.w1:
+			return cmpUint64(a.w1, b.w1)
 		}
+		return rest(a, b)
+	})
+}
+
+// keyByte is byte d (0 to 15, most significant first) of an item's words.
+func keyByte(it *keyItem, d int) byte {
+	if d < 8 {
+		return byte(it.w0 >> (56 - 8*d))
 	}
-	src, dst := items, make([]keyItem, len(items))
-	for pass := range 16 {
-		shift := uint(8 * (pass % 8))
-		word := func(it *keyItem) uint64 {
-			if pass < 8 {
-				return it.w1
-			}
-			return it.w0
+	return byte(it.w1 >> (56 - 8*(d-8)))
+}
+
+// sortKeysRadix sorts items, which agree on their words' first d bytes,
+// by their byte d, then each run of equal bytes the same way; tmp is
+// scratch as long as items.
+func sortKeysRadix(items, tmp []keyItem, d int, rest func(a, b keyItem) int) {
+	for {
+		if len(items) < keyRadixMin {
+			sortKeysCmp(items, rest)
+			return
 		}
-		c := &counts[pass]
-		if int(c[byte(word(&src[0])>>shift)]) == len(src) {
-			continue // every item has this byte
+		if d == 16 {
+			slices.SortFunc(items, rest) // equal words
+			return
+		}
+		var count [256]int32
+		for i := range items {
+			count[keyByte(&items[i], d)]++
+		}
+		if int(count[keyByte(&items[0], d)]) == len(items) {
+			d++ // every item has this byte
+			continue
 		}
 		var at int32
-		for d := range c {
-			at, c[d] = at+c[d], at
+		var start [256]int32
+		for b := range count {
+			start[b], at = at, at+count[b]
 		}
-		for i := range src {
-			d := byte(word(&src[i]) >> shift)
-			dst[c[d]] = src[i]
-			c[d]++
+		pos := start
+		for i := range items {
+			b := keyByte(&items[i], d)
+			tmp[pos[b]] = items[i]
+			pos[b]++
 		}
-		src, dst = dst, src
-	}
-	if &src[0] != &items[0] {
-		copy(items, src)
-	}
-	// Runs of equal words.
-	for i := 0; i < len(items); {
-		j := i + 1
-		for j < len(items) && items[j].w0 == items[i].w0 && items[j].w1 == items[i].w1 {
-			j++
+		copy(items, tmp)
+		for b := range count {
+			if n := count[b]; n > 1 {
+				lo := start[b]
+				sortKeysRadix(items[lo:lo+n], tmp[lo:lo+n], d+1, rest)
+			}
 		}
-		if j-i > 1 {
-			slices.SortFunc(items[i:j], rest)
-		}
-		i = j
+		return
 	}
 }

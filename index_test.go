@@ -139,3 +139,123 @@ func TestSortKeyItems(t *testing.T) {
 		}
 	}
 }
+
+// TestLazyIndex checks when a large set builds its index: not on its first
+// questions about short paths, which try every rule (with the answers of
+// the index), but once they have cost about coldScans scans; at once for a
+// long path among wildcard rules (the hostile shapes) and on Compile; and
+// that every question after that point allocates nothing.
+func TestLazyIndex(t *testing.T) {
+	file := func(n int, wild bool) string {
+		var b strings.Builder
+		b.WriteString("User-agent: *\n")
+		for i := 0; i < n; i++ {
+			if wild && i%2 == 0 {
+				fmt.Fprintf(&b, "Allow: /%s*%s\n", hostileLetters(i, 2), hostileLetters(i*7, 2))
+				continue
+			}
+			fmt.Fprintf(&b, "Disallow: /%s\n", hostileLetters(i, 3))
+		}
+		return b.String()
+	}
+	set := func(r *Robots) *ruleSet { return r.google.coldSet(r.google.global) }
+
+	// Short paths: scanned, then indexed; the same answers all along.
+	body := file(bigSet+100, true)
+	r, ref := ParseString(body), ParseString(body)
+	ref.Compile()
+	if s := set(ref); !s.big || !s.indexed.Load() {
+		t.Fatalf("Compile: the set of %d rules is not indexed", s.nmatch)
+	}
+	paths := []string{"/aab", "/abc", "/zzz", "/baxyz", "/", "/aa/ab"}
+	for q := 0; q <= coldScans; q++ {
+		p := paths[q%len(paths)]
+		if got, want := r.Allowed("FooBot", p), ref.Allowed("FooBot", p); got != want {
+			t.Errorf("question %d, %s: %v, indexed %v", q, p, got, want)
+		}
+		s := set(r)
+		if want := q >= coldScans; s.indexed.Load() != want {
+			t.Fatalf("after %d questions, indexed is %v, want %v", q+1, s.indexed.Load(), want)
+		}
+	}
+	if n := testing.AllocsPerRun(20, func() { benchSinkBool = r.Allowed("FooBot", "/abc") }); n != 0 && !benchRaceEnabled() && testing.CoverMode() == "" {
+		t.Errorf("indexed set: Allowed allocates %v times", n)
+	}
+
+	// A long path among many wildcard rules: indexed on the first question.
+	r = ParseString(body)
+	r.Allowed("FooBot", "/"+strings.Repeat("ab", 8<<10))
+	if !set(r).indexed.Load() {
+		t.Error("a 16 KiB path: the set of wildcard rules is scanned")
+	}
+
+	// Literal rules only: a long path costs no more than a short one.
+	r = ParseString(file(bigSet+100, false))
+	r.Allowed("FooBot", "/"+strings.Repeat("ab", 8<<10))
+	if set(r).indexed.Load() {
+		t.Error("literal rules, a 16 KiB path: indexed on the first question")
+	}
+
+	// Hostile shapes asked about a 1 KiB URL: indexed on the first
+	// question (a scan would try every wildcard rule along the path).
+	for _, sh := range hostileShapes() {
+		r := ParseString(sh.body)
+		url := benchLongURL(1<<10, sh.alphabet)
+		got := r.Allowed(sh.agent, url)
+		c := r.compiledFor(Google)
+		_, ids := c.choose(Query{Agents: []string{sh.agent}}, Google)
+		if s := c.coldSet(ids[0]); !s.indexed.Load() {
+			t.Errorf("%s: the set of %d rules is not indexed on its first question", sh.name, s.nmatch)
+		}
+		if want := r.Decide(Query{URL: url, Agents: []string{sh.agent}}).Allowed; got != want {
+			t.Errorf("%s: Allowed %v, Decide %v", sh.name, got, want)
+		}
+	}
+}
+
+// TestLazyIndexConcurrent asks a large set from several goroutines at once
+// across the point where its index is built (run it with -race): every
+// answer is the indexed set's.
+func TestLazyIndexConcurrent(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := 0; i < bigSet+200; i++ {
+		if i%3 == 0 {
+			fmt.Fprintf(&b, "Allow: /%s*%s\n", hostileLetters(i, 2), hostileLetters(i*7, 2))
+			continue
+		}
+		fmt.Fprintf(&b, "Disallow: /%s\n", hostileLetters(i, 3))
+	}
+	ref := ParseString(b.String())
+	ref.Compile()
+	paths := []string{"/aab", "/abc", "/zzz", "/baxyz", "/", "/aa/ab", "/aca", "/ab/ab"}
+	for round := 0; round < 20; round++ {
+		r := ParseString(b.String())
+		errs := make(chan string, 8)
+		done := make(chan struct{})
+		for g := 0; g < 4; g++ {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				for q := 0; q < 2*coldScans; q++ {
+					p := paths[(g+q)%len(paths)]
+					if got, want := r.Allowed("FooBot", p), ref.Allowed("FooBot", p); got != want {
+						select {
+						case errs <- fmt.Sprintf("%s: %v, indexed %v", p, got, want):
+						default:
+						}
+					}
+				}
+			}()
+		}
+		for range 4 {
+			<-done
+		}
+		close(errs)
+		for e := range errs {
+			t.Error(e)
+		}
+		if !r.google.star.indexed.Load() {
+			t.Fatalf("round %d: %d questions and the set is not indexed", round, 8*coldScans)
+		}
+	}
+}

@@ -47,12 +47,52 @@ const (
 // line in order, including the empty line after a final line ending. body must
 // already be cut to the size limit. The *lexLine passed to emit is reused.
 func lex(body string, mode reading, emit func(*lexLine)) {
+	lx := newLexer(body, mode)
 	var ln lexLine
-	splitLines(body, func(num, start, end int) {
-		ln = lexLine{num: num, start: start, end: end}
-		classify(body[start:end], mode, &ln)
+	for {
+		l, ok := lx.next()
+		if !ok {
+			return
+		}
+		ln = l
 		emit(&ln)
-	})
+	}
+}
+
+// lexer reads the lines of a body one at a time, as lex does: a loop over
+// next keeps the line in the caller's frame, with no call through a
+// function value per line.
+type lexer struct {
+	lines    lineScanner
+	mode     reading
+	nextHash int // the position of the next '#' in the body, or len(body)
+}
+
+func newLexer(body string, mode reading) lexer {
+	return lexer{lines: newLineScanner(body), mode: mode, nextHash: -1}
+}
+
+// next reads the next line, or reports false after the last. The line is
+// returned by value: written into the caller's frame, it costs no write
+// barrier while the collector runs.
+func (lx *lexer) next() (lexLine, bool) {
+	num, start, end, ok := lx.lines.next()
+	if !ok {
+		return lexLine{}, false
+	}
+	// Most lines have no comment: the next '#' is looked for once past
+	// each one found, not on every line.
+	body := lx.lines.body
+	if lx.nextHash < start && lx.nextHash != len(body) {
+		lx.nextHash = indexFrom(body, start, '#')
+	}
+	hash := -1
+	if lx.nextHash < end {
+		hash = lx.nextHash - start
+	}
+	ln := classifyHash(body[start:end], lx.mode, hash)
+	ln.num, ln.start, ln.end = num, start, end
+	return ln, true
 }
 
 // splitLines calls fn with the number and bounds of every line of body: a
@@ -60,29 +100,58 @@ func lex(body string, mode reading, emit func(*lexLine)) {
 // lines end at LF, CR or CRLF; the text after the last line ending is a line
 // too, even when empty.
 func splitLines(body string, fn func(num, start, end int)) {
+	ls := newLineScanner(body)
+	for {
+		num, start, end, ok := ls.next()
+		if !ok {
+			return
+		}
+		fn(num, start, end)
+	}
+}
+
+// lineScanner yields the lines of a body as splitLines describes them.
+type lineScanner struct {
+	body           string
+	pos, num       int
+	nextLF, nextCR int // cached positions of the next '\n' and '\r'
+	done           bool
+}
+
+func newLineScanner(body string) lineScanner {
 	pos := 0
 	const bom = "\xEF\xBB\xBF"
 	for pos < len(bom) && pos < len(body) && body[pos] == bom[pos] {
 		pos++
 	}
-	nextLF, nextCR := -1, -1 // cached positions of the next '\n' and '\r'
-	for num := 1; ; num++ {
-		if nextLF != len(body) && nextLF < pos {
-			nextLF = indexFrom(body, pos, '\n')
-		}
-		if nextCR != len(body) && nextCR < pos {
-			nextCR = indexFrom(body, pos, '\r')
-		}
-		end := min(nextLF, nextCR)
-		fn(num, pos, end)
-		if end == len(body) {
-			return
-		}
-		pos = end + 1
-		if body[end] == '\r' && pos < len(body) && body[pos] == '\n' {
-			pos++
-		}
+	return lineScanner{body: body, pos: pos, nextLF: -1, nextCR: -1}
+}
+
+// next returns the number and bounds of the next line, or ok false after
+// the last.
+func (ls *lineScanner) next() (num, start, end int, ok bool) {
+	if ls.done {
+		return 0, 0, 0, false
 	}
+	body, pos := ls.body, ls.pos
+	if ls.nextLF != len(body) && ls.nextLF < pos {
+		ls.nextLF = indexFrom(body, pos, '\n')
+	}
+	if ls.nextCR != len(body) && ls.nextCR < pos {
+		ls.nextCR = indexFrom(body, pos, '\r')
+	}
+	end = min(ls.nextLF, ls.nextCR)
+	ls.num++
+	if end == len(body) {
+		ls.done = true
+		return ls.num, pos, end, true
+	}
+	next := end + 1
+	if body[end] == '\r' && next < len(body) && body[next] == '\n' {
+		next++
+	}
+	ls.pos = next
+	return ls.num, pos, end, true
 }
 
 // indexFrom returns the index of the first c in s at or after from, or
@@ -95,9 +164,10 @@ func indexFrom(s string, from int, c byte) int {
 }
 
 // isSpace reports whether c is ASCII white space as C's isspace sees it.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
-}
+func isSpace(c byte) bool { return spaceTable[c] }
+
+// spaceTable holds the bytes isSpace accepts: one load, not six compares.
+var spaceTable = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
 
 func trimSpace(s string) string {
 	for len(s) > 0 && isSpace(s[0]) {
@@ -109,8 +179,15 @@ func trimSpace(s string) string {
 	return s
 }
 
-// classify reads one raw line (without its ending) into ln.
-func classify(raw string, mode reading, ln *lexLine) {
+// classify reads one raw line (without its ending); it leaves the line's
+// number and bounds to the caller.
+func classify(raw string, mode reading) lexLine {
+	return classifyHash(raw, mode, strings.IndexByte(raw, '#'))
+}
+
+// classifyHash is classify given the position of the line's first '#', or
+// -1 when it has none.
+func classifyHash(raw string, mode reading, hash int) (ln lexLine) {
 	end := len(raw)
 	if mode != readStrict {
 		if end > maxLineLen {
@@ -125,9 +202,9 @@ func classify(raw string, mode reading, ln *lexLine) {
 			}
 		}
 	}
-	if i := strings.IndexByte(raw[:end], '#'); i >= 0 {
+	if hash >= 0 && hash < end {
 		ln.flags |= flagHasComment
-		end = i
+		end = hash
 	}
 	start := 0
 	for start < end && isSpace(raw[start]) {
@@ -142,32 +219,32 @@ func classify(raw string, mode reading, ln *lexLine) {
 		} else {
 			ln.flags |= flagEmpty
 		}
-		return
+		return ln
 	}
 	text := raw[start:end]
 	sep := strings.IndexByte(text, ':')
 	if sep < 0 {
 		if mode == readStrict {
-			return
+			return ln
 		}
 		// Google accepts white space instead of the colon when the line
 		// holds exactly two runs of non-white-space characters.
 		sep = strings.IndexAny(text, " \t")
 		if sep < 0 {
-			return
+			return ln
 		}
 		val := text[sep:]
 		for len(val) > 0 && (val[0] == ' ' || val[0] == '\t') {
 			val = val[1:]
 		}
 		if strings.ContainsAny(val, " \t") {
-			return
+			return ln
 		}
 		ln.flags |= flagMissingColon
 	}
 	key := trimSpace(text[:sep])
 	if key == "" {
-		return
+		return ln
 	}
 	ln.flags |= flagDirective
 	ln.key = key
@@ -181,6 +258,7 @@ func classify(raw string, mode reading, ln *lexLine) {
 	} else {
 		ln.field = exactField(key)
 	}
+	return ln
 }
 
 // hasPrefixFold reports whether s starts with prefix, ignoring ASCII case.
@@ -205,38 +283,65 @@ func hasPrefixFold(s, prefix string) bool {
 // prefix, accepting a few frequent typos. Keys that are none of the four
 // fields Google reads are looked up exactly among the extension fields.
 func googleField(key string, flags lineFlags) (Field, lineFlags) {
+	// The four names as usually written, compared a word at a time.
+	w := foldWord8(key)
+	switch {
+	case len(key) == 8 && w == wordDisallow:
+		return FieldDisallow, flags
+	case len(key) == 5 && w == wordAllow:
+		return FieldAllow, flags
+	case len(key) == 10 && w == wordUserAge && foldWord8(key[8:]) == wordNT:
+		return FieldUserAgent, flags
+	case len(key) == 7 && w == wordSitemap:
+		return FieldSitemap, flags
+	}
 	var f Field
 	var name string
+	// The first letter picks the candidates; the names as written come
+	// before their typos.
 	switch key[0] | 0x20 {
-	case 'u', 'a', 'd', 's':
-	default:
-		return extensionField(key), flags
-	}
-	switch {
-	case hasPrefixFold(key, "user-agent"):
-		f, name = FieldUserAgent, "user-agent"
-	case hasPrefixFold(key, "useragent"):
-		f, name, flags = FieldUserAgent, "useragent", flags|flagTypo
-	case hasPrefixFold(key, "user agent"):
-		f, name, flags = FieldUserAgent, "user agent", flags|flagTypo
-	case hasPrefixFold(key, "allow"):
+	case 'd':
+		switch {
+		case hasPrefixFold(key, "disallow"):
+			f, name = FieldDisallow, "disallow"
+		case hasPrefixFold(key, "dissallow"):
+			f, name, flags = FieldDisallow, "dissallow", flags|flagTypo
+		case hasPrefixFold(key, "dissalow"):
+			f, name, flags = FieldDisallow, "dissalow", flags|flagTypo
+		case hasPrefixFold(key, "disalow"):
+			f, name, flags = FieldDisallow, "disalow", flags|flagTypo
+		case hasPrefixFold(key, "diasllow"):
+			f, name, flags = FieldDisallow, "diasllow", flags|flagTypo
+		case hasPrefixFold(key, "disallaw"):
+			f, name, flags = FieldDisallow, "disallaw", flags|flagTypo
+		default:
+			return extensionField(key), flags
+		}
+	case 'a':
+		if !hasPrefixFold(key, "allow") {
+			return extensionField(key), flags
+		}
 		f, name = FieldAllow, "allow"
-	case hasPrefixFold(key, "disallow"):
-		f, name = FieldDisallow, "disallow"
-	case hasPrefixFold(key, "dissallow"):
-		f, name, flags = FieldDisallow, "dissallow", flags|flagTypo
-	case hasPrefixFold(key, "dissalow"):
-		f, name, flags = FieldDisallow, "dissalow", flags|flagTypo
-	case hasPrefixFold(key, "disalow"):
-		f, name, flags = FieldDisallow, "disalow", flags|flagTypo
-	case hasPrefixFold(key, "diasllow"):
-		f, name, flags = FieldDisallow, "diasllow", flags|flagTypo
-	case hasPrefixFold(key, "disallaw"):
-		f, name, flags = FieldDisallow, "disallaw", flags|flagTypo
-	case hasPrefixFold(key, "sitemap"):
-		f, name = FieldSitemap, "sitemap"
-	case hasPrefixFold(key, "site-map"):
-		f, name, flags = FieldSitemap, "site-map", flags|flagTypo
+	case 'u':
+		switch {
+		case hasPrefixFold(key, "user-agent"):
+			f, name = FieldUserAgent, "user-agent"
+		case hasPrefixFold(key, "useragent"):
+			f, name, flags = FieldUserAgent, "useragent", flags|flagTypo
+		case hasPrefixFold(key, "user agent"):
+			f, name, flags = FieldUserAgent, "user agent", flags|flagTypo
+		default:
+			return extensionField(key), flags
+		}
+	case 's':
+		switch {
+		case hasPrefixFold(key, "sitemap"):
+			f, name = FieldSitemap, "sitemap"
+		case hasPrefixFold(key, "site-map"):
+			f, name, flags = FieldSitemap, "site-map", flags|flagTypo
+		default:
+			return extensionField(key), flags
+		}
 	default:
 		return extensionField(key), flags
 	}
@@ -245,6 +350,15 @@ func googleField(key string, flags lineFlags) (Field, lineFlags) {
 	}
 	return f, flags
 }
+
+// The words googleField compares keys with (word8 of each name).
+var (
+	wordDisallow = word8("disallow")
+	wordAllow    = word8("allow")
+	wordUserAge  = word8("user-age")
+	wordNT       = word8("nt")
+	wordSitemap  = word8("sitemap")
+)
 
 // exactField classifies a key by exact, case-insensitive comparison, as
 // RFC 9309 and the original draft read keys.

@@ -214,7 +214,7 @@ func (r *Robots) lineFor(mode reading, n int) (Line, bool) {
 	if !ok {
 		return Line{}, false
 	}
-	ln := lexLine{num: n, start: start, end: end}
-	classify(r.body[start:end], mode, &ln)
+	ln := classify(r.body[start:end], mode)
+	ln.num, ln.start, ln.end = n, start, end
 	return makeLine(r.body, &ln), true
 }

@@ -130,7 +130,7 @@ func segmented(pat string, r *crule) bool {
 }
 
 // buildWild indexes the wildcard rules ids (positions in s.rules, in
-// precedence order) that have a segment. It marks them ruleAut.
+// precedence order) that have a segment.
 func (s *ruleSet) buildWild(ids []int32) *wildIndex {
 	w := &wildIndex{}
 	words := map[string]int32{}
@@ -140,7 +140,6 @@ func (s *ruleSet) buildWild(ids []int32) *wildIndex {
 	w.tail = make([]bool, 0, len(ids))
 	for _, id := range ids {
 		r := &s.rules[id]
-		r.flags |= ruleAut
 		w.rules = append(w.rules, id)
 		w.start = append(w.start, int32(len(w.segs)))
 		pat := s.pat(r)
