@@ -254,20 +254,43 @@ func (a *Answer) Allowed(agent, rawURL string) bool {
 // defaults to the answer's (or to q.Crawler's own). /robots.txt itself is
 // always allowed.
 func (a *Answer) Decide(q robotstxt.Query) robotstxt.Decision {
+	return a.Decider(q).Decide(q.URL)
+}
+
+// Decider is an Answer's Decide prepared for many URLs (see
+// robotstxt.Decider): the group choice is made once, not once a URL.
+type Decider struct {
+	a     *Answer
+	d     robotstxt.Dialect
+	rules *robotstxt.Decider // with rules to obey
+}
+
+// Decider prepares q for many URLs; q.URL is ignored. d.Decide(url)
+// returns what a.Decide with q and that URL returns.
+func (a *Answer) Decider(q robotstxt.Query) *Decider {
 	if q.Dialect == robotstxt.DefaultDialect && (q.Crawler == nil || q.Crawler.Dialect == robotstxt.DefaultDialect) {
 		q.Dialect = a.Dialect
 	}
-	path := robotstxt.PathParamsQuery(q.URL)
+	d := &Decider{a: a, d: q.Dialect}
+	if a.Policy == fetch.Rules && a.Robots != nil {
+		d.rules = a.Robots.Decider(q)
+	}
+	return d
+}
+
+// Decide answers for url, as Answer.Decide does.
+func (d *Decider) Decide(url string) robotstxt.Decision {
+	path := robotstxt.PathParamsQuery(url)
 	if path == "/robots.txt" {
-		return robotstxt.Decision{Allowed: true, Dialect: q.Dialect, Path: path, Reason: "/robots.txt itself is always allowed to a crawler that fetches it"}
+		return robotstxt.Decision{Allowed: true, Dialect: d.d, Path: path, Reason: "/robots.txt itself is always allowed to a crawler that fetches it"}
 	}
 	switch {
-	case a.Policy == fetch.Rules && a.Robots != nil:
-		return a.Robots.Decide(q)
-	case a.Policy == fetch.DisallowAll:
-		return robotstxt.Decision{Allowed: false, Dialect: q.Dialect, Path: path, Reason: a.Reason}
+	case d.rules != nil:
+		return d.rules.Decide(url)
+	case d.a.Policy == fetch.DisallowAll:
+		return robotstxt.Decision{Allowed: false, Dialect: d.d, Path: path, Reason: d.a.Reason}
 	default:
-		return robotstxt.Decision{Allowed: true, Dialect: q.Dialect, Path: path, Reason: a.Reason}
+		return robotstxt.Decision{Allowed: true, Dialect: d.d, Path: path, Reason: d.a.Reason}
 	}
 }
 

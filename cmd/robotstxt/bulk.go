@@ -395,35 +395,30 @@ type originState struct {
 	policyText, policyJSON           string
 	sourceFirstJSON, sourceLaterJSON string
 	sourceFirstText, sourceLaterText string
-	// deciders, with rules to obey, holds one prepared question a subject
-	// (cfg.subjects): the group choice is made once an origin, not once a
-	// URL.
-	deciders []*robotstxt.Decider
+	// deciders holds one prepared question a subject (cfg.subjects),
+	// made with the answer: the group choice is made once an origin, not
+	// once a URL.
+	deciders []*cache.Decider
 }
 
-// bulkQuery is the question of subject s, as a bulk result asks it.
-func bulkQuery(cfg *bulkConfig, s *bulkSubject, url string) robotstxt.Query {
-	q := robotstxt.Query{URL: url, Crawler: s.crawler, Agents: s.agents, Dialect: cfg.dialect}
+// bulkQuery is the question of subject s, as a bulk result asks it (the
+// URL aside).
+func bulkQuery(cfg *bulkConfig, s *bulkSubject) robotstxt.Query {
+	q := robotstxt.Query{Crawler: s.crawler, Agents: s.agents, Dialect: cfg.dialect}
 	if s.crawler == nil && cfg.dialect == robotstxt.DefaultDialect {
 		q.Dialect = robotstxt.Google
 	}
 	return q
 }
 
-// prepare makes the origin's deciders when its answer has rules: the
-// question cache.Answer.Decide would ask of its file, prepared once.
+// prepare makes the origin's deciders, one a subject, from its answer.
 func (st *originState) prepare(cfg *bulkConfig) {
-	a := st.answer
-	if cfg == nil || a == nil || a.Policy != fetch.Rules || a.Robots == nil {
+	if cfg == nil || st.answer == nil {
 		return
 	}
-	st.deciders = make([]*robotstxt.Decider, len(cfg.subjects))
+	st.deciders = make([]*cache.Decider, len(cfg.subjects))
 	for i := range cfg.subjects {
-		q := bulkQuery(cfg, &cfg.subjects[i], "")
-		if q.Dialect == robotstxt.DefaultDialect && (q.Crawler == nil || q.Crawler.Dialect == robotstxt.DefaultDialect) {
-			q.Dialect = a.Dialect // as cache.Answer.Decide reads it
-		}
-		st.deciders[i] = a.Robots.Decider(q)
+		st.deciders[i] = st.answer.Decider(bulkQuery(cfg, &cfg.subjects[i]))
 	}
 }
 
@@ -1112,11 +1107,7 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 		var dec robotstxt.Decision
 		policy := ""
 		if a != nil {
-			if st.deciders != nil && robotstxt.PathParamsQuery(it.norm) != "/robots.txt" {
-				dec = st.deciders[i].Decide(it.norm)
-			} else {
-				dec = a.Decide(bulkQuery(cfg, s, it.norm))
-			}
+			dec = st.deciders[i].Decide(it.norm)
 			policy = st.policyText
 			switch a.Policy {
 			case fetch.Rules:
