@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -73,28 +72,12 @@ func OpenCluster(rawURL string, opts *Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: invalid Redis Cluster URL: %v", err)
 	}
-	q := u.Query()
-	if q.Has("prefix") {
-		o.Prefix = q.Get("prefix")
-		q.Del("prefix")
-		u.RawQuery = q.Encode()
-	}
+	takePrefix(u, &o)
 	co, err := redis.ParseClusterURL(u.String())
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: invalid Redis Cluster URL %s: %v", u.Redacted(), err)
 	}
-	if co.DialTimeout == 0 {
-		co.DialTimeout = orDefault(o.DialTimeout)
-	}
-	if co.ReadTimeout == 0 {
-		co.ReadTimeout = orDefault(o.ReadTimeout)
-	}
-	if co.WriteTimeout == 0 {
-		co.WriteTimeout = orDefault(o.WriteTimeout)
-	}
-	if co.PoolTimeout == 0 {
-		co.PoolTimeout = co.ReadTimeout + time.Second
-	}
+	o.timeouts(&co.DialTimeout, &co.ReadTimeout, &co.WriteTimeout, &co.PoolTimeout)
 	if co.MaxRedirects == 0 {
 		co.MaxRedirects = 3
 	}

@@ -98,28 +98,12 @@ func Open(rawURL string, opts *Options) (*Store, error) {
 		}
 		return nil, fmt.Errorf("redisstore: invalid Redis URL: %v", err)
 	}
-	q := u.Query()
-	if q.Has("prefix") {
-		o.Prefix = q.Get("prefix")
-		q.Del("prefix")
-		u.RawQuery = q.Encode()
-	}
+	takePrefix(u, &o)
 	ro, err := redis.ParseURL(u.String())
 	if err != nil {
 		return nil, fmt.Errorf("redisstore: invalid Redis URL %s: %v", u.Redacted(), err)
 	}
-	if ro.DialTimeout == 0 {
-		ro.DialTimeout = orDefault(o.DialTimeout)
-	}
-	if ro.ReadTimeout == 0 {
-		ro.ReadTimeout = orDefault(o.ReadTimeout)
-	}
-	if ro.WriteTimeout == 0 {
-		ro.WriteTimeout = orDefault(o.WriteTimeout)
-	}
-	if ro.PoolTimeout == 0 {
-		ro.PoolTimeout = ro.ReadTimeout + time.Second
-	}
+	o.timeouts(&ro.DialTimeout, &ro.ReadTimeout, &ro.WriteTimeout, &ro.PoolTimeout)
 	if ro.MaxRetries == 0 {
 		ro.MaxRetries = 1
 	}
@@ -130,6 +114,34 @@ func Open(rawURL string, opts *Options) (*Store, error) {
 	s := New(redis.NewClient(ro), &o)
 	s.ownClient = true
 	return s, nil
+}
+
+// takePrefix moves the prefix option, which go-redis does not know, from
+// u's query into o.
+func takePrefix(u *url.URL, o *Options) {
+	q := u.Query()
+	if q.Has("prefix") {
+		o.Prefix = q.Get("prefix")
+		q.Del("prefix")
+		u.RawQuery = q.Encode()
+	}
+}
+
+// timeouts fills the timeouts a URL left unset: dial, read and write from
+// o (or the defaults), the pool's a second past the read timeout.
+func (o *Options) timeouts(dial, read, write, pool *time.Duration) {
+	if *dial == 0 {
+		*dial = orDefault(o.DialTimeout)
+	}
+	if *read == 0 {
+		*read = orDefault(o.ReadTimeout)
+	}
+	if *write == 0 {
+		*write = orDefault(o.WriteTimeout)
+	}
+	if *pool == 0 {
+		*pool = *read + time.Second
+	}
 }
 
 func orDefault(d time.Duration) time.Duration {
