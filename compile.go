@@ -570,7 +570,11 @@ func (s *ruleSet) scanEach(path string, skip uint8, fn func(*crule)) {
 
 // build reads body in dialect d's reading: groups, tokens and extension
 // fields. Rules are compiled later, per set.
-func (c *compiled) build(body string, d Dialect) {
+func (c *compiled) build(body string, d Dialect) { c.buildWith(body, d, true) }
+
+// buildWith is build; fast false reads every line through the lexer, which
+// readFast must agree with (the tests compare them).
+func (c *compiled) buildWith(body string, d Dialect, fast bool) {
 	c.dialect = d
 	c.body = body
 	c.global = noSet
@@ -591,90 +595,31 @@ func (c *compiled) build(body string, d Dialect) {
 	// user-agent lines, groups and extension fields, once a list outgrows
 	// a few hundred, for the number a first reading of the whole body
 	// counts (see grow).
-	var counts *groupCounts
-	count := func() *groupCounts {
-		if counts == nil {
-			counts = c.countGroups(body)
-		}
-		return counts
-	}
-	agentBound := func() int { return count().agents }
-	groupBound := func() int { return count().groups }
-	extBound := func() int { return count().exts }
 	c.ext.body = body
-	cur := -1
-	// The three lists most lines add to are kept in locals while the
-	// lines are read: storing a slice into the heap costs a write barrier
-	// while the collector runs.
-	raws, agents, groups := c.raws, c.agents, c.groups
-	if raws == nil {
+	// The builder lives in this frame: storing the lists most lines add
+	// to into it costs no write barrier while the collector runs.
+	b := builder{
+		c: c, draft: d.draftRecords(), cur: -1,
+		raws: c.raws, agents: c.agents, groups: c.groups,
+	}
+	if b.raws == nil {
 		// Room for a rule on every line (clipped below), once, rather
 		// than a list doubled from four.
-		raws = make([]rawRule, 0, c.ext.linesBound())
+		b.raws = make([]rawRule, 0, c.ext.linesBound())
 	}
-	lx := newLexer(body, c.mode)
-	for {
-		line, ok := lx.next()
-		if !ok {
-			break
-		}
-		ln := &line
-		if d.draftRecords() && ln.flags&flagEmpty != 0 {
-			cur = -1 // the draft separates records by blank lines
-			continue
-		}
-		switch ln.field {
-		case FieldUserAgent:
-			if cur < 0 || groups[cur].hi > groups[cur].lo {
-				n := int32(len(raws))
-				groups = append(grow(groups, groupBound), group{alo: int32(len(agents)), ahi: int32(len(agents)), lo: n, hi: n})
-				cur = len(groups) - 1
+	if fast && c.mode == readGoogleNoNUL {
+		b.readFast(body)
+	} else {
+		lx := newLexer(body, c.mode)
+		for {
+			line, ok := lx.next()
+			if !ok {
+				break
 			}
-			g := &groups[cur]
-			a := agentLine{line: int32(ln.num), off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value))}
-			if isGlobalAgent(ln.value) {
-				a.tlen = agentGlobal
-				if k := len(c.globalGroups); k == 0 || c.globalGroups[k-1] != int32(cur) {
-					c.globalGroups = append(grow(c.globalGroups, groupBound), int32(cur))
-				}
-			} else {
-				a.tlen = uint32(len(ExtractToken(ln.value)))
-			}
-			agents = append(grow(agents, agentBound), a)
-			g.ahi++
-			g.last = int32(ln.num)
-		case FieldAllow, FieldDisallow:
-			if cur < 0 {
-				c.orphans = append(grow(c.orphans, c.ext.linesBound), int32(ln.num))
-				continue
-			}
-			raw := rawRule{off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)), line: uint32(ln.num)}
-			if ln.field == FieldAllow {
-				raw.line |= rawAllow
-			}
-			raws = append(grow(raws, c.ext.linesBound), raw)
-			g := &groups[cur]
-			g.hi = int32(len(raws))
-			g.last = int32(ln.num)
-		case FieldSitemap:
-			c.ext.addSitemap(ln)
-		case FieldCrawlDelay, FieldRequestRate, FieldVisitTime:
-			if cur < 0 {
-				continue
-			}
-			g := &groups[cur]
-			if g.ext == 0 {
-				c.exts = append(grow(c.exts, extBound), groupExt{})
-				g.ext = int32(len(c.exts))
-				c.groupExts = true
-			}
-			c.exts[g.ext-1].add(ln)
-			g.last = int32(ln.num)
-		case FieldCleanParam, FieldHost:
-			c.ext.add(ln)
+			b.line(&line)
 		}
 	}
-	c.raws, c.agents, c.groups = raws, agents, groups
+	c.raws, c.agents, c.groups = b.raws, b.agents, b.groups
 	// Do not keep mostly empty arrays.
 	c.raws = clipSlice(c.raws)
 	c.agents = clipSlice(c.agents)
@@ -683,6 +628,124 @@ func (c *compiled) build(body string, d Dialect) {
 	c.orphans = clipSlice(c.orphans)
 	c.globalGroups = clipSlice(c.globalGroups)
 	c.ext.done()
+}
+
+// builder gathers the groups of a reading while its lines are read.
+type builder struct {
+	c      *compiled
+	draft  bool // records end at blank lines (the draft's dialects)
+	cur    int  // the group being read, -1 when none
+	raws   []rawRule
+	agents []agentLine
+	groups []group
+	counts *groupCounts // what a first reading counts, once a list needs it
+}
+
+// The lists whose bound growBy asks for.
+const (
+	boundAgents = iota
+	boundGroups
+	boundExts
+)
+
+// bound returns the most elements list (boundAgents, ...) needs: the
+// number a first reading of the whole body counts.
+//
+//go:noinline
+func (b *builder) bound(list int) int {
+	if b.counts == nil {
+		b.counts = b.c.countGroups(b.c.body)
+	}
+	switch list {
+	case boundAgents:
+		return b.counts.agents
+	case boundGroups:
+		return b.counts.groups
+	}
+	return b.counts.exts
+}
+
+// growBy is grow for a list whose bound b counts.
+func growBy[T any](s []T, b *builder, list int) []T {
+	switch {
+	case len(s) < cap(s):
+		return s
+	case cap(s) < 256:
+		return slices.Grow(s, max(len(s), 4))
+	}
+	return slices.Grow(s, max(b.bound(list)-len(s), len(s)/4, 1))
+}
+
+// line adds one line of any kind.
+func (b *builder) line(ln *lexLine) {
+	c := b.c
+	if b.draft && ln.flags&flagEmpty != 0 {
+		b.cur = -1 // the draft separates records by blank lines
+		return
+	}
+	switch ln.field {
+	case FieldUserAgent:
+		b.agent(int32(ln.num), ln.start+ln.valOff, ln.value)
+	case FieldAllow, FieldDisallow:
+		b.rule(int32(ln.num), ln.start+ln.valOff, len(ln.value), ln.field == FieldAllow)
+	case FieldSitemap:
+		c.ext.addSitemap(ln)
+	case FieldCrawlDelay, FieldRequestRate, FieldVisitTime:
+		if b.cur < 0 {
+			return
+		}
+		g := &b.groups[b.cur]
+		if g.ext == 0 {
+			c.exts = append(growBy(c.exts, b, boundExts), groupExt{})
+			g.ext = int32(len(c.exts))
+			c.groupExts = true
+		}
+		c.exts[g.ext-1].add(ln)
+		g.last = int32(ln.num)
+	case FieldCleanParam, FieldHost:
+		c.ext.add(ln)
+	}
+}
+
+// agent adds a user-agent line whose value, as written and trimmed, is
+// value, at off in the body.
+func (b *builder) agent(num int32, off int, value string) {
+	c := b.c
+	if b.cur < 0 || b.groups[b.cur].hi > b.groups[b.cur].lo {
+		n := int32(len(b.raws))
+		b.groups = append(growBy(b.groups, b, boundGroups), group{alo: int32(len(b.agents)), ahi: int32(len(b.agents)), lo: n, hi: n})
+		b.cur = len(b.groups) - 1
+	}
+	a := agentLine{line: num, off: uint32(off), n: uint32(len(value))}
+	if isGlobalAgent(value) {
+		a.tlen = agentGlobal
+		if k := len(c.globalGroups); k == 0 || c.globalGroups[k-1] != int32(b.cur) {
+			c.globalGroups = append(growBy(c.globalGroups, b, boundGroups), int32(b.cur))
+		}
+	} else {
+		a.tlen = uint32(len(ExtractToken(value)))
+	}
+	b.agents = append(growBy(b.agents, b, boundAgents), a)
+	g := &b.groups[b.cur]
+	g.ahi++
+	g.last = num
+}
+
+// rule adds an allow or disallow line whose value is n bytes at off in
+// the body.
+func (b *builder) rule(num int32, off, n int, allow bool) {
+	if b.cur < 0 {
+		b.c.orphans = append(grow(b.c.orphans, b.c.ext.linesBound), num)
+		return
+	}
+	raw := rawRule{off: uint32(off), n: uint32(n), line: uint32(num)}
+	if allow {
+		raw.line |= rawAllow
+	}
+	b.raws = append(grow(b.raws, b.c.ext.linesBound), raw)
+	g := &b.groups[b.cur]
+	g.hi = int32(len(b.raws))
+	g.last = num
 }
 
 // clipSlice returns s, copied into an array of its length when more than

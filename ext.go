@@ -99,8 +99,13 @@ func refOf(ln *lexLine) valueRef {
 func (v valueRef) in(body string) string { return body[v.off : v.off+v.n] }
 
 func (e *fileExt) addSitemap(ln *lexLine) {
-	if ln.value != "" {
-		e.sitemaps = append(grow(e.sitemaps, e.linesBound), refOf(ln))
+	e.addSitemapAt(int32(ln.num), ln.start+ln.valOff, len(ln.value))
+}
+
+// addSitemapAt adds the sitemap line num whose value is n bytes at off.
+func (e *fileExt) addSitemapAt(num int32, off, n int) {
+	if n > 0 {
+		e.sitemaps = append(grow(e.sitemaps, e.linesBound), valueRef{line: num, off: uint32(off), n: uint32(n)})
 	}
 }
 

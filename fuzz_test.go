@@ -229,6 +229,7 @@ func checkParsed(t *testing.T, body []byte, r *Robots) {
 
 	// The line report: one line per line ending, plus one; offsets and text
 	// as the reference splits them; the four Google fields as it reads them.
+	checkReadFast(t, parsed)
 	offsets, texts := refSplit(parsed)
 	lines := collectLines(r.Lines())
 	if len(lines) != len(texts) || r.NumLines() != len(texts) {
