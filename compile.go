@@ -37,6 +37,7 @@ type compiled struct {
 	starBuf  [8]crule // the rules of a small '*' set
 
 	prepOnce sync.Once
+	rawAsked atomic.Int32 // the questions answered from the lines, and tried (see allowedRaw)
 
 	dialect Dialect
 	mode    reading

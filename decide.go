@@ -52,6 +52,11 @@ func (r *Robots) allowedSlash(userAgent, path string) bool {
 // byte (Google's library holds the path as a C string) ends it, and the
 // rule sets look for those only when a rule needs the path's end.
 func (c *compiled) allowed(ua, path string) bool {
+	if !c.prepared.Load() {
+		if allowed, ok := c.allowedRaw(ua, path); ok {
+			return allowed
+		}
+	}
 	c.prepare()
 	set := c.global
 	if t := c.findToken(ua); t >= 0 {

@@ -502,6 +502,10 @@ func checkAllowed(t *testing.T, r *Robots, body, ua, url string) {
 	// index.htm rule far more often than the fuzzer's URLs do.
 	for _, u := range ruleURLs(body, url) {
 		want, wantLine := slowGoogle([]byte(body), []string{ua}, u)
+		if got, ok := firstAnswer(r, ua, u); ok && got != want {
+			t.Fatalf("ua %q url %q: first answer (from the lines) %v; reference %v line %d\nrobots.txt: %q",
+				ua, u, got, want, wantLine, clip(body))
+		}
 		dec := r.Decide(Query{URL: u, Agents: []string{ua}, Dialect: Google})
 		if got := r.Allowed(ua, u); got != want || dec.Allowed != want || dec.Line() != wantLine {
 			t.Fatalf("ua %q url %q: Allowed %v, Decide %v line %d; reference %v line %d\nrobots.txt: %q",

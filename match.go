@@ -16,6 +16,12 @@ func globMatch(path, pat string, anchored bool) bool {
 	if anchored {
 		pat = pat[:len(pat)-1]
 	}
+	return globMatchBody(path, pat, anchored)
+}
+
+// globMatchBody is globMatch for a pattern given without its final '$':
+// anchored ties the match to the end of path.
+func globMatchBody(path, pat string, anchored bool) bool {
 	star := strings.IndexByte(pat, '*')
 	if star < 0 {
 		if anchored {
