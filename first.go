@@ -1,6 +1,9 @@
 package robotstxt
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // A reading answers its first questions from the parsed lines themselves,
 // without laying out the token table or compiling a rule set: a crawler
@@ -79,9 +82,9 @@ type rawMatcher struct {
 	c         *compiled
 	path      string // as Allowed has it: it may run past its end
 	cutLen    int    // the length of the path cut at its end, -1 until needed (an int, so that the path does not escape)
-	best      int // the weight of the best match so far, -1 when none
+	best      int    // the weight of the best match so far, -1 when none
 	bestAllow bool
-	escaped   bool // a pattern needs escaping: give up
+	escaped   bool // a pattern is too long to escape on the stack: give up
 }
 
 func (m *rawMatcher) ok() bool { return !m.escaped }
@@ -101,13 +104,22 @@ func (m *rawMatcher) group(gi int) {
 		if v == "" {
 			continue // weight 0: it never decides Allowed's verdict
 		}
+		if c.escape != 0 {
+			// Google's escaping (see addRule), into a buffer on the
+			// stack.
+			if i := percentEncodeFrom(v, isHighByte); i < len(v) {
+				var buf [escapeRoom]byte
+				if 3*len(v) > len(buf) {
+					m.escaped = true
+					return
+				}
+				e := appendPercentEncoded(append(buf[:0], v[:i]...), v[i:], isHighByte)
+				v = unsafe.String(&e[0], len(e))
+			}
+		}
 		allow := raw.allow()
 		if !m.beats(len(v), allow) {
 			continue // nor can the shorter rule an allow may imply
-		}
-		if c.escape != 0 && needsEscape(v, c.escape) {
-			m.escaped = true
-			return
 		}
 		if m.matches(v, false) {
 			m.best, m.bestAllow = len(v), allow
@@ -161,9 +173,7 @@ func (m *rawMatcher) cut() string {
 	return m.path[:m.cutLen]
 }
 
-// needsEscape reports whether Google's escaping may change pattern v: it
-// holds a '%' (escape 1: the body holds no byte of 0x80 or above) or such a
-// byte too (escape 2).
-func needsEscape(v string, escape uint8) bool {
-	return strings.IndexByte(v, '%') >= 0 || escape == 2 && hasHighByte(v)
-}
+// escapeRoom is the room on the stack for a pattern escaped while
+// answering from the lines: a longer one (which escaping may triple) is
+// left to the compiled set.
+const escapeRoom = 768

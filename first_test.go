@@ -83,6 +83,15 @@ func TestFirstAnswers(t *testing.T) {
 			}
 		}
 	}
+	// Escaping a pattern on the stack allocates nothing.
+	if testing.CoverMode() == "" && !benchRaceEnabled() {
+		r := Parse([]byte(edge[2]))
+		for _, u := range []string{"/%7e/x", "/%E2%82%AC", "/plain"} {
+			if n := testing.AllocsPerRun(10, func() { firstAnswer(r, "FooBot", u) }); n != 0 {
+				t.Errorf("first answer for %q allocates %v times", u, n)
+			}
+		}
+	}
 	t.Logf("%d questions answered from the lines, %d left to the compiled sets", answered, gaveUp)
 	if answered == 0 || gaveUp > answered/10 {
 		t.Errorf("the lines answered %d questions and gave up on %d", answered, gaveUp)

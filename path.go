@@ -112,8 +112,10 @@ func indexPathStart(s string, from int, also byte) int {
 // or not they are valid UTF-8) and the hex digits of existing %xx escapes are
 // upper-cased. A value that needs no change is returned as is.
 func EscapePattern(v string) string {
-	return percentEncode(v, func(c byte) bool { return c >= 0x80 })
+	return percentEncode(v, isHighByte)
 }
+
+func isHighByte(c byte) bool { return c >= 0x80 }
 
 // NormalizeURL prepares a URL the way crawlers do before they ask a
 // robots.txt question: bytes of 0x80 and above, control characters and
@@ -144,6 +146,17 @@ func isPlainURL(url string) bool {
 // upper-cases the hex digits of its %xx escapes. It returns s itself when
 // nothing changes.
 func percentEncode(s string, enc func(byte) bool) string {
+	i := percentEncodeFrom(s, enc)
+	if i == len(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+16)
+	return string(appendPercentEncoded(append(b, s[:i]...), s[i:], enc))
+}
+
+// percentEncodeFrom returns the index of the first byte percentEncode
+// changes in s, or len(s) when it changes none.
+func percentEncodeFrom(s string, enc func(byte) bool) int {
 	i := 0
 	for ; i < len(s); i++ {
 		c := s[i]
@@ -157,29 +170,25 @@ func percentEncode(s string, enc func(byte) bool) string {
 			i += 2
 		}
 	}
-	if i == len(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	b.WriteString(s[:i])
-	for ; i < len(s); i++ {
+	return i
+}
+
+// appendPercentEncoded appends s to dst, percent-encoded as percentEncode
+// encodes it.
+func appendPercentEncoded(dst []byte, s string, enc func(byte) bool) []byte {
+	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			b.WriteByte('%')
-			b.WriteByte(upperHex[unhex(s[i+1])])
-			b.WriteByte(upperHex[unhex(s[i+2])])
+			dst = append(dst, '%', upperHex[unhex(s[i+1])], upperHex[unhex(s[i+2])])
 			i += 2
 		case enc(c):
-			b.WriteByte('%')
-			b.WriteByte(upperHex[c>>4])
-			b.WriteByte(upperHex[c&15])
+			dst = append(dst, '%', upperHex[c>>4], upperHex[c&15])
 		default:
-			b.WriteByte(c)
+			dst = append(dst, c)
 		}
 	}
-	return b.String()
+	return dst
 }
 
 // isUnreserved reports whether c is an unreserved character of RFC 3986.
