@@ -1,6 +1,9 @@
 package robotstxt
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // lineSpace marks the white space a line can hold (isSpace without the
 // line endings).
@@ -49,9 +52,7 @@ func (b *builder) readFast(body string) {
 			goto next
 		case body[i] == '#':
 			// A comment: nothing to read.
-			for j < n && body[j] != '\n' && body[j] != '\r' {
-				j++
-			}
+			j = indexLineEnd(body, j)
 			goto next
 		}
 		if i+8 <= n {
@@ -80,12 +81,10 @@ func (b *builder) readFast(body string) {
 						j++
 					}
 					vs := j
-					for j < n && !valueEnd[body[j]] {
-						j++
-					}
+					j = indexValueEnd(body, j)
 					ve := j
-					for j < n && body[j] != '\n' && body[j] != '\r' {
-						j++
+					if j < n && body[j] == '#' {
+						j = indexLineEnd(body, j)
 					}
 					if j-start <= maxLineLen {
 						for ve > vs && lineSpace[body[ve-1]] {
@@ -108,9 +107,7 @@ func (b *builder) readFast(body string) {
 			}
 		}
 		// Any other line: read it as the lexer does.
-		for j < n && body[j] != '\n' && body[j] != '\r' {
-			j++
-		}
+		j = indexLineEnd(body, j)
 		{
 			raw := body[start:j]
 			ln := classifyHash(raw, readGoogleNoNUL, strings.IndexByte(raw, '#'))
@@ -126,4 +123,45 @@ func (b *builder) readFast(body string) {
 			pos++
 		}
 	}
+}
+
+// Words of eight equal bytes, for looking at eight bytes at a time.
+const (
+	ones8 = 0x0101010101010101
+	high8 = 0x8080808080808080
+)
+
+// zeroBytes returns a word with the top bit set in the byte of x that is
+// zero, when one is, the lowest such bit marking the first: bytes above a
+// zero byte may be marked too.
+func zeroBytes(x uint64) uint64 { return (x - ones8) &^ x & high8 }
+
+// indexValueEnd returns the index of the first '\n', '\r' or '#' in s at or
+// after i, or len(s).
+func indexValueEnd(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		w := le64(s[i:])
+		if t := zeroBytes(w^'\n'*ones8) | zeroBytes(w^'\r'*ones8) | zeroBytes(w^'#'*ones8); t != 0 {
+			return i + bits.TrailingZeros64(t)>>3
+		}
+	}
+	for i < len(s) && !valueEnd[s[i]] {
+		i++
+	}
+	return i
+}
+
+// indexLineEnd returns the index of the first '\n' or '\r' in s at or
+// after i, or len(s).
+func indexLineEnd(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		w := le64(s[i:])
+		if t := zeroBytes(w^'\n'*ones8) | zeroBytes(w^'\r'*ones8); t != 0 {
+			return i + bits.TrailingZeros64(t)>>3
+		}
+	}
+	for i < len(s) && s[i] != '\n' && s[i] != '\r' {
+		i++
+	}
+	return i
 }
