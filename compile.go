@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // Set numbers that are not positions in compiled.sets.
@@ -27,12 +28,13 @@ type compiled struct {
 	// The fields Allowed reads come first, within one cache line, then
 	// the '*' set and the first token entries: most questions are
 	// answered without leaving the Robots allocation until the rules.
-	prepared atomic.Bool // the token table and the sets are built
-	global   int32       // starSet, or noSet when no group names '*'
-	fast     []tokenFast // per toks entry, what a lookup reads first
-	sets     []ruleSet   // set i is group i alone; then one per token naming several groups
-	slots    []int32     // open-addressing table of toks indexes (-1: empty), when there are many
-	star     ruleSet     // the '*' groups' set
+	prepared atomic.Bool    // the token table and the sets are built
+	global   int32          // starSet, or noSet when no group names '*'
+	starHot  unsafe.Pointer // the '*' set's hot block once compiled, when it has one (atomic)
+	fast     []tokenFast    // per toks entry, what a lookup reads first
+	sets     []ruleSet      // set i is group i alone; then one per token naming several groups
+	slots    []int32        // open-addressing table of toks indexes (-1: empty), when there are many
+	star     ruleSet        // the '*' groups' set
 	fastBuf  [2]tokenFast
 	starBuf  [8]crule // the rules of a small '*' set
 
@@ -127,6 +129,7 @@ type tokenFast struct {
 	fp0, fp1 uint64 // foldWord8 of the token's bytes 0-7 and 8-15
 	n        int32  // the token's length
 	set      int32
+	hot      unsafe.Pointer // the set's hot block once compiled, when it has one (atomic)
 }
 
 // tokenEntry is one product token the file names, and the groups naming it.
@@ -300,9 +303,8 @@ type ruleSet struct {
 	// byte is >= 0x80 (or that have none) need only the generic rules.
 	// The buckets hold copies of the rules, so that a scan reads one run
 	// of memory rather than rules strewn over the set.
-	bounds []uint16
-	brules []crule
-	extra  string // patterns normalised into a copy
+	hot    []uint64 // a small set in longest-match order: its hot block (see hot.go)
+	extra  string   // patterns normalised into a copy
 	idx    *ruleIndex
 	once   sync.Once
 	groups []int32
@@ -420,24 +422,16 @@ func (s *ruleSet) eval(path string) *crule {
 		}
 		return s.evalIndexed(path, 0)
 	}
-	p := newProbe(path, s.manyWild)
-	rs := s.rules[:s.nmatch]
-	if s.bounds == nil {
-		for i := range rs {
-			if r := &rs[i]; !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
-				return r
-			}
+	if s.hot != nil {
+		if w2, ok := hotFind(s.hot, path); ok {
+			return &s.rules[w2>>hotIdxShift]
 		}
 		return nil
 	}
-	lo, hi := s.bounds[256], s.bounds[257] // the generic rules
-	if len(path) > 1 && path[1] < 128 {
-		b := int(path[1]) * 2
-		lo, hi = s.bounds[b], s.bounds[b+1]
-	}
-	list := s.brules[lo:hi]
-	for i := range list {
-		if r := &list[i]; !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
+	p := newProbe(path, s.manyWild)
+	rs := s.rules[:s.nmatch]
+	for i := range rs {
+		if r := &rs[i]; !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
 			return r
 		}
 	}
@@ -446,73 +440,6 @@ func (s *ruleSet) eval(path string) *crule {
 
 // bucketMin is the number of rules from which a small set buckets them.
 const bucketMin = 8
-
-// makeBuckets buckets the matchable rules of a small set (see ruleSet),
-// unless copying the generic rules into every bucket would take more than
-// maxBucketCopies times the set's rules: then the set is scanned whole.
-func (s *ruleSet) makeBuckets() {
-	rs := s.rules[:s.nmatch]
-	if len(rs) > bigSet {
-		return // a large set is indexed instead
-	}
-	// The rules' positions grouped by bucket (128: the generic ones), in
-	// precedence order within each: a counting sort on the stack.
-	var of [bigSet]uint8
-	var start [130]uint16
-	for i := range rs {
-		r := &rs[i]
-		b := 128
-		if base := s.base(r); r.lit >= 2 && base[r.off] == '/' && base[r.off+1] < 128 {
-			b = int(base[r.off+1])
-		}
-		of[i] = uint8(b)
-		start[b+1]++
-	}
-	for b := 1; b < len(start); b++ {
-		start[b] += start[b-1]
-	}
-	var pos [bigSet]uint8
-	fill := start
-	for i := range rs {
-		pos[fill[of[i]]] = uint8(i)
-		fill[of[i]]++
-	}
-	generic := pos[start[128]:start[129]]
-	n := len(generic)
-	for b := range 128 {
-		if k := int(start[b+1] - start[b]); k > 0 {
-			n += k + len(generic)
-		}
-	}
-	if n > maxBucketCopies*len(rs) {
-		return
-	}
-	brules := make([]crule, 0, n)
-	bounds := make([]uint16, 258)
-	for _, i := range generic {
-		brules = append(brules, rs[i])
-	}
-	bounds[256], bounds[257] = 0, uint16(len(brules))
-	for b := range 128 {
-		x := pos[start[b]:start[b+1]]
-		if len(x) == 0 {
-			bounds[2*b], bounds[2*b+1] = bounds[256], bounds[257]
-			continue
-		}
-		bounds[2*b] = uint16(len(brules))
-		// Merge, keeping precedence order (positions in rs).
-		y := generic
-		for len(x) > 0 || len(y) > 0 {
-			if len(y) == 0 || len(x) > 0 && x[0] < y[0] {
-				brules, x = append(brules, rs[x[0]]), x[1:]
-			} else {
-				brules, y = append(brules, rs[y[0]]), y[1:]
-			}
-		}
-		bounds[2*b+1] = uint16(len(brules))
-	}
-	s.bounds, s.brules = bounds, brules
-}
 
 // maxBucketCopies bounds the rules a set's buckets hold, as a multiple of
 // its rules.
@@ -932,15 +859,29 @@ func (c *compiled) coldSet(i int32) *ruleSet {
 		s = &c.sets[i]
 	}
 	if !s.ready.Load() {
-		c.compileOnce(s)
+		c.compileOnce(s, i)
 	}
 	return s
 }
 
-func (c *compiled) compileOnce(s *ruleSet) {
+func (c *compiled) compileOnce(s *ruleSet, i int32) {
 	s.once.Do(func() {
 		c.compileSet(s)
 		s.ready.Store(true)
+		if s.hot == nil {
+			return
+		}
+		// Questions find the hot block from the token table.
+		hot := unsafe.Pointer(&s.hot[0])
+		if i == starSet {
+			atomic.StorePointer(&c.starHot, hot)
+			return
+		}
+		for t := range c.fast {
+			if c.fast[t].set == i {
+				atomic.StorePointer(&c.fast[t].hot, hot)
+			}
+		}
 	})
 }
 
@@ -1000,9 +941,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 		return // the first match wins: keep file order
 	}
 	sortPrecedence(rules[:k])
-	if k >= bucketMin {
-		s.makeBuckets()
-	}
+	s.hot = s.buildHot()
 }
 
 // addRule compiles one allow or disallow line and appends it to rules.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -59,8 +60,17 @@ func (c *compiled) allowed(ua, path string) bool {
 	}
 	c.prepare()
 	set := c.global
+	var hot unsafe.Pointer
 	if t := c.findToken(ua); t >= 0 {
 		set = c.fast[t].set
+		hot = atomic.LoadPointer(&c.fast[t].hot)
+	} else {
+		hot = atomic.LoadPointer(&c.starHot)
+	}
+	if hot != nil {
+		// The set's hot block: no need to read the set itself.
+		w2, ok := hotFind(unsafe.Slice((*uint64)(hot), uint32(*(*uint64)(hot))), path)
+		return !ok || hotAllows(w2)
 	}
 	if set == noSet {
 		return true

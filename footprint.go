@@ -186,8 +186,10 @@ func (c *compiled) setBound(t setSize, star bool) int64 {
 		if t.segRules >= wildMin {
 			n += c.wildBound(t)
 		}
-	} else if all >= bucketMin {
-		n += maxBucketCopies*all*rule + 2*258
+	} else {
+		// The hot block: its header and bucket table, its slots (the
+		// rules copied into buckets) and the short patterns it keeps.
+		n += 8*(1+(hotBuckets+2)/2+hotWords*maxBucketCopies*max(all, 1)) + min(hotInlineMax*all, 6*t.bytes+t.htm) + 8
 	}
 	return n
 }

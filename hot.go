@@ -1,0 +1,304 @@
+package robotstxt
+
+import "unsafe"
+
+// A small rule set (bigSet rules or fewer) in longest-match order is
+// matched through a hot block: what a question reads of the set, laid out
+// in one array of words, so that a question about a site whose data is out
+// of cache waits on memory as few times as it can. The block holds, in
+// order:
+//
+//   - a header word: the block's length in words, its number of rule
+//     slots, and flags;
+//   - when the set is bucketed, a table of hotBuckets+1 bucket bounds
+//     (the rules a path can match, chosen by its second byte; see
+//     hotBucket), two uint16 to a bound, two bounds to a word;
+//   - the rule slots, hotWords words each: the first sixteen bytes of the
+//     literal prefix in two words (a whole rule of up to sixteen literal
+//     bytes is decided from them), then its lengths, flags and position
+//     in the set, then where its pattern bytes are and the byte classes a
+//     wildcard pattern needs;
+//   - the pattern bytes of the rules that need them (longer literal
+//     prefixes, wildcards and anchors).
+//
+// A bucket lists the rules whose pattern starts "/b" (b mapped to the
+// bucket) merged with those that match whatever the path's second byte is,
+// in precedence order, as copies; so a question scans one run of slots.
+// The block has no pointer: the collector never scans it.
+
+// hotWords is the number of words of one rule slot.
+const hotWords = 4
+
+// hotBuckets is the number of buckets a bucketed block has besides the
+// generic one: a path's second byte b (below 0x80) picks bucket b&31.
+const hotBuckets = 32
+
+// The header's flags.
+const (
+	hotBucketed = 1 << iota // the block has a bucket table
+	hotManyWild             // enough wildcard rules that a byte-class check pays
+)
+
+// The slot's third word: the literal prefix's length (16 bits), the
+// pattern's length (its weight, 16 bits), the rule's flags (8 bits), how
+// many bytes of each of the first two words to compare (8 bits each), and
+// the rule's position in the set's rules (8 bits).
+const (
+	hotNShift     = 16
+	hotFlagsShift = 32
+	hotW0Shift    = 40
+	hotW1Shift    = 48
+	hotIdxShift   = 56
+)
+
+// hotMaxLen is the longest pattern a hot block takes (its lengths are
+// 16-bit); a set with a longer one is scanned.
+const hotMaxLen = 1<<16 - 1
+
+// hotBucket returns the bucket of a path (or of a pattern's literal prefix)
+// by its second byte: hotBuckets for none or for a byte of 0x80 or above.
+func hotBucket(s string) int {
+	if len(s) < 2 || s[1] >= 0x80 {
+		return hotBuckets
+	}
+	return int(s[1] & (hotBuckets - 1))
+}
+
+// buildHot lays out the hot block of the set's matchable rules, which are
+// in precedence order, or returns nil when the set cannot have one.
+func (s *ruleSet) buildHot() []uint64 {
+	rs := s.rules[:s.nmatch]
+	if len(rs) > bigSet || s.first {
+		return nil
+	}
+	// The pattern bytes to keep, and the slots: with enough rules, each
+	// bucket's rules (its own merged with the generic ones), else every
+	// rule once.
+	patBytes := 0
+	for i := range rs {
+		r := &rs[i]
+		if r.n > hotMaxLen {
+			return nil
+		}
+		if hotNeedsPattern(r) {
+			if r.n > hotInlineMax {
+				return nil
+			}
+			patBytes += int(r.n)
+		}
+	}
+	var of [bigSet]uint8 // each rule's bucket
+	var count [hotBuckets + 1]int
+	bucketed := len(rs) >= bucketMin
+	if bucketed {
+		for i := range rs {
+			b := hotBuckets
+			if r := &rs[i]; r.lit >= 2 {
+				b = hotBucket(s.pat(r))
+			}
+			of[i] = uint8(b)
+			count[b]++
+		}
+		slots := count[hotBuckets]
+		for b := range hotBuckets {
+			if count[b] > 0 {
+				slots += count[b] + count[hotBuckets]
+			}
+		}
+		bucketed = slots <= maxBucketCopies*len(rs)
+	}
+	slots := len(rs)
+	head := 1
+	if bucketed {
+		head += (hotBuckets + 2) / 2
+		slots = count[hotBuckets]
+		for b := range hotBuckets {
+			if count[b] > 0 {
+				slots += count[b] + count[hotBuckets]
+			}
+		}
+	}
+	patStart := head + hotWords*slots
+	n := patStart + (patBytes+7)/8
+	blk := make([]uint64, n)
+	flags := uint64(0)
+	if bucketed {
+		flags |= hotBucketed
+	}
+	if s.manyWild {
+		flags |= hotManyWild
+	}
+	blk[0] = uint64(n) | uint64(slots)<<32 | flags<<48
+	// The pattern bytes, each rule's once.
+	var pat []byte
+	if patBytes > 0 {
+		pat = unsafe.Slice((*byte)(unsafe.Pointer(&blk[patStart])), patBytes)
+	}
+	var offs [bigSet]uint32
+	at := 0
+	for i := range rs {
+		r := &rs[i]
+		offs[i] = uint32(8*patStart + at)
+		if hotNeedsPattern(r) {
+			at += copy(pat[at:], s.pat(r))
+		}
+	}
+	slot := 0
+	put := func(i int) {
+		r := &rs[i]
+		w := blk[head+hotWords*slot : head+hotWords*(slot+1)]
+		p := s.pat(r)
+		lit := int(r.lit)
+		w0, w1 := min(lit, 8), min(max(lit-8, 0), 8)
+		w[0] = word8(p[:w0])
+		if w1 > 0 {
+			w[1] = word8(p[8 : 8+w1])
+		}
+		w[2] = uint64(lit) | uint64(r.n)<<hotNShift | uint64(r.flags)<<hotFlagsShift |
+			uint64(w0)<<hotW0Shift | uint64(w1)<<hotW1Shift | uint64(i)<<hotIdxShift
+		w[3] = uint64(offs[i]) | uint64(r.need)<<32
+		slot++
+	}
+	if !bucketed {
+		for i := range rs {
+			put(i)
+		}
+		return blk
+	}
+	setBound := func(b, lo, hi int) {
+		shift := 32 * (b & 1)
+		blk[1+b/2] |= (uint64(lo) | uint64(hi)<<16) << shift
+	}
+	// The generic rules first, then each bucket's.
+	for i := range rs {
+		if of[i] == hotBuckets {
+			put(i)
+		}
+	}
+	generic := slot
+	setBound(hotBuckets, 0, generic)
+	for b := range hotBuckets {
+		if count[b] == 0 {
+			setBound(b, 0, generic)
+			continue
+		}
+		lo := slot
+		// The bucket's rules merged with the generic ones, in
+		// precedence order (positions in rs).
+		for i := range rs {
+			if int(of[i]) == b || of[i] == hotBuckets {
+				put(i)
+			}
+		}
+		setBound(b, lo, slot)
+	}
+	return blk
+}
+
+// hotNeedsPattern reports whether matching rule r reads its pattern bytes
+// beyond the slot's first sixteen.
+func hotNeedsPattern(r *crule) bool {
+	return r.lit > 16 || r.flags&(ruleWild|ruleAnchored) != 0
+}
+
+// hotInlineMax is the longest pattern whose bytes a hot block keeps: a set
+// with a longer one that matching reads is scanned instead.
+const hotInlineMax = 256
+
+// hotAllows reports the verdict of the deciding rule whose slot's third
+// word is w2: an allow, or a rule of weight 0 (the empty pattern), allows.
+func hotAllows(w2 uint64) bool {
+	return uint8(w2>>hotFlagsShift)&ruleAllow != 0 || uint16(w2>>hotNShift) == 0
+}
+
+// hotFind returns the third word of the slot of hot block blk that decides
+// for path, or false when no rule matches. path may run past its end, as
+// for eval.
+func hotFind(blk []uint64, path string) (uint64, bool) {
+	head := blk[0]
+	slots := int(uint16(head >> 32))
+	flags := head >> 48
+	lo, hi := 0, slots
+	base := 1
+	if flags&hotBucketed != 0 {
+		base += (hotBuckets + 2) / 2
+		b := hotBucket(path)
+		bw := blk[1+b/2] >> (32 * (b & 1))
+		lo, hi = int(uint16(bw)), int(uint16(bw>>16))
+	}
+	if lo >= hi {
+		return 0, false
+	}
+	rules := blk[base+hotWords*lo : base+hotWords*hi]
+	pw0 := word8(path)
+	var pw1 uint64
+	if len(path) > 8 {
+		pw1 = word8(path[8:])
+	}
+	var classes uint32
+	classesKnown := flags&hotManyWild == 0 // no check: as if every class were there
+	if classesKnown {
+		classes = ^uint32(0)
+	}
+	cut := -1
+	for len(rules) >= hotWords {
+		w := rules[:hotWords:hotWords]
+		rules = rules[hotWords:]
+		w2 := w[2]
+		if pw0&wordMask[uint8(w2>>hotW0Shift)] != w[0] || pw1&wordMask[uint8(w2>>hotW1Shift)] != w[1] {
+			continue
+		}
+		lit := int(uint16(w2))
+		if len(path) < lit {
+			continue
+		}
+		rf := uint8(w2 >> hotFlagsShift)
+		if lit <= 16 && rf&(ruleWild|ruleAnchored) == 0 {
+			return w2, true
+		}
+		pat := hotPattern(blk, w)
+		if lit > 16 && path[16:lit] != pat[16:lit] {
+			continue
+		}
+		switch rf & (ruleWild | ruleAnchored) {
+		case 0:
+			return w2, true
+		case ruleAnchored:
+			if cut < 0 {
+				cut = len(cutPath(path))
+			}
+			if cut == lit {
+				return w2, true
+			}
+			continue
+		}
+		if need := uint32(w[3] >> 32); need&^classes != 0 {
+			if !classesKnown {
+				// The classes of the uncut path: a superset, so a rule
+				// is never wrongly passed over.
+				classes, classesKnown = byteClasses(path), true
+			}
+			if need&^classes != 0 {
+				continue
+			}
+		}
+		if cut < 0 {
+			cut = len(cutPath(path))
+		}
+		if cut < lit {
+			continue
+		}
+		if globMatch(path[lit:cut], pat[lit:], rf&ruleAnchored != 0) {
+			return w2, true
+		}
+	}
+	return 0, false
+}
+
+// hotPattern returns the pattern bytes of the rule in slot w of block blk.
+func hotPattern(blk []uint64, w []uint64) string {
+	n := int(uint16(w[2] >> hotNShift))
+	off := int(uint32(w[3]))
+	all := unsafe.String((*byte)(unsafe.Pointer(&blk[0])), 8*len(blk))
+	return all[off : off+n]
+}
