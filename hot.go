@@ -1,6 +1,9 @@
 package robotstxt
 
-import "unsafe"
+import (
+	"strings"
+	"unsafe"
+)
 
 // A small rule set (bigSet rules or fewer) in longest-match order is
 // matched through a hot block: what a question reads of the set, laid out
@@ -36,7 +39,6 @@ const hotBuckets = 32
 // The header's flags.
 const (
 	hotBucketed = 1 << iota // the block has a bucket table
-	hotManyWild             // enough wildcard rules that a byte-class check pays
 )
 
 // The slot's third word: the literal prefix's length (16 bits), the
@@ -125,9 +127,6 @@ func (s *ruleSet) buildHot() []uint64 {
 	if bucketed {
 		flags |= hotBucketed
 	}
-	if s.manyWild {
-		flags |= hotManyWild
-	}
 	blk[0] = uint64(n) | uint64(slots)<<32 | flags<<48
 	// The pattern bytes, each rule's once.
 	var pat []byte
@@ -154,7 +153,11 @@ func (s *ruleSet) buildHot() []uint64 {
 		if w1 > 0 {
 			w[1] = word8(p[8 : 8+w1])
 		}
-		w[2] = uint64(lit) | uint64(r.n)<<hotNShift | uint64(r.flags)<<hotFlagsShift |
+		flags := r.flags
+		if flags&ruleWild != 0 && strings.IndexByte(p[lit+1:], '*') < 0 {
+			flags |= hotOneStar
+		}
+		w[2] = uint64(lit) | uint64(r.n)<<hotNShift | uint64(flags)<<hotFlagsShift |
 			uint64(w0)<<hotW0Shift | uint64(w1)<<hotW1Shift | uint64(i)<<hotIdxShift
 		w[3] = uint64(offs[i]) | uint64(r.need)<<32
 		slot++
@@ -230,16 +233,18 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 		return 0, false
 	}
 	rules := blk[base+hotWords*lo : base+hotWords*hi]
-	pw0 := word8(path)
-	var pw1 uint64
-	if len(path) > 8 {
-		pw1 = word8(path[8:])
+	var pw0, pw1 uint64 // the path's bytes 0-7 and 8-15, zero-padded
+	switch {
+	case len(path) >= 16:
+		pw0, pw1 = le64(path), le64(path[8:])
+	case len(path) > 8:
+		// The last eight bytes hold bytes 8 on.
+		pw0, pw1 = le64(path), le64(path[len(path)-8:])>>(8*(16-len(path)))
+	default:
+		pw0 = word8(path)
 	}
-	var classes uint32
-	classesKnown := flags&hotManyWild == 0 // no check: as if every class were there
-	if classesKnown {
-		classes = ^uint32(0)
-	}
+	var classes uint32 // the path's byte classes, once a wildcard rule needs them
+	classesKnown := false
 	cut := -1
 	for len(rules) >= hotWords {
 		w := rules[:hotWords:hotWords]
@@ -265,7 +270,7 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 			return w2, true
 		case ruleAnchored:
 			if cut < 0 {
-				cut = len(cutPath(path))
+				cut = pathEnd(path)
 			}
 			if cut == lit {
 				return w2, true
@@ -283,16 +288,41 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 			}
 		}
 		if cut < 0 {
-			cut = len(cutPath(path))
+			cut = pathEnd(path)
 		}
 		if cut < lit {
 			continue
 		}
-		if globMatch(path[lit:cut], pat[lit:], rf&ruleAnchored != 0) {
+		rest := path[lit:cut]
+		if rf&hotOneStar != 0 {
+			// "lit*seg" or "lit*seg$": no need to look for more stars.
+			anchored := rf&ruleAnchored != 0
+			seg := pat[lit+1 : len(pat)-int(rf&ruleAnchored>>2)]
+			if anchored && strings.HasSuffix(rest, seg) || !anchored && containsSeg(rest, seg) {
+				return w2, true
+			}
+			continue
+		}
+		if globMatch(rest, pat[lit:], rf&ruleAnchored != 0) {
 			return w2, true
 		}
 	}
 	return 0, false
+}
+
+// hotOneStar is a slot's flag (with the rule's own) for a wildcard
+// pattern with one '*' only.
+const hotOneStar = 1 << 7
+
+// containsSeg reports whether s contains seg, a byte by IndexByte.
+func containsSeg(s, seg string) bool {
+	switch len(seg) {
+	case 0:
+		return true
+	case 1:
+		return strings.IndexByte(s, seg[0]) >= 0
+	}
+	return strings.Contains(s, seg)
 }
 
 // hotPattern returns the pattern bytes of the rule in slot w of block blk.
