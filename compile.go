@@ -382,11 +382,20 @@ func word8(s string) uint64 {
 		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 	}
-	var w uint64
-	for i := len(s) - 1; i >= 0; i-- {
-		w = w<<8 | uint64(s[i])
+	// Two overlapping loads of the first and last bytes: the bytes they
+	// share are the same.
+	switch n := len(s); {
+	case n >= 4:
+		lo := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
+		t := s[n-4:]
+		hi := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24
+		return lo | hi<<(8*(n-4))
+	case n >= 2:
+		return uint64(s[0]) | uint64(s[1])<<8 | (uint64(s[n-2])|uint64(s[n-1])<<8)<<(8*(n-2))
+	case n == 1:
+		return uint64(s[0])
 	}
-	return w
+	return 0
 }
 
 // wordMask[k] keeps the low k bytes of a word (k <= 8). It has 256 entries

@@ -99,6 +99,20 @@ func indexPathStart(s string, from int, also byte) int {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
+	if j := len(s) - 8; i < len(s) && j >= from {
+		// The last bytes, by a load that overlaps bytes already looked
+		// at: their marks are cleared. (No byte before i matched, so
+		// none of them borrows into the marks of those after.)
+		b := s[j:]
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		x, y, z, f := w^('/'*ones), w^('?'*ones), w^(';'*ones), w^alsos
+		m := ((x-ones)&^x | (y-ones)&^y | (z-ones)&^z | (f-ones)&^f) & highs
+		if m &^= 1<<(8*(i-j)) - 1; m != 0 {
+			return j + bits.TrailingZeros64(m)/8
+		}
+		return -1
+	}
 	for ; i < len(s); i++ {
 		if c := s[i]; pathStart[c] || c == also {
 			return i

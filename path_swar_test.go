@@ -40,3 +40,37 @@ func TestIndexPathStartSWAR(t *testing.T) {
 		}
 	}
 }
+
+// TestScansSWAR checks the other word-at-a-time scans (the path's end, a
+// value's end, a line's end) against byte loops.
+func TestScansSWAR(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	alpha := "ab#\x00\n\r\x01\"\x22\x24\x0b\x0c\x0e\xff"
+	first := func(s string, from int, set string) int {
+		for i := from; i < len(s); i++ {
+			for j := 0; j < len(set); j++ {
+				if s[i] == set[j] {
+					return i
+				}
+			}
+		}
+		return len(s)
+	}
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = alpha[rng.IntN(len(alpha))]
+		}
+		s := string(b)
+		from := rng.IntN(len(s) + 1)
+		if got, want := pathEnd(s), first(s, 0, "#\x00"); got != want {
+			t.Fatalf("pathEnd(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := indexValueEnd(s, from), first(s, from, "\n\r#"); got != want {
+			t.Fatalf("indexValueEnd(%q, %d) = %d, want %d", s, from, got, want)
+		}
+		if got, want := indexLineEnd(s, from), first(s, from, "\n\r"); got != want {
+			t.Fatalf("indexLineEnd(%q, %d) = %d, want %d", s, from, got, want)
+		}
+	}
+}
