@@ -26,18 +26,20 @@ const bigSet = 128
 // first question (see ruleSet), so that a crawler pays only for the groups
 // that apply to it.
 type compiled struct {
-	// The fields Allowed reads come first, within one cache line, then
-	// the '*' set and the first token entries: most questions are
-	// answered without leaving the Robots allocation until the rules.
+	// The fields Allowed reads come first, within the Robots
+	// allocation's first two cache lines (it starts on one): the token
+	// table and, for a file naming two tokens or fewer, its entries,
+	// which point at the sets' hot blocks. Most questions read nothing
+	// else of the file but the hot block.
 	prepared atomic.Bool    // the token table and the sets are built
 	global   int32          // starSet, or noSet when no group names '*'
 	starHot  unsafe.Pointer // the '*' set's hot block once compiled, when it has one (atomic)
 	fast     []tokenFast    // per toks entry, what a lookup reads first
-	sets     []ruleSet      // set i is group i alone; then one per token naming several groups
 	slots    []int32        // open-addressing table of toks indexes (-1: empty), when there are many
-	star     ruleSet        // the '*' groups' set
 	fastBuf  [2]tokenFast
-	starBuf  [8]crule // the rules of a small '*' set
+	sets     []ruleSet // set i is group i alone; then one per token naming several groups
+	star     ruleSet   // the '*' groups' set
+	starBuf  [8]crule  // the rules of a small '*' set
 
 	prepOnce sync.Once
 	rawAsked atomic.Int32 // the questions answered from the lines, and tried (see allowedRaw)

@@ -33,13 +33,25 @@ import (
 const hotWords = 4
 
 // hotBuckets is the number of buckets a bucketed block has besides the
-// generic one: a path's second byte b (below 0x80) picks bucket b&31.
-const hotBuckets = 32
+// generic one: a path's second byte b (below 0x80) picks bucket b&15.
+// With the header, the table of bounds fits in the block's first 48 bytes
+// (a byte a bound), so a question reads one cache line before the rules.
+const hotBuckets = 16
 
 // The header's flags.
 const (
 	hotBucketed = 1 << iota // the block has a bucket table
+	hotWide                 // over 255 slots: two bytes a bound
 )
+
+// hotHead returns the words before the slots of a bucketed block of slots
+// slots: the header and the table of bounds.
+func hotHead(slots int) int {
+	if slots > 255 {
+		return 1 + (hotBuckets+2)/2
+	}
+	return 1 + (hotBuckets+4)/4
+}
 
 // The slot's third word: the literal prefix's length (16 bits), the
 // pattern's length (its weight, 16 bits), the rule's flags (8 bits), how
@@ -112,20 +124,24 @@ func (s *ruleSet) buildHot() []uint64 {
 	slots := len(rs)
 	head := 1
 	if bucketed {
-		head += (hotBuckets + 2) / 2
 		slots = count[hotBuckets]
 		for b := range hotBuckets {
 			if count[b] > 0 {
 				slots += count[b] + count[hotBuckets]
 			}
 		}
+		head = hotHead(slots)
 	}
 	patStart := head + hotWords*slots
-	n := patStart + (patBytes+7)/8
+	// Whole cache lines: the block then starts on one (see hotFind).
+	n := (patStart + (patBytes+7)/8 + 7) &^ 7
 	blk := make([]uint64, n)
 	flags := uint64(0)
 	if bucketed {
 		flags |= hotBucketed
+		if slots > 255 {
+			flags |= hotWide
+		}
 	}
 	blk[0] = uint64(n) | uint64(slots)<<32 | flags<<48
 	// The pattern bytes, each rule's once.
@@ -169,8 +185,11 @@ func (s *ruleSet) buildHot() []uint64 {
 		return blk
 	}
 	setBound := func(b, lo, hi int) {
-		shift := 32 * (b & 1)
-		blk[1+b/2] |= (uint64(lo) | uint64(hi)<<16) << shift
+		if flags&hotWide != 0 {
+			blk[1+b/2] |= (uint64(lo) | uint64(hi)<<16) << (32 * (b & 1))
+		} else {
+			blk[1+b/4] |= (uint64(lo) | uint64(hi)<<8) << (16 * (b & 3))
+		}
 	}
 	// The generic rules first, then each bucket's.
 	for i := range rs {
@@ -224,10 +243,14 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 	lo, hi := 0, slots
 	base := 1
 	if flags&hotBucketed != 0 {
-		base += (hotBuckets + 2) / 2
-		b := hotBucket(path)
-		bw := blk[1+b/2] >> (32 * (b & 1))
-		lo, hi = int(uint16(bw)), int(uint16(bw>>16))
+		base = hotHead(slots)
+		if b := hotBucket(path); flags&hotWide == 0 {
+			bw := blk[1+b/4] >> (16 * (b & 3))
+			lo, hi = int(uint8(bw)), int(uint8(bw>>8))
+		} else {
+			bw := blk[1+b/2] >> (32 * (b & 1))
+			lo, hi = int(uint16(bw)), int(uint16(bw>>16))
+		}
 	}
 	if lo >= hi {
 		return 0, false

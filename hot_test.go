@@ -1,0 +1,78 @@
+package robotstxt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// TestHotBlocks checks that a hot block decides as trying every rule of the
+// set in precedence order does, on random sets of every size up to bigSet:
+// unbucketed, bucketed with a byte a bound and with two, with generic
+// rules, wildcards, anchors, long literal prefixes, and paths that run
+// past their end.
+func TestHotBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"a", "b", "q", "/", "*", "$", "?", ".php", "x=1", "ab", "A", "%2F", "~", "é"}
+	word := func() string {
+		var b strings.Builder
+		for k := rng.IntN(6); k >= 0; k-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	kinds := map[string]int{}
+	for round := 0; round < 400; round++ {
+		n := 1 + rng.IntN(bigSet)
+		generic := rng.IntN(4) // how likely a rule is to start with a wildcard
+		var body strings.Builder
+		body.WriteString("User-agent: *\n")
+		var paths []string
+		for i := 0; i < n; i++ {
+			var v string
+			switch {
+			case rng.IntN(8) < generic:
+				v = "/*" + word()
+			case rng.IntN(10) == 0:
+				v = "/" + strings.Repeat(string(rune('a'+rng.IntN(3))), 10+rng.IntN(20)) + word()
+			default:
+				v = "/" + string(rune('a'+rng.IntN(26))) + word()
+			}
+			if rng.IntN(2) == 0 {
+				fmt.Fprintf(&body, "Allow: %s\n", v)
+			} else {
+				fmt.Fprintf(&body, "Disallow: %s\n", v)
+			}
+			p := strings.NewReplacer("*", word(), "$", "").Replace(v)
+			paths = append(paths, p, p+word(), p[:len(p)/2], p+"#"+word(), p+"\x00x")
+		}
+		r := ParseString(body.String())
+		r.Compile()
+		s := r.google.coldSet(r.google.global)
+		switch {
+		case s.hot == nil:
+			kinds["none"]++
+			continue
+		case s.hot[0]>>48&hotWide != 0:
+			kinds["wide"]++
+		case s.hot[0]>>48&hotBucketed != 0:
+			kinds["narrow"]++
+		default:
+			kinds["flat"]++
+		}
+		for _, p := range paths {
+			want := s.scan(p, 0)
+			got := s.eval(p)
+			if got != want {
+				t.Fatalf("round %d, path %q: hot block decides %+v, the rules in order %+v\n%s", round, p, got, want, body.String())
+			}
+		}
+	}
+	t.Logf("blocks: %v", kinds)
+	for _, k := range []string{"flat", "narrow", "wide"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %s block was checked: %v", k, kinds)
+		}
+	}
+}
