@@ -256,12 +256,16 @@ func (w *wildIndex) build(words []string) {
 		order[i] = int32(i)
 	}
 	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(words[a], words[b]) })
+	most := 1 // the nodes there can be: the root and a node a byte
+	for _, wd := range words {
+		most += len(wd)
+	}
 	var (
-		lbl     = []byte{0}
-		child   = []int32{-1} // first child
-		sibling = []int32{-1} // next sibling, in label order
-		lastCh  = []int32{-1}
-		word    = []int32{-1}
+		lbl     = append(make([]byte, 0, most), 0)
+		child   = append(make([]int32, 0, most), -1) // first child
+		sibling = append(make([]int32, 0, most), -1) // next sibling, in label order
+		lastCh  = append(make([]int32, 0, most), -1)
+		word    = append(make([]int32, 0, most), -1)
 	)
 	stack := []int32{0} // stack[d]: the node of the previous word's first d bytes
 	prev := ""
@@ -358,12 +362,9 @@ func (w *wildIndex) buildDense() {
 		used[c] = true
 	}
 	w.nclass = 1 // class 0: the bytes no word holds
-	var rep []byte
-	rep = append(rep, 0)
 	for c := range used {
 		if used[c] {
 			w.class[c] = uint8(w.nclass)
-			rep = append(rep, byte(c))
 			w.nclass++
 		}
 	}
@@ -376,16 +377,18 @@ func (w *wildIndex) buildDense() {
 	nn := int32(len(w.label))
 	w.ndense = min(nn, maxDense/w.nclass, max(denseMin, 4*nn)/w.nclass)
 	w.dense = make([]int32, w.ndense*w.nclass)
+	nc := w.nclass
 	for v := int32(0); v < w.ndense; v++ {
-		row := w.dense[v*w.nclass : (v+1)*w.nclass]
-		for k := int32(1); k < w.nclass; k++ {
-			c := rep[k]
-			switch u := w.child(v, c); {
-			case u >= 0:
-				row[k] = u
-			case v != 0:
-				row[k] = w.dense[w.fail[v]*w.nclass+k] // fail[v] is shallower
-			}
+		// A node moves as its failure node does (which is shallower,
+		// so its row is done), but by the bytes of its children; the
+		// root moves to itself by any other byte.
+		row := w.dense[v*nc : (v+1)*nc]
+		if v != 0 {
+			f := w.fail[v]
+			copy(row, w.dense[f*nc:(f+1)*nc])
+		}
+		for u := w.first[v]; u < w.first[v+1]; u++ {
+			row[w.class[w.label[u]]] = u
 		}
 	}
 }
