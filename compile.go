@@ -1048,9 +1048,22 @@ func (c *compiled) classifyRule(pat string, off int, line int32, flags uint8) cr
 	return r
 }
 
-// sortPrecedence sorts a few rules into longest-match order (insertion sort:
-// the groups it sorts are small).
+// sortPrecedence sorts rules into longest-match order: by insertion when
+// they are few. (The order is total: two rules of one line have different
+// lengths, so any sort gives the same result.)
 func sortPrecedence(rs []crule) {
+	if len(rs) > 12 {
+		slices.SortFunc(rs, func(a, b crule) int {
+			switch {
+			case better(&a, &b):
+				return -1
+			case better(&b, &a):
+				return 1
+			}
+			return 0
+		})
+		return
+	}
 	for i := 1; i < len(rs); i++ {
 		x := rs[i]
 		j := i
