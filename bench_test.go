@@ -22,6 +22,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt/internal/hostile"
 )
 
 // benchSampleSize is how many corpus files the benchmarks use. The bench/
@@ -329,16 +331,6 @@ func benchPathological() []byte {
 	return []byte(sb.String())
 }
 
-// benchLongURL returns a URL of n bytes whose path cycles through alphabet.
-func benchLongURL(n int, alphabet string) string {
-	var sb strings.Builder
-	sb.WriteString("http://example.com/")
-	for i := 0; sb.Len() < n; i++ {
-		sb.WriteByte(alphabet[i%len(alphabet)])
-	}
-	return sb.String()[:n]
-}
-
 const (
 	// benchAllLetters makes a path in which the long wildcard rules of
 	// benchPathological find a match early.
@@ -388,7 +380,7 @@ func BenchmarkAllowedPathological(b *testing.B) {
 		{"16KiB-match", benchAllLetters},
 		{"16KiB-nomatch", benchFewLetters},
 	} {
-		long := benchLongURL(16<<10, v.alphabet)
+		long := hostile.URL(16<<10, v.alphabet)
 		b.Run("url="+v.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -425,7 +417,7 @@ func BenchmarkAllowedLongURL(b *testing.B) {
 	c := benchData(b)
 	f := benchTypicalFile(b, c)
 	r := Parse(f.body)
-	long := benchLongURL(16<<10, benchAllLetters)
+	long := hostile.URL(16<<10, benchAllLetters)
 	b.Logf("typical file: %s (%d bytes)", f.name, len(f.body))
 	b.Run("file=typical", func(b *testing.B) {
 		b.ReportAllocs()
@@ -474,7 +466,7 @@ func TestAllowedDoesNotAllocate(t *testing.T) {
 	check("fixed", fixed, "Googlebot", "/index.html?x=1#frag")
 	check("fixed", fixed, "Googlebot", "http://example.com?q=1")
 	check("fixed", fixed, "", "")
-	check("pathological", Parse(benchPathological()), "Googlebot", benchLongURL(16<<10, benchFewLetters))
+	check("pathological", Parse(benchPathological()), "Googlebot", hostile.URL(16<<10, benchFewLetters))
 
 	// A URL with no path: "/" + its query or params is built on the stack.
 	check("fixed", fixed, "Googlebot", "http://example.com?"+strings.Repeat("q", 40))

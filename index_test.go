@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt/internal/hostile"
 )
 
 // TestIndexAgreesWithScan checks the index that large rule sets use against
@@ -109,7 +111,7 @@ func TestSortKeyItems(t *testing.T) {
 	for _, n := range []int{0, 1, 5, 63, 64, 65, 300, 2000} {
 		keys := make([]string, n)
 		for i := range keys {
-			k := "/" + strings.Repeat("ab", rng.IntN(12)) + hostileLetters(rng.IntN(40), 2)
+			k := "/" + strings.Repeat("ab", rng.IntN(12)) + hostile.Letters(rng.IntN(40), 2)
 			if rng.IntN(4) == 0 {
 				k = k[:rng.IntN(len(k)+1)]
 			}
@@ -151,10 +153,10 @@ func TestLazyIndex(t *testing.T) {
 		b.WriteString("User-agent: *\n")
 		for i := 0; i < n; i++ {
 			if wild && i%2 == 0 {
-				fmt.Fprintf(&b, "Allow: /%s*%s\n", hostileLetters(i, 2), hostileLetters(i*7, 2))
+				fmt.Fprintf(&b, "Allow: /%s*%s\n", hostile.Letters(i, 2), hostile.Letters(i*7, 2))
 				continue
 			}
-			fmt.Fprintf(&b, "Disallow: /%s\n", hostileLetters(i, 3))
+			fmt.Fprintf(&b, "Disallow: /%s\n", hostile.Letters(i, 3))
 		}
 		return b.String()
 	}
@@ -199,17 +201,17 @@ func TestLazyIndex(t *testing.T) {
 
 	// Hostile shapes asked about a 1 KiB URL: indexed on the first
 	// question (a scan would try every wildcard rule along the path).
-	for _, sh := range hostileShapes() {
-		r := ParseString(sh.body)
-		url := benchLongURL(1<<10, sh.alphabet)
-		got := r.Allowed(sh.agent, url)
+	for _, sh := range hostile.Shapes() {
+		r := ParseString(sh.Body)
+		url := hostile.URL(1<<10, sh.Alphabet)
+		got := r.Allowed(sh.Agent, url)
 		c := r.compiledFor(Google)
-		_, ids := c.choose(Query{Agents: []string{sh.agent}}, Google)
+		_, ids := c.choose(Query{Agents: []string{sh.Agent}}, Google)
 		if s := c.coldSet(ids[0]); !s.indexed.Load() {
-			t.Errorf("%s: the set of %d rules is not indexed on its first question", sh.name, s.nmatch)
+			t.Errorf("%s: the set of %d rules is not indexed on its first question", sh.Name, s.nmatch)
 		}
-		if want := r.Decide(Query{URL: url, Agents: []string{sh.agent}}).Allowed; got != want {
-			t.Errorf("%s: Allowed %v, Decide %v", sh.name, got, want)
+		if want := r.Decide(Query{URL: url, Agents: []string{sh.Agent}}).Allowed; got != want {
+			t.Errorf("%s: Allowed %v, Decide %v", sh.Name, got, want)
 		}
 	}
 }
@@ -222,10 +224,10 @@ func TestLazyIndexConcurrent(t *testing.T) {
 	b.WriteString("User-agent: *\n")
 	for i := 0; i < bigSet+200; i++ {
 		if i%3 == 0 {
-			fmt.Fprintf(&b, "Allow: /%s*%s\n", hostileLetters(i, 2), hostileLetters(i*7, 2))
+			fmt.Fprintf(&b, "Allow: /%s*%s\n", hostile.Letters(i, 2), hostile.Letters(i*7, 2))
 			continue
 		}
-		fmt.Fprintf(&b, "Disallow: /%s\n", hostileLetters(i, 3))
+		fmt.Fprintf(&b, "Disallow: /%s\n", hostile.Letters(i, 3))
 	}
 	ref := ParseString(b.String())
 	ref.Compile()

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt/internal/hostile"
 )
 
 // parseShape is a body of about 500 KiB built to make the parser keep or
@@ -213,8 +215,8 @@ func TestFootprint(t *testing.T) {
 	shapes := append(parseShapes(), parseShape{"quadratic-tokens", quadraticTokens()},
 		parseShape{"small", "user-agent: *\ndisallow: /x\nallow: /x/index.html\n"}, parseShape{"empty", ""})
 	// The matcher's worst cases too: their sets carry a wildcard index.
-	for _, h := range hostileShapes() {
-		shapes = append(shapes, parseShape{"match-" + h.name, h.body})
+	for _, h := range hostile.Shapes() {
+		shapes = append(shapes, parseShape{"match-" + h.Name, h.Body})
 	}
 	for i, s := range shapes {
 		if i%shortStep(4) != 0 {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt/internal/hostile"
 )
 
 // wildGroups builds files whose '*' group holds enough wildcard rules with
@@ -164,34 +166,34 @@ func TestWildNested(t *testing.T) {
 func TestHostileWork(t *testing.T) {
 	// The most rules examined per question, per shape and dialect.
 	limits := map[string]int{"shortfail": 0, "groups": 0, "stars": 1, "dollars": 0}
-	for _, sh := range hostileShapes() {
-		r := ParseString(sh.body)
+	for _, sh := range hostile.Shapes() {
+		r := ParseString(sh.Body)
 		for _, d := range []Dialect{Google, Baidu, Original} {
 			c := r.compiledFor(d)
-			choice, ids := c.choose(Query{Agents: []string{sh.agent}}, d)
+			choice, ids := c.choose(Query{Agents: []string{sh.Agent}}, d)
 			if len(ids) != 1 {
-				t.Fatalf("%s, %s: %d rule sets for one name (%d groups)", sh.name, d, len(ids), len(choice.Groups))
+				t.Fatalf("%s, %s: %d rule sets for one name (%d groups)", sh.Name, d, len(ids), len(choice.Groups))
 			}
 			s := c.set(ids[0])
-			if d.draftRecords() && sh.name == "groups" {
+			if d.draftRecords() && sh.Name == "groups" {
 				// The draft: the first record naming the crawler alone.
 				if len(choice.Groups) != 1 || s.nmatch != 1 {
-					t.Errorf("%s, %s: %d groups, %d rules chosen; want the first record", sh.name, d, len(choice.Groups), s.nmatch)
+					t.Errorf("%s, %s: %d groups, %d rules chosen; want the first record", sh.Name, d, len(choice.Groups), s.nmatch)
 				}
 				continue
 			}
 			if !s.big || s.idx == nil || s.first != d.firstMatch() {
-				t.Fatalf("%s, %s: the set of %d rules is not indexed in its precedence order", sh.name, d, s.nmatch)
+				t.Fatalf("%s, %s: the set of %d rules is not indexed in its precedence order", sh.Name, d, s.nmatch)
 			}
 			if d != Original && s.idx.aut == nil {
-				t.Fatalf("%s, %s: the set of %d rules has no wildIndex", sh.name, d, s.nmatch)
+				t.Fatalf("%s, %s: the set of %d rules has no wildIndex", sh.Name, d, s.nmatch)
 			}
 			if s.idx.aut != nil {
 				// Its memory, against the file's size (issue 9: under 4x).
-				ratio := float64(s.idx.aut.footprint()) / float64(len(sh.body))
-				t.Logf("%s, %s: the automaton keeps %.2fx the file", sh.name, d, ratio)
+				ratio := float64(s.idx.aut.footprint()) / float64(len(sh.Body))
+				t.Logf("%s, %s: the automaton keeps %.2fx the file", sh.Name, d, ratio)
 				if ratio >= 4 {
-					t.Errorf("%s, %s: the automaton keeps %.2fx the file's size, want under 4x", sh.name, d, ratio)
+					t.Errorf("%s, %s: the automaton keeps %.2fx the file's size, want under 4x", sh.Name, d, ratio)
 				}
 			}
 			sizes := []int{1 << 10, 16 << 10}
@@ -199,16 +201,16 @@ func TestHostileWork(t *testing.T) {
 				sizes = sizes[:1] // the 16 KiB references are checked without -short
 			}
 			for _, n := range sizes {
-				path := PathParamsQuery(benchLongURL(n, sh.alphabet))
+				path := PathParamsQuery(hostile.URL(n, sh.Alphabet))
 				if s.idx.aut != nil {
 					_, examined := s.idx.aut.best(s, path, nil)
-					t.Logf("%s, %s, %d KiB: %d of %d rules examined", sh.name, d, n>>10, examined, s.nmatch)
-					if examined > limits[sh.name] {
-						t.Errorf("%s, %s, %d KiB URL: %d rules examined, want at most %d", sh.name, d, n>>10, examined, limits[sh.name])
+					t.Logf("%s, %s, %d KiB: %d of %d rules examined", sh.Name, d, n>>10, examined, s.nmatch)
+					if examined > limits[sh.Name] {
+						t.Errorf("%s, %s, %d KiB URL: %d rules examined, want at most %d", sh.Name, d, n>>10, examined, limits[sh.Name])
 					}
 				}
 				if got, want := s.decide(path, 0), s.scan(path, 0); got != want {
-					t.Errorf("%s, %s, %d KiB URL: %+v, scan %+v", sh.name, d, n>>10, got, want)
+					t.Errorf("%s, %s, %d KiB URL: %+v, scan %+v", sh.Name, d, n>>10, got, want)
 				}
 				// The matches listed for Explain are those of the reference.
 				if n == 1<<10 {
@@ -218,7 +220,7 @@ func TestHostileWork(t *testing.T) {
 						got := 0
 						s.eachMatch(path, 0, func(*crule) { got++ })
 						if got != len(all) {
-							t.Errorf("%s: %d matches listed, reference %d", sh.name, got, len(all))
+							t.Errorf("%s: %d matches listed, reference %d", sh.Name, got, len(all))
 						}
 					}
 				}
@@ -227,9 +229,9 @@ func TestHostileWork(t *testing.T) {
 		// Several names, one naming every group of the shape: a set
 		// per name, not per group.
 		c := r.compiledFor(Google)
-		choice, ids := c.choose(Query{Agents: []string{sh.agent, "OtherBot", "*"}}, Google)
+		choice, ids := c.choose(Query{Agents: []string{sh.Agent, "OtherBot", "*"}}, Google)
 		if len(ids) > 2 {
-			t.Errorf("%s: %d rule sets for %d groups named by 3 names", sh.name, len(ids), len(choice.Groups))
+			t.Errorf("%s: %d rule sets for %d groups named by 3 names", sh.Name, len(ids), len(choice.Groups))
 		}
 	}
 }
@@ -374,7 +376,7 @@ func TestIndexSkip(t *testing.T) {
 	var body strings.Builder
 	body.WriteString("User-agent: *\n")
 	for i := 0; i < bigSet; i++ {
-		d := hostileLetters(i, 2)
+		d := hostile.Letters(i, 2)
 		fmt.Fprintf(&body, "Allow: /%s/index.html\nDisallow: /%s/$\nDisallow: /%s\n", d, d, d[:1])
 	}
 	c := ParseString(body.String()).compiledFor(Google)
@@ -383,7 +385,7 @@ func TestIndexSkip(t *testing.T) {
 		t.Fatal("the set is not indexed")
 	}
 	for i := 0; i < bigSet; i++ {
-		d := hostileLetters(i, 2)
+		d := hostile.Letters(i, 2)
 		for _, p := range []string{"/" + d + "/", "/" + d + "/index.html", "/" + d, "/" + d + "/x"} {
 			for _, skip := range []uint8{0, ruleIndexHTM} {
 				if got, want := s.decide(p, skip), s.scan(p, skip); got != want {
