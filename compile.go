@@ -21,10 +21,11 @@ const bigSet = 128
 
 // compiled is one dialect's reading of a file. Parsing reads every line and
 // builds the groups (their user-agent lines, rule lines and extension
-// fields); the token table and the rule sets are laid out on the first
-// question (prepare), and the rules of a set are compiled on the set's
-// first question (see ruleSet), so that a crawler pays only for the groups
-// that apply to it.
+// fields); Allowed answers the first questions from them (see first.go);
+// the token table and the rule sets are laid out after that, or on the
+// first question of another kind (prepare), and the rules of a set are
+// compiled on the set's first question (see ruleSet), so that a crawler
+// pays only for the groups that apply to it.
 type compiled struct {
 	// The fields Allowed reads come first, within the Robots
 	// allocation's first two cache lines (it starts on one): the token

@@ -19,12 +19,16 @@ import (
 //
 // Allowed is safe for concurrent use and does not allocate (except for a
 // URL with an empty path and a query or params over 1 KiB, "http://h?...")
-// once the rules it reads are compiled: the rules that apply to a crawler
-// are compiled on the first question about it, and those of a large set
-// (over 128 rules) are answered by trying each of them until about eight
-// questions have been asked about the set (fewer with long URLs), when its
-// index is built, which allocates too (see [Robots.Compile], which does all
-// of it up front).
+// once the rules it reads are compiled. A parsed file's first eight
+// questions (with paths of up to 256 bytes) are answered from its parsed
+// lines, reading the rules of the groups that apply once each, without
+// allocating: a crawler meeting a new site, or a one-off check, pays for
+// no more. The next question compiles the rules that apply to its crawler
+// (normalised, ordered and laid out in one block); a large set (over 128
+// rules) is then answered by trying each rule until about eight questions
+// have been asked about it (fewer with long URLs), when its index is built,
+// which allocates too (see [Robots.Compile], which does all of it up
+// front).
 func (r *Robots) Allowed(userAgent, url string) bool {
 	path, slash := splitPathRaw(url)
 	if !slash {

@@ -36,7 +36,8 @@
 //
 // [Robots.Allowed] is the fast path: it answers for one product token in
 // Google's reading and allocates nothing. Parse reads and classifies every
-// line and builds the groups; the rules that apply to a crawler are compiled
+// line and builds the groups; a file's first questions are answered from
+// those lines, and after them the rules that apply to a crawler are compiled
 // (normalised, ordered, and for large groups indexed) on the first question
 // about it, so a crawler never pays for other crawlers' groups;
 // [Robots.Compile] compiles them all at once. [Robots.Decide] answers a richer

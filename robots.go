@@ -117,7 +117,9 @@ func (r *Robots) compile(arena *strings.Builder) {
 // agents need not, and then never pays for the groups of other crawlers.
 // Compile also builds the index of every large set (over 128 rules), which
 // Allowed otherwise builds only after a few questions about the set (see
-// Allowed): after Compile, no question in this reading allocates.
+// Allowed): after Compile, no question in this reading allocates, and
+// Allowed answers every question from the compiled sets rather than its
+// first ones from the parsed lines.
 func (r *Robots) Compile() {
 	c := r.compiledFor(Google)
 	for i := range c.fast {
