@@ -535,23 +535,15 @@ func (c *compiled) buildWith(body string, d Dialect, fast bool) {
 	if c.mode == readGoogle && strings.IndexByte(body, 0) < 0 {
 		c.mode = readGoogleNoNUL
 	}
-	// Size the lists so that a body of many short lines allocates each
-	// about once: the rule lines for the lines there can be (a rule line
-	// takes at least seven bytes: "allow:" and a line ending); the
-	// user-agent lines, groups and extension fields, once a list outgrows
-	// a few hundred, for the number a first reading of the whole body
-	// counts (see grow).
 	c.ext.body = body
-	// The builder lives in this frame: storing the lists most lines add
-	// to into it costs no write barrier while the collector runs.
+	// The lists most lines add to are built in pooled scratch lists, so
+	// that a parse grows none of them, then copied into one array of the
+	// size they came to. The builder lives in this frame: storing the
+	// lists into it costs no write barrier while the collector runs.
+	sc := scratchPool.Get().(*parseScratch)
 	b := builder{
 		c: c, draft: d.draftRecords(), cur: -1,
-		raws: c.raws, agents: c.agents, groups: c.groups,
-	}
-	if b.raws == nil {
-		// Room for a rule on every line (clipped below), once, rather
-		// than a list doubled from four.
-		b.raws = make([]rawRule, 0, c.ext.linesBound())
+		raws: sc.raws[:0], agents: sc.agents[:0], groups: sc.groups[:0], global: sc.global[:0],
 	}
 	if fast && c.mode == readGoogleNoNUL {
 		b.readFast(body)
@@ -565,15 +557,65 @@ func (c *compiled) buildWith(body string, d Dialect, fast bool) {
 			b.line(&line)
 		}
 	}
-	c.raws, c.agents, c.groups = b.raws, b.agents, b.groups
+	c.setLists(b.raws, b.agents, b.groups, b.global)
+	sc.raws, sc.agents, sc.groups, sc.global = b.raws[:0], b.agents[:0], b.groups[:0], b.global[:0]
+	if 12*cap(sc.raws)+16*cap(sc.agents)+24*cap(sc.groups)+4*cap(sc.global) <= maxScratch {
+		scratchPool.Put(sc)
+	}
 	// Do not keep mostly empty arrays.
-	c.raws = clipSlice(c.raws)
-	c.agents = clipSlice(c.agents)
-	c.groups = clipSlice(c.groups)
 	c.exts = clipSlice(c.exts)
 	c.orphans = clipSlice(c.orphans)
-	c.globalGroups = clipSlice(c.globalGroups)
 	c.ext.done()
+}
+
+// parseScratch is the lists a reading is built in (see buildWith).
+type parseScratch struct {
+	raws   []rawRule
+	agents []agentLine
+	groups []group
+	global []int32
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(parseScratch) }}
+
+// maxScratch is the most bytes of scratch lists the pool keeps: those a
+// large file grew are left to the collector.
+const maxScratch = 256 << 10
+
+// setLists copies the parsed lists into one array of their size: their
+// elements hold no pointer and four-byte fields only, so they can share
+// an array of uint32.
+func (c *compiled) setLists(raws []rawRule, agents []agentLine, groups []group, global []int32) {
+	const (
+		rawWords   = int(unsafe.Sizeof(rawRule{}) / 4)
+		agentWords = int(unsafe.Sizeof(agentLine{}) / 4)
+		groupWords = int(unsafe.Sizeof(group{}) / 4)
+	)
+	n := rawWords*len(raws) + agentWords*len(agents) + groupWords*len(groups) + len(global)
+	if n == 0 {
+		return
+	}
+	blk := make([]uint32, n)
+	at := 0
+	if len(raws) > 0 {
+		c.raws = unsafe.Slice((*rawRule)(unsafe.Pointer(&blk[at])), len(raws))
+		copy(c.raws, raws)
+		at += rawWords * len(raws)
+	}
+	if len(agents) > 0 {
+		c.agents = unsafe.Slice((*agentLine)(unsafe.Pointer(&blk[at])), len(agents))
+		copy(c.agents, agents)
+		at += agentWords * len(agents)
+	}
+	if len(groups) > 0 {
+		c.groups = unsafe.Slice((*group)(unsafe.Pointer(&blk[at])), len(groups))
+		copy(c.groups, groups)
+		at += groupWords * len(groups)
+	}
+	if len(global) > 0 {
+		c.globalGroups = unsafe.Slice((*int32)(unsafe.Pointer(&blk[at])), len(global))
+		copy(c.globalGroups, global)
+	}
 }
 
 // builder gathers the groups of a reading while its lines are read.
@@ -584,6 +626,7 @@ type builder struct {
 	raws   []rawRule
 	agents []agentLine
 	groups []group
+	global []int32      // the groups naming '*'
 	counts *groupCounts // what a first reading counts, once a list needs it
 }
 
@@ -656,7 +699,6 @@ func (b *builder) line(ln *lexLine) {
 // agent adds a user-agent line whose value, as written and trimmed, is
 // value, at off in the body.
 func (b *builder) agent(num int32, off int, value string) {
-	c := b.c
 	if b.cur < 0 || b.groups[b.cur].hi > b.groups[b.cur].lo {
 		n := int32(len(b.raws))
 		b.groups = append(growBy(b.groups, b, boundGroups), group{alo: int32(len(b.agents)), ahi: int32(len(b.agents)), lo: n, hi: n})
@@ -665,8 +707,8 @@ func (b *builder) agent(num int32, off int, value string) {
 	a := agentLine{line: num, off: uint32(off), n: uint32(len(value))}
 	if isGlobalAgent(value) {
 		a.tlen = agentGlobal
-		if k := len(c.globalGroups); k == 0 || c.globalGroups[k-1] != int32(b.cur) {
-			c.globalGroups = append(growBy(c.globalGroups, b, boundGroups), int32(b.cur))
+		if k := len(b.global); k == 0 || b.global[k-1] != int32(b.cur) {
+			b.global = append(growBy(b.global, b, boundGroups), int32(b.cur))
 		}
 	} else {
 		a.tlen = uint32(len(ExtractToken(value)))
