@@ -140,9 +140,16 @@ func zeroBytes(x uint64) uint64 { return (x - ones8) &^ x & high8 }
 // after i, or len(s).
 func indexValueEnd(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
+		// The three bytes are below 0x24: look for such bytes first (a
+		// space, '!' or '"' may be one), then at each of them.
 		w := le64(s[i:])
-		if t := zeroBytes(w^'\n'*ones8) | zeroBytes(w^'\r'*ones8) | zeroBytes(w^'#'*ones8); t != 0 {
-			return i + bits.TrailingZeros64(t)>>3
+		t := (w - 0x24*ones8) &^ w & high8
+		for t != 0 {
+			j := i + bits.TrailingZeros64(t)>>3
+			if valueEnd[s[j]] {
+				return j
+			}
+			t &= t - 1
 		}
 	}
 	for i < len(s) && !valueEnd[s[i]] {
