@@ -269,11 +269,11 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 	var classes uint32 // the path's byte classes, once a wildcard rule needs them
 	classesKnown := false
 	cut := -1
-	for len(rules) >= hotWords {
-		w := rules[:hotWords:hotWords]
-		rules = rules[hotWords:]
+	for k := 0; k+hotWords <= len(rules); k += hotWords {
+		w := rules[k : k+hotWords : k+hotWords]
 		w2 := w[2]
-		if pw0&wordMask[uint8(w2>>hotW0Shift)] != w[0] || pw1&wordMask[uint8(w2>>hotW1Shift)] != w[1] {
+		// One test (one branch) for both words of the literal prefix.
+		if (pw0&wordMask[uint8(w2>>hotW0Shift)]^w[0])|(pw1&wordMask[uint8(w2>>hotW1Shift)]^w[1]) != 0 {
 			continue
 		}
 		lit := int(uint16(w2))
