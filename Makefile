@@ -45,7 +45,8 @@ build:
 # Benchmarks of the library alone, then side by side with the Go peers.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 . | tee bench-core.txt
-	cd bench && $(GO) test -run '^$$' -bench . -benchmem -count 6 | tee ../bench-peers.txt
+	cd bench && $(GO) test -run '^$$' -bench . -skip Hostile -benchmem -count 6 | tee ../bench-peers.txt
+	cd bench && $(GO) test -run '^$$' -bench Hostile -benchtime 200ms -benchmem -count 3 | tee ../bench-hostile.txt
 
 # Five minutes per fuzz target.
 fuzz:
