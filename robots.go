@@ -62,7 +62,10 @@ func Parse(body []byte) *Robots {
 	return ParseWith(body, nil)
 }
 
-// ParseString is Parse for a body held in a string.
+// ParseString is Parse for a body held in a string. The string is kept as
+// it is rather than copied (a string cannot change), unless it is longer
+// than the size limit: then the part parsed is copied, so that the rest is
+// not kept alive.
 func ParseString(body string) *Robots {
 	return parseString(body, nil)
 }
@@ -89,25 +92,23 @@ func parse[T string | []byte](body T, opts *ParseOptions) *Robots {
 	if opts != nil && opts.Size > len(body) {
 		r.size, r.truncated = opts.Size, true
 	}
+	cut := false
 	if limit := limitOf(opts); limit >= 0 && len(body) > limit {
-		body, r.truncated = body[:limit], true
+		body, r.truncated, cut = body[:limit], true, true
 	}
-	var arena strings.Builder
-	arena.Grow(len(body))
 	switch b := any(body).(type) {
 	case string:
-		arena.WriteString(b)
+		// A string cannot change: it is kept as it is, unless it is
+		// the first part of a longer one, which it would keep alive.
+		if cut {
+			b = strings.Clone(b)
+		}
+		r.body = b
 	case []byte:
-		arena.Write(b)
+		r.body = string(b) // one copy (the runtime does not clear it first)
 	}
-	r.compile(&arena)
-	return r
-}
-
-// compile builds the google reading of the body copied into arena.
-func (r *Robots) compile(arena *strings.Builder) {
-	r.body = arena.String()
 	r.google.build(r.body, Google)
+	return r
 }
 
 // Compile compiles the rules of every group now, for every question in the
