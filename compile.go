@@ -722,18 +722,28 @@ func (b *builder) agent(num int32, off int, value string) {
 // rule adds an allow or disallow line whose value is n bytes at off in
 // the body.
 func (b *builder) rule(num int32, off, n int, allow bool) {
+	if b.cur < 0 || len(b.raws) == cap(b.raws) {
+		b.ruleSlow(num, off, n, allow)
+		return
+	}
+	line := uint32(num)
+	if allow {
+		line |= rawAllow
+	}
+	b.raws = append(b.raws, rawRule{off: uint32(off), n: uint32(n), line: line})
+	g := &b.groups[b.cur]
+	g.hi = int32(len(b.raws))
+	g.last = num
+}
+
+// ruleSlow is rule for a rule before any group, or when the list is full.
+func (b *builder) ruleSlow(num int32, off, n int, allow bool) {
 	if b.cur < 0 {
 		b.c.orphans = append(grow(b.c.orphans, b.c.ext.linesBound), num)
 		return
 	}
-	raw := rawRule{off: uint32(off), n: uint32(n), line: uint32(num)}
-	if allow {
-		raw.line |= rawAllow
-	}
-	b.raws = append(grow(b.raws, b.c.ext.linesBound), raw)
-	g := &b.groups[b.cur]
-	g.hi = int32(len(b.raws))
-	g.last = num
+	b.raws = grow(b.raws, b.c.ext.linesBound)
+	b.rule(num, off, n, allow)
 }
 
 // clipSlice returns s, copied into an array of its length when more than
