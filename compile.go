@@ -273,6 +273,16 @@ func pathEnd(path string) int {
 			return i + bits.TrailingZeros64(t)>>3
 		}
 	}
+	if j := len(path) - 8; i < len(path) && j >= 0 {
+		// The last bytes by a load overlapping those looked at, which
+		// hold neither byte (so none of them borrows into the marks).
+		w := le64(path[j:])
+		t := (zeroBytes(w) | zeroBytes(w^'#'*ones8)) &^ (1<<(8*(i-j)) - 1)
+		if t != 0 {
+			return j + bits.TrailingZeros64(t)>>3
+		}
+		return len(path)
+	}
 	for ; i < len(path); i++ {
 		if c := path[i]; c == '#' || c == 0 {
 			return i

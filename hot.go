@@ -269,8 +269,10 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 	var classes uint32 // the path's byte classes, once a wildcard rule needs them
 	classesKnown := false
 	cut := -1
-	for k := 0; k+hotWords <= len(rules); k += hotWords {
-		w := rules[k : k+hotWords : k+hotWords]
+	first := unsafe.Pointer(unsafe.SliceData(rules))
+	for k := 0; k < len(rules)/hotWords; k++ {
+		// Slot k, without a bounds check (k is below the slots' count).
+		w := (*[hotWords]uint64)(unsafe.Add(first, k*hotWords*8))
 		w2 := w[2]
 		// One test (one branch) for both words of the literal prefix.
 		if (pw0&wordMask[uint8(w2>>hotW0Shift)]^w[0])|(pw1&wordMask[uint8(w2>>hotW1Shift)]^w[1]) != 0 {
@@ -284,7 +286,7 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 		if lit <= 16 && rf&(ruleWild|ruleAnchored) == 0 {
 			return w2, true
 		}
-		pat := hotPattern(blk, w)
+		pat := hotPattern(blk, w[:])
 		if lit > 16 && path[16:lit] != pat[16:lit] {
 			continue
 		}
