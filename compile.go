@@ -39,8 +39,10 @@ type compiled struct {
 	slots    []int32        // open-addressing table of toks indexes (-1: empty), when there are many
 	fastBuf  [2]tokenFast
 	sets     []ruleSet // set i is group i alone; then one per token naming several groups
-	star     ruleSet   // the '*' groups' set
-	starBuf  [8]crule  // the rules of a small '*' set
+	// The tokens whose set is set i: setToks[setTokAt[i]:setTokAt[i+1]].
+	setTokAt, setToks []int32
+	star              ruleSet  // the '*' groups' set
+	starBuf           [8]crule // the rules of a small '*' set
 
 	prepOnce sync.Once
 	rawAsked atomic.Int32 // the questions answered from the lines, and tried (see allowedRaw)
@@ -915,6 +917,22 @@ func (c *compiled) finish() {
 		c.toks[i].set = setFor(c.toks[i].groups)
 		c.fast[i].set = c.toks[i].set
 	}
+	// The tokens of each set (a group's set may serve several), so that
+	// a compiled set is published to them without a pass over them all.
+	c.setTokAt = make([]int32, len(c.sets)+1)
+	for i := range c.fast {
+		c.setTokAt[c.fast[i].set+1]++
+	}
+	for i := 1; i < len(c.setTokAt); i++ {
+		c.setTokAt[i] += c.setTokAt[i-1]
+	}
+	c.setToks = make([]int32, len(c.fast))
+	fill := slices.Clone(c.setTokAt[:len(c.sets)])
+	for i := range c.fast {
+		s := c.fast[i].set
+		c.setToks[fill[s]] = int32(i)
+		fill[s]++
+	}
 	if len(c.globalGroups) > 0 {
 		c.star.groups = c.globalGroups
 		c.global = starSet
@@ -957,10 +975,8 @@ func (c *compiled) compileOnce(s *ruleSet, i int32) {
 			atomic.StorePointer(&c.starHot, hot)
 			return
 		}
-		for t := range c.fast {
-			if c.fast[t].set == i {
-				atomic.StorePointer(&c.fast[t].hot, hot)
-			}
+		for _, t := range c.setToks[c.setTokAt[i]:c.setTokAt[i+1]] {
+			atomic.StorePointer(&c.fast[t].hot, hot)
 		}
 	})
 }
@@ -1041,7 +1057,7 @@ func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) [
 	case RFC9309:
 		pat = normalizeRFCPattern(v)
 	default:
-		if c.escape == 2 || c.escape == 1 && strings.IndexByte(v, '%') >= 0 {
+		if c.escape != 0 && (strings.IndexByte(v, '%') >= 0 || c.escape == 2 && hasHighByte(v)) {
 			pat = EscapePattern(v)
 		}
 	}

@@ -66,7 +66,8 @@ func (c *compiled) footprint() int64 {
 		}
 	}
 	// The token table, and the lines of each token.
-	n += sliceBytes(c.toks) + sliceBytes(c.slots) + 4*int64(len(c.groups)) + sliceBytes(c.tokLines)
+	n += sliceBytes(c.toks) + sliceBytes(c.slots) + 4*int64(len(c.groups)) + sliceBytes(c.tokLines) +
+		sliceBytes(c.setTokAt) + sliceBytes(c.setToks)
 	// The indexes of the user-agent lines that questions naming a crawler
 	// by another name than a token build (see firstRecord, looseNaming):
 	// the lines' values lower-cased in a builder that may have doubled,
