@@ -1131,6 +1131,9 @@ func (c *compiled) classifyRule(pat string, off int, line int32, flags uint8) cr
 // they are few. (The order is total: two rules of one line have different
 // lengths, so any sort gives the same result.)
 func sortPrecedence(rs []crule) {
+	if len(rs) > 12 && len(rs) <= bigSet && sortByKeys(rs) {
+		return
+	}
 	if len(rs) > 12 {
 		slices.SortFunc(rs, func(a, b crule) int {
 			switch {
@@ -1152,6 +1155,35 @@ func sortPrecedence(rs []crule) {
 		}
 		rs[j] = x
 	}
+}
+
+// sortByKeys sorts up to bigSet rules into longest-match order by sorting
+// one integer a rule: the complement of its length, then whether it is a
+// disallow, then its line, then its position (so the rules are moved once,
+// not at every step). It reports false, sorting nothing, when a length or
+// a line is too large for its field.
+func sortByKeys(rs []crule) bool {
+	const lenBits, lineBits, posBits = 20, 31, 7
+	var keys [bigSet]uint64
+	for i := range rs {
+		r := &rs[i]
+		if r.n >= 1<<lenBits || r.line < 0 {
+			return false
+		}
+		k := uint64(1<<lenBits-1-r.n)<<(1+lineBits+posBits) | uint64(r.line)<<posBits | uint64(i)
+		if !r.allow() {
+			k |= 1 << (lineBits + posBits)
+		}
+		keys[i] = k
+	}
+	ks := keys[:len(rs)]
+	slices.Sort(ks)
+	var tmp [bigSet]crule
+	copy(tmp[:], rs)
+	for j, k := range ks {
+		rs[j] = tmp[k&(1<<posBits-1)]
+	}
+	return true
 }
 
 // addToken records tok, if new, and returns its index in toks.

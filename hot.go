@@ -191,25 +191,38 @@ func (s *ruleSet) buildHot() []uint64 {
 			blk[1+b/4] |= (uint64(lo) | uint64(hi)<<8) << (16 * (b & 3))
 		}
 	}
-	// The generic rules first, then each bucket's.
-	for i := range rs {
-		if of[i] == hotBuckets {
-			put(i)
-		}
+	// The rules' positions grouped by bucket, in precedence order within
+	// each (a counting sort).
+	var start [hotBuckets + 2]int
+	for b := range hotBuckets + 1 {
+		start[b+1] = start[b] + count[b]
 	}
-	generic := slot
-	setBound(hotBuckets, 0, generic)
+	var pos [bigSet]uint8
+	fill := start
+	for i := range rs {
+		pos[fill[of[i]]] = uint8(i)
+		fill[of[i]]++
+	}
+	// The generic rules first, then each bucket's merged with them.
+	generic := pos[start[hotBuckets]:start[hotBuckets+1]]
+	for _, i := range generic {
+		put(int(i))
+	}
+	setBound(hotBuckets, 0, slot)
 	for b := range hotBuckets {
-		if count[b] == 0 {
-			setBound(b, 0, generic)
+		x := pos[start[b]:start[b+1]]
+		if len(x) == 0 {
+			setBound(b, 0, len(generic))
 			continue
 		}
 		lo := slot
-		// The bucket's rules merged with the generic ones, in
-		// precedence order (positions in rs).
-		for i := range rs {
-			if int(of[i]) == b || of[i] == hotBuckets {
-				put(i)
+		for y := generic; len(x) > 0 || len(y) > 0; {
+			if len(y) == 0 || len(x) > 0 && x[0] < y[0] {
+				put(int(x[0]))
+				x = x[1:]
+			} else {
+				put(int(y[0]))
+				y = y[1:]
 			}
 		}
 		setBound(b, lo, slot)

@@ -1,0 +1,43 @@
+package robotstxt
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestSortByKeys checks that sorting rules by their keys gives the order
+// better gives, on random sets with ties in length and kind.
+func TestSortByKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for round := 0; round < 2000; round++ {
+		n := 13 + rng.IntN(bigSet-12)
+		rs := make([]crule, n)
+		lines := rng.Perm(10 * n)
+		for i := range rs {
+			rs[i] = crule{n: uint32(rng.IntN(6)), line: int32(lines[i] + 1)}
+			if rng.IntN(2) == 0 {
+				rs[i].flags = ruleAllow
+			}
+		}
+		want := slices.Clone(rs)
+		slices.SortFunc(want, func(a, b crule) int {
+			switch {
+			case better(&a, &b):
+				return -1
+			case better(&b, &a):
+				return 1
+			}
+			return 0
+		})
+		if !sortByKeys(rs) {
+			t.Fatal("sortByKeys refused small lengths and lines")
+		}
+		if !slices.Equal(rs, want) {
+			t.Fatalf("round %d: sortByKeys gave %v, want %v", round, rs, want)
+		}
+	}
+	if sortByKeys([]crule{{n: 1 << 20}}) {
+		t.Error("sortByKeys took a length too large for its key")
+	}
+}
