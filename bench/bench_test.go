@@ -250,8 +250,9 @@ func BenchmarkRetained(b *testing.B) {
 // whole sample; ns/file is the figure to compare, also with Google's C++
 // library (google/oneshot.sh times the same files and questions).
 //
-//   - ours: robotstxt.Parse then Robots.Allowed (which compiles the
-//     crawler's rule set on this first question).
+//   - ours: robotstxt.Parse then Robots.Allowed (which answers this first
+//     question from the parsed lines; it compiles the crawler's rule set
+//     only after a few questions).
 //   - temoto: robotstxt.FromBytes then FindGroup(ua).Test(path).
 //   - grobotstxt: AgentAllowed(body, ua, url), its one-shot form.
 func BenchmarkOneShot(b *testing.B) {
