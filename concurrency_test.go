@@ -43,6 +43,12 @@ func TestConcurrentQuestions(t *testing.T) {
 						errs <- fmt.Sprintf("Allowed(%s, %s) = %v", a, u, got)
 						return
 					}
+					if round%2 == 1 {
+						// Allowed alone: the answers read from the
+						// lines give way to the compiled sets while
+						// other goroutines ask.
+						continue
+					}
 					d := r.Decide(Query{URL: u, Agents: []string{a}, Explain: true})
 					if d.Allowed != want[a+" "+u] {
 						errs <- fmt.Sprintf("Decide(%s, %s) = %v", a, u, d.Allowed)
