@@ -315,16 +315,10 @@ type ruleSet struct {
 	nmatch   int32
 	rules    []crule // matchable rules in precedence order (file order for the draft), then the others
 	body     string  // the parsed body (patterns that need no change point into it)
-	// With enough rules, rules are bucketed by the byte b after the
-	// leading '/': brules[bounds[2b]:bounds[2b+1]] (b < 128) are the rules
-	// that can match a path whose second byte is b, in precedence order:
-	// those whose pattern starts "/b" merged with those that match
-	// whatever that byte is (generic), which brules[bounds[256]:
-	// bounds[257]] are. Patterns are normalised, so paths whose second
-	// byte is >= 0x80 (or that have none) need only the generic rules.
-	// The buckets hold copies of the rules, so that a scan reads one run
-	// of memory rather than rules strewn over the set.
-	hot    []uint64 // a small set in longest-match order: its hot block (see hot.go)
+	// A small set in longest-match order is matched through its hot
+	// block (see hot.go): its rules bucketed by the byte after the
+	// leading '/', each bucket a run of copies, in one array.
+	hot    []uint64
 	extra  string   // patterns normalised into a copy
 	idx    *ruleIndex
 	once   sync.Once
