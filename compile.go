@@ -319,7 +319,7 @@ type ruleSet struct {
 	// block (see hot.go): its rules bucketed by the byte after the
 	// leading '/', each bucket a run of copies, in one array.
 	hot    []uint64
-	extra  string   // patterns normalised into a copy
+	extra  string // patterns normalised into a copy
 	idx    *ruleIndex
 	once   sync.Once
 	groups []int32
