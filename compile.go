@@ -1129,15 +1129,7 @@ func sortPrecedence(rs []crule) {
 		return
 	}
 	if len(rs) > 12 {
-		slices.SortFunc(rs, func(a, b crule) int {
-			switch {
-			case better(&a, &b):
-				return -1
-			case better(&b, &a):
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(rs, precedenceCmp)
 		return
 	}
 	for i := 1; i < len(rs); i++ {
@@ -1149,6 +1141,17 @@ func sortPrecedence(rs []crule) {
 		}
 		rs[j] = x
 	}
+}
+
+// precedenceCmp compares rules in longest-match order (see better).
+func precedenceCmp(a, b crule) int {
+	switch {
+	case better(&a, &b):
+		return -1
+	case better(&b, &a):
+		return 1
+	}
+	return 0
 }
 
 // sortByKeys sorts up to bigSet rules into longest-match order by sorting

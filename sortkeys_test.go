@@ -7,7 +7,8 @@ import (
 )
 
 // TestSortByKeys checks that sorting rules by their keys gives the order
-// better gives, on random sets with ties in length and kind.
+// sorting them with better's comparison gives, on random sets with ties in
+// length and kind.
 func TestSortByKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for round := 0; round < 2000; round++ {
@@ -21,15 +22,7 @@ func TestSortByKeys(t *testing.T) {
 			}
 		}
 		want := slices.Clone(rs)
-		slices.SortFunc(want, func(a, b crule) int {
-			switch {
-			case better(&a, &b):
-				return -1
-			case better(&b, &a):
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(want, precedenceCmp)
 		if !sortByKeys(rs) {
 			t.Fatal("sortByKeys refused small lengths and lines")
 		}

@@ -75,9 +75,14 @@ func (s *paceSite) answer(code int, retryAfter string) {
 func (s *paceSite) gaps() []time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return gapsOf(s.arrivals)
+}
+
+// gapsOf returns the durations between successive times.
+func gapsOf(times []time.Time) []time.Duration {
 	var out []time.Duration
-	for i := 1; i < len(s.arrivals); i++ {
-		out = append(out, s.arrivals[i].Sub(s.arrivals[i-1]))
+	for i := 1; i < len(times); i++ {
+		out = append(out, times[i].Sub(times[i-1]))
 	}
 	return out
 }
@@ -355,9 +360,5 @@ func (s *stampingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 func (s *stampingTransport) gaps() []time.Duration {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var out []time.Duration
-	for i := 1; i < len(s.starts); i++ {
-		out = append(out, s.starts[i].Sub(s.starts[i-1]))
-	}
-	return out
+	return gapsOf(s.starts)
 }
