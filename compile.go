@@ -27,8 +27,9 @@ const bigSet = 128
 // compiled on the set's first question (see ruleSet), so that a crawler
 // pays only for the groups that apply to it.
 type compiled struct {
-	// The fields Allowed reads come first, within the Robots
-	// allocation's first two cache lines (it starts on one): the token
+	// The fields Allowed reads come first, within one 128-byte pair of
+	// cache lines (a Robots starts 8 bytes into a slot of its size class,
+	// a multiple of 128: the allocator's header comes first): the token
 	// table and, for a file naming two tokens or fewer, its entries,
 	// which point at the sets' hot blocks. Most questions read nothing
 	// else of the file but the hot block.
@@ -36,13 +37,12 @@ type compiled struct {
 	global   int32          // starSet, or noSet when no group names '*'
 	starHot  unsafe.Pointer // the '*' set's hot block once compiled, when it has one (atomic)
 	fast     []tokenFast    // per toks entry, what a lookup reads first
-	slots    []int32        // open-addressing table of toks indexes (-1: empty), when there are many
 	fastBuf  [2]tokenFast
+	slots    []int32   // open-addressing table of toks indexes (-1: empty), when there are many
 	sets     []ruleSet // set i is group i alone; then one per token naming several groups
 	// The tokens whose set is set i: setToks[setTokAt[i]:setTokAt[i+1]].
 	setTokAt, setToks []int32
-	star              ruleSet  // the '*' groups' set
-	starBuf           [8]crule // the rules of a small '*' set
+	star              ruleSet // the '*' groups' set
 
 	prepOnce sync.Once
 	rawAsked atomic.Int32 // the questions answered from the lines, and tried (see allowedRaw)
@@ -983,15 +983,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 	for _, gi := range s.groups {
 		n += int(c.groups[gi].hi - c.groups[gi].lo)
 	}
-	var rules []crule
-	if s == &c.star && n < len(c.starBuf) {
-		// A small '*' set's rules are kept beside the rest of what a
-		// question reads (below): compile them there. (Implied
-		// index.htm rules past its room move them to the heap.)
-		rules = c.starBuf[:0]
-	} else {
-		rules = make([]crule, 0, n+n/8+1)
-	}
+	rules := make([]crule, 0, n+n/8+1)
 	var arena strings.Builder
 	for _, gi := range s.groups {
 		g := &c.groups[gi]
@@ -1016,9 +1008,6 @@ func (c *compiled) compileSet(s *ruleSet) {
 		k++
 	}
 	copy(rules[k:], dead)
-	if s == &c.star && len(rules) > 0 && len(rules) <= len(c.starBuf) && &rules[0] != &c.starBuf[0] {
-		rules = c.starBuf[:copy(c.starBuf[:], rules)]
-	}
 	s.rules, s.nmatch = rules, int32(k)
 	s.manyWild = wild >= 4
 	s.first = c.dialect.firstMatch()

@@ -148,8 +148,7 @@ func (c *compiled) groupSize(gi int) setSize {
 
 // setBound bounds the bytes a compiled rule set keeps (see compileSet): its
 // rules, the patterns normalisation rewrites (up to three bytes for one:
-// %XX), and the buckets of a small set or the index of a large one. The '*'
-// set keeps a few rules in the compiled struct.
+// %XX), and the hot block of a small set or the index of a large one.
 func (c *compiled) setBound(t setSize, star bool) int64 {
 	const rule = int64(unsafe.Sizeof(crule{}))
 	all := t.rules + t.htm
@@ -158,9 +157,6 @@ func (c *compiled) setBound(t setSize, star bool) int64 {
 		capacity = 2 * all // grown by append
 	}
 	n := capacity * rule
-	if star && all <= int64(len(c.starBuf)) {
-		n = 0
-	}
 	// The rewritten patterns, in a builder that may have doubled: Google's
 	// escaping only when the body asks for it (see compiled.escape), and
 	// the directories implied by index.htm allows.
