@@ -12,7 +12,7 @@ import (
 // Set numbers that are not positions in compiled.sets.
 const (
 	noSet   int32 = -1 // no set applies
-	starSet int32 = -2 // compiled.star
+	starSet int32 = -2 // the '*' set (compiled.starIdx in compiled.sets)
 )
 
 // bigSet is the number of rules above which a rule set is searched through
@@ -39,10 +39,10 @@ type compiled struct {
 	fast     []tokenFast    // per toks entry, what a lookup reads first
 	fastBuf  [2]tokenFast
 	slots    []int32   // open-addressing table of toks indexes (-1: empty), when there are many
-	sets     []ruleSet // set i is group i alone; then one per token naming several groups
+	sets     []ruleSet // set i is group i alone; then one per token naming several groups; then the '*' set
+	starIdx  int32     // the '*' set's place in sets
 	// The tokens whose set is set i: setToks[setTokAt[i]:setTokAt[i+1]].
 	setTokAt, setToks []int32
-	star              ruleSet // the '*' groups' set
 
 	prepOnce sync.Once
 	rawAsked atomic.Int32 // the questions answered from the lines, and tried (see allowedRaw)
@@ -892,6 +892,9 @@ func (c *compiled) finish() {
 			nsets++
 		}
 	}
+	if len(c.globalGroups) > 0 {
+		nsets++ // the '*' set, last
+	}
 	c.sets = make([]ruleSet, nsets)
 	ids := make([]int32, len(c.groups))
 	for gi := range c.groups {
@@ -928,7 +931,8 @@ func (c *compiled) finish() {
 		fill[s]++
 	}
 	if len(c.globalGroups) > 0 {
-		c.star.groups = c.globalGroups
+		c.starIdx = int32(len(c.sets) - 1)
+		c.sets[c.starIdx].groups = c.globalGroups
 		c.global = starSet
 	}
 }
@@ -946,10 +950,11 @@ func (c *compiled) set(i int32) *ruleSet {
 // coldSet returns set i, compiling its rules on first use; a large set
 // may not be indexed yet (see coldScans).
 func (c *compiled) coldSet(i int32) *ruleSet {
-	s := &c.star
-	if i != starSet {
-		s = &c.sets[i]
+	k := i
+	if i == starSet {
+		k = c.starIdx
 	}
+	s := &c.sets[k]
 	if !s.ready.Load() {
 		c.compileOnce(s, i)
 	}

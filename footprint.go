@@ -106,10 +106,7 @@ func (c *compiled) footprint() int64 {
 	}
 	n += sliceBytes(c.sets)
 	for i := range c.sets {
-		n += c.setBound(sum(c.sets[i].groups), false)
-	}
-	if len(c.globalGroups) > 0 {
-		n += c.setBound(sum(c.globalGroups), true)
+		n += c.setBound(sum(c.sets[i].groups))
 	}
 	return n
 }
@@ -149,7 +146,7 @@ func (c *compiled) groupSize(gi int) setSize {
 // setBound bounds the bytes a compiled rule set keeps (see compileSet): its
 // rules, the patterns normalisation rewrites (up to three bytes for one:
 // %XX), and the hot block of a small set or the index of a large one.
-func (c *compiled) setBound(t setSize, star bool) int64 {
+func (c *compiled) setBound(t setSize) int64 {
 	const rule = int64(unsafe.Sizeof(crule{}))
 	all := t.rules + t.htm
 	capacity := t.rules + t.rules/8 + 1

@@ -76,7 +76,7 @@ func TestCompile(t *testing.T) {
 			t.Errorf("set %d (token %q) not compiled", s, eager.google.toks[i].tok)
 		}
 	}
-	if !eager.google.star.ready.Load() {
+	if !eager.google.sets[eager.google.starIdx].ready.Load() {
 		t.Error("the * set is not compiled")
 	}
 	for _, ua := range []string{"a", "b", "c"} {
@@ -94,7 +94,7 @@ func TestBigGroupsAreIndexed(t *testing.T) {
 	for i, body := range bigGroups() {
 		r := ParseString(body)
 		r.Compile()
-		big := r.google.star.big
+		big := r.google.sets[r.google.starIdx].big
 		for j := range r.google.sets {
 			big = big || r.google.sets[j].big
 		}
@@ -257,7 +257,7 @@ func TestLazyIndexConcurrent(t *testing.T) {
 		for e := range errs {
 			t.Error(e)
 		}
-		if !r.google.star.indexed.Load() {
+		if !r.google.sets[r.google.starIdx].indexed.Load() {
 			t.Fatalf("round %d: %d questions and the set is not indexed", round, 8*coldScans)
 		}
 	}
