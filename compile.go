@@ -462,7 +462,8 @@ func (s *ruleSet) eval(path string) *crule {
 	return nil
 }
 
-// bucketMin is the number of rules from which a small set buckets them.
+// bucketMin is the number of rules from which a small set's hot block
+// buckets them.
 const bucketMin = 8
 
 // maxBucketCopies bounds the rules a set's buckets hold, as a multiple of

@@ -15,7 +15,8 @@ import (
 //     slots, and flags;
 //   - when the set is bucketed, a table of hotBuckets+1 bucket bounds
 //     (the rules a path can match, chosen by its second byte; see
-//     hotBucket), two uint16 to a bound, two bounds to a word;
+//     hotBucket): a byte for each end of a bound, four bounds to a word,
+//     or with over 255 slots two bytes, two bounds to a word;
 //   - the rule slots, hotWords words each: the first sixteen bytes of the
 //     literal prefix in two words (a whole rule of up to sixteen literal
 //     bytes is decided from them), then its lengths, flags and position
