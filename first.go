@@ -25,8 +25,8 @@ const rawMaxPath = 256
 
 // allowedRaw answers Allowed's question from the parsed lines, for the
 // google reading not prepared yet; ok is false when it does not (the
-// budget is spent, the path is long, or a pattern the question reads
-// needs Google's escaping), and then nothing is answered.
+// first answers are spent, the path is long, or a pattern the question
+// reads is too long to escape on the stack), and then nothing is answered.
 func (c *compiled) allowedRaw(ua, path string) (allowed, ok bool) {
 	if len(path) > rawMaxPath {
 		return false, false
