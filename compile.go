@@ -1029,6 +1029,12 @@ func (c *compiled) compileSet(s *ruleSet) {
 	s.hot = s.buildHot()
 }
 
+// mayEscape reports whether Google's escaping may change rule value v: it
+// holds a '%' or, in a body that has some, a byte of 0x80 or above.
+func (c *compiled) mayEscape(v string) bool {
+	return c.escape != 0 && (strings.IndexByte(v, '%') >= 0 || c.escape == 2 && hasHighByte(v))
+}
+
 // addRule compiles one allow or disallow line and appends it to rules.
 // Patterns that are not the value as written go to arena.
 func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) []crule {
@@ -1046,7 +1052,7 @@ func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) [
 	case RFC9309:
 		pat = normalizeRFCPattern(v)
 	default:
-		if c.escape != 0 && (strings.IndexByte(v, '%') >= 0 || c.escape == 2 && hasHighByte(v)) {
+		if c.mayEscape(v) {
 			pat = EscapePattern(v)
 		}
 	}

@@ -104,7 +104,7 @@ func (m *rawMatcher) group(gi int) {
 		if v == "" {
 			continue // weight 0: it never decides Allowed's verdict
 		}
-		if c.escape != 0 && (strings.IndexByte(v, '%') >= 0 || c.escape == 2 && hasHighByte(v)) {
+		if c.mayEscape(v) {
 			// Google's escaping (see addRule), into a buffer on the
 			// stack.
 			if i := percentEncodeFrom(v, isHighByte); i < len(v) {

@@ -104,8 +104,8 @@ func (s *ruleSet) buildHot() []uint64 {
 	}
 	var of [bigSet]uint8 // each rule's bucket
 	var count [hotBuckets + 1]int
-	bucketed := len(rs) >= bucketMin
-	if bucketed {
+	slots, head := len(rs), 1
+	if len(rs) >= bucketMin {
 		for i := range rs {
 			b := hotBuckets
 			if r := &rs[i]; r.lit >= 2 {
@@ -114,25 +114,17 @@ func (s *ruleSet) buildHot() []uint64 {
 			of[i] = uint8(b)
 			count[b]++
 		}
-		slots := count[hotBuckets]
+		copies := count[hotBuckets]
 		for b := range hotBuckets {
 			if count[b] > 0 {
-				slots += count[b] + count[hotBuckets]
+				copies += count[b] + count[hotBuckets]
 			}
 		}
-		bucketed = slots <= maxBucketCopies*len(rs)
-	}
-	slots := len(rs)
-	head := 1
-	if bucketed {
-		slots = count[hotBuckets]
-		for b := range hotBuckets {
-			if count[b] > 0 {
-				slots += count[b] + count[hotBuckets]
-			}
+		if copies <= maxBucketCopies*len(rs) {
+			slots, head = copies, hotHead(copies)
 		}
-		head = hotHead(slots)
 	}
+	bucketed := head > 1
 	patStart := head + hotWords*slots
 	// Whole cache lines: the block then starts on one (see hotFind).
 	n := (patStart + (patBytes+7)/8 + 7) &^ 7
@@ -337,7 +329,7 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 			// "lit*seg" or "lit*seg$": no need to look for more stars.
 			anchored := rf&ruleAnchored != 0
 			seg := pat[lit+1 : len(pat)-int(rf&ruleAnchored>>2)]
-			if anchored && strings.HasSuffix(rest, seg) || !anchored && containsSeg(rest, seg) {
+			if anchored && strings.HasSuffix(rest, seg) || !anchored && strings.Contains(rest, seg) {
 				return w2, true
 			}
 			continue
@@ -352,17 +344,6 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 // hotOneStar is a slot's flag (with the rule's own) for a wildcard
 // pattern with one '*' only.
 const hotOneStar = 1 << 7
-
-// containsSeg reports whether s contains seg, a byte by IndexByte.
-func containsSeg(s, seg string) bool {
-	switch len(seg) {
-	case 0:
-		return true
-	case 1:
-		return strings.IndexByte(s, seg[0]) >= 0
-	}
-	return strings.Contains(s, seg)
-}
 
 // hotPattern returns the pattern bytes of the rule in slot w of block blk.
 func hotPattern(blk []uint64, w []uint64) string {

@@ -87,15 +87,13 @@ var pathStart = [256]bool{'/': true, '?': true, ';': true}
 // at eight bytes at a time: x has a zero byte when (x - 0x01..01) &^ x &
 // 0x80..80 is not zero, and the lowest set bit of that marks the first one.
 func indexPathStart(s string, from int, also byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	alsos := uint64(also) * ones
+	alsos := uint64(also) * ones8
+	marks := func(w uint64) uint64 {
+		return zeroBytes(w^'/'*ones8) | zeroBytes(w^'?'*ones8) | zeroBytes(w^';'*ones8) | zeroBytes(w^alsos)
+	}
 	i := from
 	for ; i+8 <= len(s); i += 8 {
-		b := s[i : i+8]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		x, y, z, f := w^('/'*ones), w^('?'*ones), w^(';'*ones), w^alsos
-		if m := ((x-ones)&^x | (y-ones)&^y | (z-ones)&^z | (f-ones)&^f) & highs; m != 0 {
+		if m := marks(le64(s[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -103,12 +101,7 @@ func indexPathStart(s string, from int, also byte) int {
 		// The last bytes, by a load that overlaps bytes already looked
 		// at: their marks are cleared. (No byte before i matched, so
 		// none of them borrows into the marks of those after.)
-		b := s[j:]
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		x, y, z, f := w^('/'*ones), w^('?'*ones), w^(';'*ones), w^alsos
-		m := ((x-ones)&^x | (y-ones)&^y | (z-ones)&^z | (f-ones)&^f) & highs
-		if m &^= 1<<(8*(i-j)) - 1; m != 0 {
+		if m := marks(le64(s[j:])) &^ (1<<(8*(i-j)) - 1); m != 0 {
 			return j + bits.TrailingZeros64(m)/8
 		}
 		return -1
