@@ -295,60 +295,42 @@ func googleField(key string, flags lineFlags) (Field, lineFlags) {
 	case len(key) == 7 && w == wordSitemap:
 		return FieldSitemap, flags
 	}
-	var f Field
-	var name string
-	// The first letter picks the candidates; the names as written come
-	// before their typos.
-	switch key[0] | 0x20 {
-	case 'd':
-		switch {
-		case hasPrefixFold(key, "disallow"):
-			f, name = FieldDisallow, "disallow"
-		case hasPrefixFold(key, "dissallow"):
-			f, name, flags = FieldDisallow, "dissallow", flags|flagTypo
-		case hasPrefixFold(key, "dissalow"):
-			f, name, flags = FieldDisallow, "dissalow", flags|flagTypo
-		case hasPrefixFold(key, "disalow"):
-			f, name, flags = FieldDisallow, "disalow", flags|flagTypo
-		case hasPrefixFold(key, "diasllow"):
-			f, name, flags = FieldDisallow, "diasllow", flags|flagTypo
-		case hasPrefixFold(key, "disallaw"):
-			f, name, flags = FieldDisallow, "disallaw", flags|flagTypo
-		default:
-			return extensionField(key), flags
+	// The names as written come before their typos; the first letter
+	// picks the candidates.
+	first := key[0] | 0x20
+	for _, k := range googleKeys {
+		if k.name[0] == first && hasPrefixFold(key, k.name) {
+			if k.typo {
+				flags |= flagTypo
+			}
+			if len(key) != len(k.name) {
+				flags |= flagPrefixKey
+			}
+			return k.field, flags
 		}
-	case 'a':
-		if !hasPrefixFold(key, "allow") {
-			return extensionField(key), flags
-		}
-		f, name = FieldAllow, "allow"
-	case 'u':
-		switch {
-		case hasPrefixFold(key, "user-agent"):
-			f, name = FieldUserAgent, "user-agent"
-		case hasPrefixFold(key, "useragent"):
-			f, name, flags = FieldUserAgent, "useragent", flags|flagTypo
-		case hasPrefixFold(key, "user agent"):
-			f, name, flags = FieldUserAgent, "user agent", flags|flagTypo
-		default:
-			return extensionField(key), flags
-		}
-	case 's':
-		switch {
-		case hasPrefixFold(key, "sitemap"):
-			f, name = FieldSitemap, "sitemap"
-		case hasPrefixFold(key, "site-map"):
-			f, name, flags = FieldSitemap, "site-map", flags|flagTypo
-		default:
-			return extensionField(key), flags
-		}
-	default:
-		return extensionField(key), flags
 	}
-	if len(key) != len(name) {
-		flags |= flagPrefixKey
-	}
-	return f, flags
+	return extensionField(key), flags
+}
+
+// googleKeys are the key names Google's library reads, by prefix, and the
+// typos it accepts for them.
+var googleKeys = []struct {
+	name  string
+	field Field
+	typo  bool
+}{
+	{"disallow", FieldDisallow, false},
+	{"dissallow", FieldDisallow, true},
+	{"dissalow", FieldDisallow, true},
+	{"disalow", FieldDisallow, true},
+	{"diasllow", FieldDisallow, true},
+	{"disallaw", FieldDisallow, true},
+	{"allow", FieldAllow, false},
+	{"user-agent", FieldUserAgent, false},
+	{"useragent", FieldUserAgent, true},
+	{"user agent", FieldUserAgent, true},
+	{"sitemap", FieldSitemap, false},
+	{"site-map", FieldSitemap, true},
 }
 
 // The words googleField compares keys with (word8 of each name).
