@@ -514,7 +514,7 @@ func (l *linter) crawlDelays(groups []robotstxt.Group) {
 	if len(star) > 0 {
 		what := "a crawl-delay in the * group"
 		if len(star) > 1 {
-			what = fmt.Sprintf("crawl-delay in the * group (lines %s)", joinLines(star, 8))
+			what = fmt.Sprintf("crawl-delay in the * group (lines %s)", JoinLines(star, 8))
 		}
 		l.add(star[0], keyColumn(&l.lines[star[0]-1]), "unsupported-field", "Google, Baidu and Yandex ignore "+what+"; Bing and many other crawlers read it; one finding per file", []string{"google", "rfc9309", "baidu", "original", "yandex"})
 	}
@@ -843,7 +843,7 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 			msg := fmt.Sprintf("%s obeys only the groups that name it, never the * group: %s, blocked for other crawlers by line %d %q, is allowed for %s",
 				a.Token, clip(example, 60), dec.Line(), l.ruleText(dec.Line()), a.Token)
 			if len(lines) > 1 {
-				msg += fmt.Sprintf(" (%d such * rules: lines %s)", len(lines), joinLines(lines, 8))
+				msg += fmt.Sprintf(" (%d such * rules: lines %s)", len(lines), JoinLines(lines, 8))
 			}
 			msg += "; repeat in its group the * rules it should follow"
 			ln := &l.lines[a.Line-1]
@@ -870,7 +870,9 @@ func droppedFor(r *robotstxt.Robots, tok, p, starPat string) bool {
 	return true
 }
 
-func joinLines(ns []int, max int) string {
+// JoinLines lists line numbers for a message, at most max of them, then
+// "...": "3, 7, 9, ...".
+func JoinLines(ns []int, max int) string {
 	var parts []string
 	for i, n := range ns {
 		if i == max {
@@ -1180,7 +1182,7 @@ func (l *linter) firstMatchOrder(groups []robotstxt.Group) {
 			}
 			last := lines[len(lines)-1]
 			msg = fmt.Sprintf("under Baidu's first match (file order, with * and $), this rule decides before %d longer rules after it (lines %s), which decide under longest match (Google, Bing, Yandex, RFC 9309): for %s, line %d %q says %s, Baidu's reading %s; move this line below line %d so that every dialect agrees",
-				len(cs), joinLines(lines, 8), clip(c.probe, 60), c.line, l.ruleText(c.line), verdictOf(c.gAllow), verdictOf(!c.gAllow), last)
+				len(cs), JoinLines(lines, 8), clip(c.probe, 60), c.line, l.ruleText(c.line), verdictOf(c.gAllow), verdictOf(!c.gAllow), last)
 		}
 		l.add(e, keyColumn(&l.lines[e-1]), "dialects-disagree", msg, nil)
 	}

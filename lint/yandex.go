@@ -60,7 +60,7 @@ func (l *linter) yandexFields(groups []robotstxt.Group) {
 		}
 		msg := fmt.Sprintf("a second host line: Yandex reads only the first, line %d %q", hosts[0], clip(first.Value, 60))
 		if len(hosts) > 2 {
-			msg = fmt.Sprintf("%d host lines (lines %s): Yandex reads only the first, line %d %q", len(hosts), joinLines(hosts, 8), hosts[0], clip(first.Value, 60))
+			msg = fmt.Sprintf("%d host lines (lines %s): Yandex reads only the first, line %d %q", len(hosts), JoinLines(hosts, 8), hosts[0], clip(first.Value, 60))
 		}
 		if same && len(hosts) == 2 {
 			msg += "; both name the same host: keep one"
@@ -84,7 +84,7 @@ func (l *linter) yandexFields(groups []robotstxt.Group) {
 		}
 		what := fmt.Sprintf("this %s line is read only by Yandex: Google, Bing and Baidu skip it, which is harmless", l.lines[n-1].Field)
 		if len(elsewhere) > 1 {
-			what = fmt.Sprintf("%d lines of clean-param or host (lines %s) are read only by Yandex: Google, Bing and Baidu skip them, which is harmless", len(elsewhere), joinLines(elsewhere, 8))
+			what = fmt.Sprintf("%d lines of clean-param or host (lines %s) are read only by Yandex: Google, Bing and Baidu skip them, which is harmless", len(elsewhere), JoinLines(elsewhere, 8))
 		}
 		if cleans > 0 {
 			what += " (for them, rel=canonical does what clean-param does)"

@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
@@ -236,7 +235,7 @@ func writeFileFindings(w io.Writer, fs []finding, tallies []lint.Tally, color, a
 		io.WriteString(w, "\n")
 		if !all && n == shownPerCode {
 			if rest := without(byCode[f.Code], shown[f.Code]); len(rest) > 0 {
-				fmt.Fprintf(w, "%s: %s: ... and %d more %s (lines %s)\n", esc(f.File), label, len(rest), plural(len(rest), "line"), joinLines(rest, 10))
+				fmt.Fprintf(w, "%s: %s: ... and %d more %s (lines %s)\n", esc(f.File), label, len(rest), plural(len(rest), "line"), lint.JoinLines(rest, 10))
 			}
 		}
 	}
@@ -291,17 +290,4 @@ func plural(n int, s string) string {
 		return s
 	}
 	return s + "s"
-}
-
-// joinLines lists line numbers, at most max of them, then "...".
-func joinLines(ns []int, max int) string {
-	var parts []string
-	for i, n := range ns {
-		if i == max {
-			parts = append(parts, "...")
-			break
-		}
-		parts = append(parts, strconv.Itoa(n))
-	}
-	return strings.Join(parts, ", ")
 }
