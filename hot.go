@@ -126,8 +126,11 @@ func (s *ruleSet) buildHot() []uint64 {
 	}
 	bucketed := head > 1
 	patStart := head + hotWords*slots
-	// Whole cache lines: the block then starts on one (see hotFind).
-	n := (patStart + (patBytes+7)/8 + 7) &^ 7
+	// Whole 128-byte pairs of cache lines: a block then starts on a
+	// pair (its size class is a multiple of 128 bytes), and a question's
+	// first read brings in the header, the bounds and the first slots
+	// together (the adjacent-line prefetcher fetches a pair at once).
+	n := (patStart + (patBytes+7)/8 + 15) &^ 15
 	blk := make([]uint64, n)
 	flags := uint64(0)
 	if bucketed {
