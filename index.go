@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -418,7 +419,7 @@ func sortKeyItems(items []keyItem, rest func(a, b keyItem) int) {
 }
 
 // keyRadixMin is the run below which sortKeyItems compares.
-const keyRadixMin = 48
+const keyRadixMin = 24
 
 // sortKeysCmp sorts items by their words, then by rest.
 func sortKeysCmp(items []keyItem, rest func(a, b keyItem) int) {
@@ -433,53 +434,66 @@ func sortKeysCmp(items []keyItem, rest func(a, b keyItem) int) {
 	})
 }
 
-// keyByte is byte d (0 to 15, most significant first) of an item's words.
-func keyByte(it *keyItem, d int) byte {
-	if d < 8 {
-		return byte(it.w0 >> (56 - 8*d))
-	}
-	return byte(it.w1 >> (56 - 8*(d-8)))
-}
-
-// sortKeysRadix sorts items, which agree on their words' first d bytes,
-// by their byte d, then each run of equal bytes the same way; tmp is
-// scratch as long as items.
+// sortKeysRadix sorts items, which agree on their words' first d bytes
+// (or more), by their first byte that not all of them share, then each run
+// of equal bytes the same way; tmp is scratch as long as items. The loops
+// over byte values run over those the items hold only.
 func sortKeysRadix(items, tmp []keyItem, d int, rest func(a, b keyItem) int) {
-	for {
-		if len(items) < keyRadixMin {
-			sortKeysCmp(items, rest)
-			return
-		}
-		if d == 16 {
-			slices.SortFunc(items, rest) // equal words
-			return
-		}
-		var count [256]int32
-		for i := range items {
-			count[keyByte(&items[i], d)]++
-		}
-		if int(count[keyByte(&items[0], d)]) == len(items) {
-			d++ // every item has this byte
-			continue
-		}
-		var at int32
-		var start [256]int32
-		for b := range count {
-			start[b], at = at, at+count[b]
-		}
-		pos := start
-		for i := range items {
-			b := keyByte(&items[i], d)
-			tmp[pos[b]] = items[i]
-			pos[b]++
-		}
-		copy(items, tmp)
-		for b := range count {
-			if n := count[b]; n > 1 {
-				lo := start[b]
-				sortKeysRadix(items[lo:lo+n], tmp[lo:lo+n], d+1, rest)
-			}
-		}
+	if len(items) < keyRadixMin {
+		sortKeysCmp(items, rest)
 		return
+	}
+	// Skip the bytes every item shares, found in one pass.
+	var x0, x1 uint64
+	f0, f1 := items[0].w0, items[0].w1
+	for i := range items {
+		x0 |= items[i].w0 ^ f0
+		x1 |= items[i].w1 ^ f1
+	}
+	switch {
+	case x0 != 0:
+		d = max(d, bits.LeadingZeros64(x0)/8)
+	case x1 != 0:
+		d = max(d, 8+bits.LeadingZeros64(x1)/8)
+	default:
+		slices.SortFunc(items, rest) // equal words
+		return
+	}
+	// Byte d of an item is w>>shift of its word w0 (d < 8) or w1.
+	shift := uint(56 - 8*(d&7))
+	byteOf := func(it *keyItem) byte {
+		if d < 8 {
+			return byte(it.w0 >> shift)
+		}
+		return byte(it.w1 >> shift)
+	}
+	var end [256]int32 // counts, then where each byte's run ends
+	lo, hi := byte(0xFF), byte(0)
+	for i := range items {
+		b := byteOf(&items[i])
+		end[b]++
+		lo, hi = min(lo, b), max(hi, b)
+	}
+	var at int32
+	for b := int(lo); b <= int(hi); b++ {
+		at += end[b]
+		end[b] = at
+	}
+	// Backwards, each item goes before the last one placed with its
+	// byte, so that end[b] ends as where b's run starts.
+	for i := len(items) - 1; i >= 0; i-- {
+		b := byteOf(&items[i])
+		end[b]--
+		tmp[end[b]] = items[i]
+	}
+	copy(items, tmp)
+	for b := int(lo); b <= int(hi); b++ {
+		start, stop := end[b], int32(len(items))
+		if b < int(hi) {
+			stop = end[b+1]
+		}
+		if stop-start > 1 {
+			sortKeysRadix(items[start:stop], tmp[start:stop], d+1, rest)
+		}
 	}
 }

@@ -115,6 +115,15 @@ func TestSortKeyItems(t *testing.T) {
 			if rng.IntN(4) == 0 {
 				k = k[:rng.IntN(len(k)+1)]
 			}
+			if rng.IntN(8) == 0 {
+				// Any byte but NUL (a value ends at one, and the words
+				// pad keys with it), the highest included.
+				b := []byte(k)
+				for j := rng.IntN(3); j >= 0 && len(b) > 0; j-- {
+					b[rng.IntN(len(b))] = []byte{0x01, 0x7F, 0x80, 0xFE, 0xFF}[rng.IntN(5)]
+				}
+				k = string(b)
+			}
 			keys[i] = k
 		}
 		items := make([]keyItem, n)
