@@ -174,16 +174,18 @@ func (c *compiled) setBound(t setSize) int64 {
 	if all > bigSet {
 		// ruleIndex: lits, exact, wild and wgeneric grown by append (at
 		// most twice their length each, and together at most all rules),
-		// words, parent and wbucket sized, wstart 257 entries.
-		n += int64(unsafe.Sizeof(ruleIndex{})) + 2*4*all + 2*4*all + (8+4+4)*all + 4*257
+		// words (two a literal), parent and wbucket sized, wstart 257
+		// entries.
+		n += int64(unsafe.Sizeof(ruleIndex{})) + 2*4*all + 2*4*all + (16+4+4)*all + 4*257
 		n += 2 * 4 * all // ix.plain
 		if t.segRules >= wildMin {
 			n += c.wildBound(t)
 		}
 	} else {
 		// The hot block: its header and bucket table, its slots (the
-		// rules copied into buckets) and the short patterns it keeps.
-		n += 8*(1+(hotBuckets+2)/2+hotWords*maxBucketCopies*max(all, 1)) + min(hotInlineMax*all, 6*t.bytes+t.htm) + 8
+		// rules copied into buckets) and the short patterns it keeps,
+		// in whole 128-byte pairs of lines.
+		n += 8*(1+(hotBuckets+2)/2+hotWords*maxBucketCopies*max(all, 1)) + min(hotInlineMax*all, 6*t.bytes+t.htm) + 8 + 8*15
 	}
 	return n
 }

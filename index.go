@@ -26,7 +26,7 @@ import (
 // first rule along its chain of prefixes (chain).
 type ruleIndex struct {
 	lits   []int32  // positions in rules: distinct literal patterns (the best rule of each), sorted
-	words  []uint64 // per lits entry: its first eight bytes, big-endian, zero-padded (sorted too)
+	words  []uint64 // per lits entry, two words: its first sixteen bytes, big-endian, zero-padded (sorted too)
 	parent []int32  // per lits entry: the lits position of its longest proper prefix, or -1
 	chain  []int32  // first-match sets: per lits entry, the position in rules of the best rule of it and its prefixes
 	exact  []int32  // positions in rules: distinct anchored literal patterns, sorted
@@ -122,9 +122,10 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		clear(inAut)
 	}
 	ix.bucketWild(s, inAut)
-	ix.words = make([]uint64, len(ix.lits))
+	ix.words = make([]uint64, 2*len(ix.lits))
 	for k, id := range ix.lits {
-		ix.words[k] = beWord8(key(id))
+		p := key(id)
+		ix.words[2*k], ix.words[2*k+1] = beWord8(p), beWord8(p[min(8, len(p)):])
 	}
 	ix.parent = make([]int32, len(ix.lits))
 	var stack []int32 // positions in lits: a chain of prefixes
@@ -213,14 +214,17 @@ func (ix *ruleIndex) lastLit(s *ruleSet, path string) int {
 	if len(lits) == 0 {
 		return -1
 	}
-	// k: the last literal pattern <= path. Patterns whose first eight
-	// bytes sort below the path's are below it; above, above; only
-	// the run of equal words needs comparing as strings.
-	pw := beWord8(path)
+	// k: the last literal pattern <= path. Patterns whose first sixteen
+	// bytes sort below the path's are below it; above, above; only the
+	// run of equal words (patterns that share sixteen bytes with the
+	// path) needs comparing as strings. (Keys hold no NUL byte, so a
+	// key's padding sorts as its end does.)
+	pw0, pw1 := beWord8(path), beWord8(path[min(8, len(path)):])
+	w := ix.words
 	lo, hi := 0, len(lits)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if ix.words[m] < pw {
+		if w0 := w[2*m]; w0 < pw0 || w0 == pw0 && w[2*m+1] < pw1 {
 			lo = m + 1
 		} else {
 			hi = m
@@ -229,7 +233,7 @@ func (ix *ruleIndex) lastLit(s *ruleSet, path string) int {
 	for hi = len(lits); lo < hi; {
 		// A word above the path's settles it without the string.
 		m := int(uint(lo+hi) >> 1)
-		if ix.words[m] > pw || s.key(&s.rules[lits[m]]) > path {
+		if w[2*m] != pw0 || w[2*m+1] > pw1 || s.key(&s.rules[lits[m]]) > path {
 			hi = m
 		} else {
 			lo = m + 1

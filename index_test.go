@@ -33,6 +33,12 @@ func TestIndexAgreesWithScan(t *testing.T) {
 				kind = "Allow"
 			}
 			p := "/" + word(rng.IntN(6))
+			if rng.IntN(3) == 0 {
+				// Long shared prefixes: keys that agree on their first
+				// eight or sixteen bytes, or more, are told apart by
+				// their second word or as strings.
+				p = "/" + longPrefixes[rng.IntN(len(longPrefixes))] + word(rng.IntN(6))
+			}
 			switch rng.IntN(8) {
 			case 0:
 				p = ""
@@ -44,6 +50,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 		}
 		for i := 0; i < 50; i++ {
 			paths = append(paths, "/"+strings.NewReplacer("*", "", "$", "").Replace(word(rng.IntN(8))))
+			paths = append(paths, "/"+longPrefixes[rng.IntN(len(longPrefixes))]+strings.NewReplacer("*", "", "$", "").Replace(word(rng.IntN(8))))
 		}
 		r := ParseString(body.String())
 		c := r.compiledFor(Google)
@@ -52,7 +59,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 			t.Fatalf("file %d: %d rules but the set is not indexed", file, nrules)
 		}
 		for _, p := range paths {
-			for _, q := range []string{p, p + "a", p + "/", strings.TrimSuffix(p, "/")} {
+			for _, q := range []string{p, p + "a", p + "/", strings.TrimSuffix(p, "/"), p + "\x00a"} {
 				if q == "" {
 					continue
 				}
@@ -64,6 +71,10 @@ func TestIndexAgreesWithScan(t *testing.T) {
 		}
 	}
 }
+
+// longPrefixes are path beginnings of 7 to 23 bytes (with the leading '/'
+// added): around the eight and sixteen bytes an index compares as words.
+var longPrefixes = []string{"html/A", "html/A4", "html/A44", "detail/Case-Toh", "detail/Case-Toh-", "detail/Case-Toh-B", "detail/Case-Toh-Banta-H"}
 
 // TestCompile checks that Compile compiles every rule set and changes no
 // answer.
