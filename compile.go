@@ -39,7 +39,7 @@ type compiled struct {
 	fast     []tokenFast    // per toks entry, what a lookup reads first
 	fastBuf  [2]tokenFast
 	slots    []int32   // open-addressing table of toks indexes (-1: empty), when there are many
-	sets     []ruleSet // set i is group i alone; then one per token naming several groups; then the '*' set
+	sets     []ruleSet // set i is group i alone; then one per token naming several groups; then the '*' set when '*' names several
 	starIdx  int32     // the '*' set's place in sets
 	// The tokens whose set is set i: setToks[setTokAt[i]:setTokAt[i+1]].
 	setTokAt, setToks []int32
@@ -893,7 +893,7 @@ func (c *compiled) finish() {
 			nsets++
 		}
 	}
-	if len(c.globalGroups) > 0 {
+	if len(c.globalGroups) > 1 {
 		nsets++ // the '*' set, last
 	}
 	c.sets = make([]ruleSet, nsets)
@@ -931,7 +931,14 @@ func (c *compiled) finish() {
 		c.setToks[fill[s]] = int32(i)
 		fill[s]++
 	}
-	if len(c.globalGroups) > 0 {
+	switch len(c.globalGroups) {
+	case 0:
+	case 1:
+		// '*' names one group: its set is that group's, compiled once
+		// for '*' and for the tokens that name the group too.
+		c.starIdx = c.globalGroups[0]
+		c.global = starSet
+	default:
 		c.starIdx = int32(len(c.sets) - 1)
 		c.sets[c.starIdx].groups = c.globalGroups
 		c.global = starSet
@@ -969,13 +976,17 @@ func (c *compiled) compileOnce(s *ruleSet, i int32) {
 		if s.hot == nil {
 			return
 		}
-		// Questions find the hot block from the token table.
+		// Questions find the hot block from the token table, and for
+		// '*' from starHot: a set may serve both.
 		hot := unsafe.Pointer(&s.hot[0])
+		k := i
 		if i == starSet {
-			atomic.StorePointer(&c.starHot, hot)
-			return
+			k = c.starIdx
 		}
-		for _, t := range c.setToks[c.setTokAt[i]:c.setTokAt[i+1]] {
+		if c.global == starSet && k == c.starIdx {
+			atomic.StorePointer(&c.starHot, hot)
+		}
+		for _, t := range c.setToks[c.setTokAt[k]:c.setTokAt[k+1]] {
 			atomic.StorePointer(&c.fast[t].hot, hot)
 		}
 	})

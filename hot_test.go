@@ -76,3 +76,39 @@ func TestHotBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestStarSetShared checks that when '*' names one group that a token names
+// too, the two share one compiled set, and that whichever question compiles
+// it first, both find its hot block (and the answers do not change).
+func TestStarSetShared(t *testing.T) {
+	body := "User-agent: *\nUser-agent: FooBot\nDisallow: /private\nAllow: /private/ok\n\nUser-agent: BarBot\nDisallow: /\n"
+	for _, first := range []string{"FooBot", "OtherBot"} {
+		r := ParseString(body)
+		c := r.compiledFor(Google)
+		if len(c.sets) != 2 {
+			t.Fatalf("%d sets, want 2 (one a group; '*' shares FooBot's)", len(c.sets))
+		}
+		// Past the first answers read from the lines.
+		for range 10 {
+			r.Allowed(first, "http://h/private/x")
+		}
+		other := map[string]string{"FooBot": "OtherBot", "OtherBot": "FooBot"}[first]
+		for _, q := range []struct {
+			ua, url string
+			want    bool
+		}{
+			{first, "http://h/private/x", false},
+			{other, "http://h/private/x", false},
+			{other, "http://h/private/ok", true},
+			{"BarBot", "http://h/a", false},
+		} {
+			if got := r.Allowed(q.ua, q.url); got != q.want {
+				t.Errorf("first %s: Allowed(%s, %s) = %v, want %v", first, q.ua, q.url, got, q.want)
+			}
+		}
+		foo := c.findToken("FooBot")
+		if c.starHot == nil || c.fast[foo].hot != c.starHot {
+			t.Errorf("first %s: the '*' questions and FooBot's do not share the hot block (%p, %p)", first, c.starHot, c.fast[foo].hot)
+		}
+	}
+}
