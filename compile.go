@@ -593,36 +593,32 @@ const maxScratch = 256 << 10
 // elements hold no pointer and four-byte fields only, so they can share
 // an array of uint32.
 func (c *compiled) setLists(raws []rawRule, agents []agentLine, groups []group, global []int32) {
-	const (
-		rawWords   = int(unsafe.Sizeof(rawRule{}) / 4)
-		agentWords = int(unsafe.Sizeof(agentLine{}) / 4)
-		groupWords = int(unsafe.Sizeof(group{}) / 4)
-	)
-	n := rawWords*len(raws) + agentWords*len(agents) + groupWords*len(groups) + len(global)
+	n := wordsOf(raws) + wordsOf(agents) + wordsOf(groups) + wordsOf(global)
 	if n == 0 {
 		return
 	}
 	blk := make([]uint32, n)
-	at := 0
-	if len(raws) > 0 {
-		c.raws = unsafe.Slice((*rawRule)(unsafe.Pointer(&blk[at])), len(raws))
-		copy(c.raws, raws)
-		at += rawWords * len(raws)
+	c.raws, blk = carve(blk, raws)
+	c.agents, blk = carve(blk, agents)
+	c.groups, blk = carve(blk, groups)
+	c.globalGroups, _ = carve(blk, global)
+}
+
+// wordsOf is the number of four-byte words the elements of s take.
+func wordsOf[T any](s []T) int {
+	var zero T
+	return len(s) * int(unsafe.Sizeof(zero)/4)
+}
+
+// carve copies s to the start of blk, as a []T there (nil when s is
+// empty), and returns it and the rest of blk.
+func carve[T any](blk []uint32, s []T) ([]T, []uint32) {
+	if len(s) == 0 {
+		return nil, blk
 	}
-	if len(agents) > 0 {
-		c.agents = unsafe.Slice((*agentLine)(unsafe.Pointer(&blk[at])), len(agents))
-		copy(c.agents, agents)
-		at += agentWords * len(agents)
-	}
-	if len(groups) > 0 {
-		c.groups = unsafe.Slice((*group)(unsafe.Pointer(&blk[at])), len(groups))
-		copy(c.groups, groups)
-		at += groupWords * len(groups)
-	}
-	if len(global) > 0 {
-		c.globalGroups = unsafe.Slice((*int32)(unsafe.Pointer(&blk[at])), len(global))
-		copy(c.globalGroups, global)
-	}
+	dst := unsafe.Slice((*T)(unsafe.Pointer(&blk[0])), len(s))
+	copy(dst, s)
+	return dst, blk[wordsOf(s):]
 }
 
 // builder gathers the groups of a reading while its lines are read.
