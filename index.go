@@ -73,14 +73,18 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		}
 		return 0
 	}
-	dedupe := func(ids []int32) (distinct, all, run []int32) {
+	dedupe := func(ids []int32, keepWords bool) (distinct, all, run []int32, words []uint64) {
 		// Sort on the keys' first sixteen bytes as integers, then on the
 		// rest, then best rule first; keep the first rule of each key,
-		// and all of them in all.
+		// and all of them in all, and (keepWords) the words of the
+		// distinct keys.
 		items := make([]keyItem, len(ids))
 		for i, id := range ids {
 			k := key(id)
 			items[i] = keyItem{beWord8(k), beWord8(k[min(8, len(k)):]), id}
+		}
+		if keepWords {
+			words = make([]uint64, 0, 2*len(ids))
 		}
 		sortKeyItems(items, func(a, b keyItem) int {
 			ka, kb := key(a.id), key(b.id)
@@ -96,15 +100,18 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 			if i == 0 || key(ids[i]) != key(ids[i-1]) {
 				run = append(run, int32(i))
 				distinct = append(distinct, ids[i])
+				if keepWords {
+					words = append(words, items[i].w0, items[i].w1)
+				}
 			}
 		}
 		if len(distinct) == len(ids) {
-			return ids, nil, nil // no key repeats: all is distinct
+			return ids, nil, nil, words // no key repeats: all is distinct
 		}
-		return distinct, ids, append(run, int32(len(ids)))
+		return distinct, ids, append(run, int32(len(ids))), words
 	}
-	ix.lits, ix.litAll, ix.litRun = dedupe(ix.lits)
-	ix.exact, ix.exactAll, ix.exactRun = dedupe(ix.exact)
+	ix.lits, ix.litAll, ix.litRun, ix.words = dedupe(ix.lits, true)
+	ix.exact, ix.exactAll, ix.exactRun, _ = dedupe(ix.exact, false)
 	slices.SortFunc(ix.wild, order)
 
 	var segged []int32
@@ -122,11 +129,6 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		clear(inAut)
 	}
 	ix.bucketWild(s, inAut)
-	ix.words = make([]uint64, 2*len(ix.lits))
-	for k, id := range ix.lits {
-		p := key(id)
-		ix.words[2*k], ix.words[2*k+1] = beWord8(p), beWord8(p[min(8, len(p)):])
-	}
 	ix.parent = make([]int32, len(ix.lits))
 	var stack []int32 // positions in lits: a chain of prefixes
 	for k, id := range ix.lits {
