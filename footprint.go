@@ -174,9 +174,9 @@ func (c *compiled) setBound(t setSize) int64 {
 	if all > bigSet {
 		// ruleIndex: lits, exact, wild and wgeneric grown by append (at
 		// most twice their length each, and together at most all rules),
-		// words (two a literal), parent and wbucket sized, wstart 257
+		// entries (litEntry) and wbucket sized, wstart 257
 		// entries.
-		n += int64(unsafe.Sizeof(ruleIndex{})) + 2*4*all + 2*4*all + (16+4+4)*all + 4*257
+		n += int64(unsafe.Sizeof(ruleIndex{})) + 2*4*all + 2*4*all + (24+4)*all + 4*257
 		n += 2 * 4 * all // ix.plain
 		if t.segRules >= wildMin {
 			n += c.wildBound(t)

@@ -25,11 +25,10 @@ import (
 // prefixes the path need not come first, so each literal also notes the
 // first rule along its chain of prefixes (chain).
 type ruleIndex struct {
-	lits   []int32  // positions in rules: distinct literal patterns (the best rule of each), sorted
-	words  []uint64 // per lits entry, two words: its first sixteen bytes, big-endian, zero-padded (sorted too)
-	parent []int32  // per lits entry: the lits position of its longest proper prefix, or -1
-	chain  []int32  // first-match sets: per lits entry, the position in rules of the best rule of it and its prefixes
-	exact  []int32  // positions in rules: distinct anchored literal patterns, sorted
+	lits  []int32    // positions in rules: distinct literal patterns (the best rule of each), sorted
+	ents  []litEntry // per lits entry: what finding it reads (see litEntry)
+	chain []int32    // first-match sets: per lits entry, the position in rules of the best rule of it and its prefixes
+	exact []int32    // positions in rules: distinct anchored literal patterns, sorted
 	// Every rule of each literal and anchored pattern, the best first:
 	// those of lits[k] are litAll[litRun[k]:litRun[k+1]], as for exact
 	// (nil when no pattern repeats: lits[k] alone). Explain lists them
@@ -47,6 +46,16 @@ type ruleIndex struct {
 	// '*', those rules are found through aut instead, and left out of
 	// the buckets.
 	aut *wildIndex
+}
+
+// litEntry is what lastLit reads of a literal pattern, together: the
+// binary search reads the words, and the walk to the longest prefix of the
+// path its length and parent, most often without reading the pattern or
+// its rule.
+type litEntry struct {
+	w0, w1 uint64 // the pattern's first sixteen bytes, big-endian, zero-padded
+	lit    uint32 // the pattern's length
+	parent int32  // the lits position of its longest proper prefix, or -1
 }
 
 func (s *ruleSet) buildIndex() *ruleIndex {
@@ -73,18 +82,18 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		}
 		return 0
 	}
-	dedupe := func(ids []int32, keepWords bool) (distinct, all, run []int32, words []uint64) {
+	dedupe := func(ids []int32, keepWords bool) (distinct, all, run []int32, ents []litEntry) {
 		// Sort on the keys' first sixteen bytes as integers, then on the
 		// rest, then best rule first; keep the first rule of each key,
-		// and all of them in all, and (keepWords) the words of the
-		// distinct keys.
+		// and all of them in all, and (keepWords) the entries of the
+		// distinct keys, their words set.
 		items := make([]keyItem, len(ids))
 		for i, id := range ids {
 			k := key(id)
 			items[i] = keyItem{beWord8(k), beWord8(k[min(8, len(k)):]), id}
 		}
 		if keepWords {
-			words = make([]uint64, 0, 2*len(ids))
+			ents = make([]litEntry, 0, len(ids))
 		}
 		sortKeyItems(items, func(a, b keyItem) int {
 			ka, kb := key(a.id), key(b.id)
@@ -101,16 +110,16 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 				run = append(run, int32(i))
 				distinct = append(distinct, ids[i])
 				if keepWords {
-					words = append(words, items[i].w0, items[i].w1)
+					ents = append(ents, litEntry{w0: items[i].w0, w1: items[i].w1, lit: s.rules[ids[i]].lit})
 				}
 			}
 		}
 		if len(distinct) == len(ids) {
-			return ids, nil, nil, words // no key repeats: all is distinct
+			return ids, nil, nil, ents // no key repeats: all is distinct
 		}
-		return distinct, ids, append(run, int32(len(ids))), words
+		return distinct, ids, append(run, int32(len(ids))), ents
 	}
-	ix.lits, ix.litAll, ix.litRun, ix.words = dedupe(ix.lits, true)
+	ix.lits, ix.litAll, ix.litRun, ix.ents = dedupe(ix.lits, true)
 	ix.exact, ix.exactAll, ix.exactRun, _ = dedupe(ix.exact, false)
 	slices.SortFunc(ix.wild, order)
 
@@ -129,16 +138,15 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		clear(inAut)
 	}
 	ix.bucketWild(s, inAut)
-	ix.parent = make([]int32, len(ix.lits))
 	var stack []int32 // positions in lits: a chain of prefixes
 	for k, id := range ix.lits {
 		p := key(id)
 		for len(stack) > 0 && !strings.HasPrefix(p, key(ix.lits[stack[len(stack)-1]])) {
 			stack = stack[:len(stack)-1]
 		}
-		ix.parent[k] = -1
+		ix.ents[k].parent = -1
 		if len(stack) > 0 {
-			ix.parent[k] = stack[len(stack)-1]
+			ix.ents[k].parent = stack[len(stack)-1]
 		}
 		stack = append(stack, int32(k))
 	}
@@ -147,7 +155,7 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		ix.chain = make([]int32, len(ix.lits))
 		for k, id := range ix.lits {
 			ix.chain[k] = id
-			if p := ix.parent[k]; p >= 0 && s.before(&s.rules[ix.chain[p]], &s.rules[id]) {
+			if p := ix.ents[k].parent; p >= 0 && s.before(&s.rules[ix.chain[p]], &s.rules[id]) {
 				ix.chain[k] = ix.chain[p]
 			}
 		}
@@ -222,32 +230,48 @@ func (ix *ruleIndex) lastLit(s *ruleSet, path string) int {
 	// path) needs comparing as strings. (Keys hold no NUL byte, so a
 	// key's padding sorts as its end does.)
 	pw0, pw1 := beWord8(path), beWord8(path[min(8, len(path)):])
-	w := ix.words
-	lo, hi := 0, len(lits)
+	e := ix.ents
+	lo, hi := 0, len(e)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if w0 := w[2*m]; w0 < pw0 || w0 == pw0 && w[2*m+1] < pw1 {
+		if w0 := e[m].w0; w0 < pw0 || w0 == pw0 && e[m].w1 < pw1 {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	for hi = len(lits); lo < hi; {
-		// A word above the path's settles it without the string.
-		m := int(uint(lo+hi) >> 1)
-		if w[2*m] != pw0 || w[2*m+1] > pw1 || s.key(&s.rules[lits[m]]) > path {
-			hi = m
-		} else {
-			lo = m + 1
+	// Most often no pattern has the path's words: then lo-1 is the last
+	// one below it, and the run is not searched (nor its strings read).
+	if lo < len(e) && e[lo].w0 == pw0 && e[lo].w1 == pw1 {
+		for hi = len(e); lo < hi; {
+			// A word above the path's settles it without the string.
+			m := int(uint(lo+hi) >> 1)
+			if e[m].w0 != pw0 || e[m].w1 > pw1 || s.key(&s.rules[lits[m]]) > path {
+				hi = m
+			} else {
+				lo = m + 1
+			}
 		}
 	}
 	k := lo - 1
 	if k < 0 {
 		return -1
 	}
-	common := commonPrefix(s.key(&s.rules[lits[k]]), path)
-	for k >= 0 && int(s.rules[lits[k]].lit) > common {
-		k = int(ix.parent[k])
+	// The common prefix of pattern k and the path, from the words when
+	// they differ in their first sixteen bytes (a byte of padding differs
+	// only past the end of the pattern or of the path).
+	common := 16
+	if x := e[k].w0 ^ pw0; x != 0 {
+		common = bits.LeadingZeros64(x) / 8
+	} else if x := e[k].w1 ^ pw1; x != 0 {
+		common = 8 + bits.LeadingZeros64(x)/8
+	}
+	common = min(common, int(e[k].lit), len(path))
+	if common == 16 && e[k].lit > 16 && len(path) > 16 {
+		common += commonPrefix(s.key(&s.rules[lits[k]])[16:], path[16:])
+	}
+	for k >= 0 && int(e[k].lit) > common {
+		k = int(e[k].parent)
 	}
 	return k
 }
@@ -305,7 +329,7 @@ func (ix *ruleIndex) each(s *ruleSet, path string, skip uint8, fn func(*crule)) 
 			}
 		}
 	}
-	for k := ix.lastLit(s, path); k >= 0; k = int(ix.parent[k]) {
+	for k := ix.lastLit(s, path); k >= 0; k = int(ix.ents[k].parent) {
 		all(runOf(ix.lits, ix.litAll, ix.litRun, k))
 	}
 	if len(ix.exact) > 0 {
