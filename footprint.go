@@ -177,7 +177,7 @@ func (c *compiled) setBound(t setSize) int64 {
 		// entries (litEntry) and wbucket sized, wstart 257
 		// entries.
 		n += int64(unsafe.Sizeof(ruleIndex{})) + 2*4*all + 2*4*all + (24+4)*all + 4*257
-		n += 2 * 4 * all // ix.plain
+		n += 2 * 4 * all // litAll, litRun, exactAll and exactRun
 		if t.segRules >= wildMin {
 			n += c.wildBound(t)
 		}
