@@ -16,8 +16,13 @@ const (
 )
 
 // bigSet is the number of rules above which a rule set is searched through
-// an index instead of scanned.
+// an index instead of scanned, unless (up to hotMax rules) its hot block
+// has no question scan more than bigSet slots.
 const bigSet = 128
+
+// hotMax is the most rules a hot block holds (a slot notes its rule's
+// position in a byte).
+const hotMax = 256
 
 // compiled is one dialect's reading of a file. Parsing reads every line and
 // builds the groups (their user-agent lines, rule lines and extension
@@ -309,7 +314,7 @@ type ruleSet struct {
 	// The fields a question reads come first.
 	ready    atomic.Bool // the rules are compiled
 	indexed  atomic.Bool // idx is built
-	big      bool        // more than bigSet matchable rules: searched through idx once built
+	big      bool        // searched through idx once built: more than hotMax matchable rules, or than bigSet without a hot block
 	first    bool        // the first match in file order wins (the draft's dialects), not the longest
 	manyWild bool        // enough wildcard rules that a byte-class check pays
 	nmatch   int32
@@ -1024,16 +1029,28 @@ func (c *compiled) compileSet(s *ruleSet) {
 	s.rules, s.nmatch = rules, int32(k)
 	s.manyWild = wild >= 4
 	s.first = c.dialect.firstMatch()
-	if k > bigSet {
+	s.nwild = int32(wild)
+	if k > hotMax || k > bigSet && s.first {
 		s.big = true
-		s.nwild = int32(wild)
 		return
 	}
 	if s.first {
 		return // the first match wins: keep file order
 	}
+	if k > bigSet {
+		// Over bigSet rules, a set whose hot block would have a
+		// question scan more than bigSet slots is indexed (the index
+		// orders the rules itself), as is one that cannot have a hot
+		// block.
+		var of [hotMax]uint8
+		if _, _, _, run := s.hotPlan(rules[:k], &of); run > bigSet {
+			s.big = true
+			return
+		}
+	}
 	sortPrecedence(rules[:k])
 	s.hot = s.buildHot()
+	s.big = k > bigSet && s.hot == nil
 }
 
 // mayEscape reports whether Google's escaping may change rule value v: it
@@ -1133,7 +1150,7 @@ func (c *compiled) classifyRule(pat string, off int, line int32, flags uint8) cr
 // they are few. (The order is total: two rules of one line have different
 // lengths, so any sort gives the same result.)
 func sortPrecedence(rs []crule) {
-	if len(rs) > 12 && len(rs) <= bigSet && sortByKeys(rs) {
+	if len(rs) > 12 && len(rs) <= hotMax && sortByKeys(rs) {
 		return
 	}
 	if len(rs) > 12 {
@@ -1162,14 +1179,14 @@ func precedenceCmp(a, b crule) int {
 	return 0
 }
 
-// sortByKeys sorts up to bigSet rules into longest-match order by sorting
+// sortByKeys sorts up to hotMax rules into longest-match order by sorting
 // one integer a rule: the complement of its length, then whether it is a
 // disallow, then its line, then its position (so the rules are moved once,
 // not at every step). It reports false, sorting nothing, when a length or
 // a line is too large for its field.
 func sortByKeys(rs []crule) bool {
-	const lenBits, lineBits, posBits = 20, 31, 7
-	var keys [bigSet]uint64
+	const lenBits, lineBits, posBits = 20, 31, 8
+	var keys [hotMax]uint64
 	for i := range rs {
 		r := &rs[i]
 		if r.n >= 1<<lenBits || r.line < 0 {
@@ -1183,7 +1200,7 @@ func sortByKeys(rs []crule) bool {
 	}
 	ks := keys[:len(rs)]
 	slices.Sort(ks)
-	var tmp [bigSet]crule
+	var tmp [hotMax]crule
 	copy(tmp[:], rs)
 	for j, k := range ks {
 		rs[j] = tmp[k&(1<<posBits-1)]

@@ -181,10 +181,12 @@ func (c *compiled) setBound(t setSize) int64 {
 		if t.segRules >= wildMin {
 			n += c.wildBound(t)
 		}
-	} else {
-		// The hot block: its header and bucket table, its slots (the
-		// rules copied into buckets) and the short patterns it keeps,
-		// in whole 128-byte pairs of lines.
+	}
+	if all <= hotMax {
+		// The hot block (a set of over bigSet rules has one or an
+		// index): its header and bucket table, its slots (the rules
+		// copied into buckets) and the short patterns it keeps, in
+		// whole 128-byte pairs of lines.
 		n += 8*(1+(hotBuckets+2)/2+hotWords*maxBucketCopies*max(all, 1)) + min(hotInlineMax*all, 6*t.bytes+t.htm) + 8 + 8*15
 	}
 	return n

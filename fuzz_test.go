@@ -117,9 +117,9 @@ func bigGroups() []string {
 		"/a*", "/a*$", "/*b", "/*b$", "/a/*/c", "/b", "/b/index.html", "/b/index.htm", "/c/", "/c/$",
 		"/a/b/index.html", "/%e3%83%84", "/ツ", "/a?x=1", "/a;p", "*", "*$", "/a$b", "/**", "/a/b/c/d"}
 	// Variants of the patterns, so that each group outgrows the rule count
-	// from which sets are indexed (bigSet).
+	// from which sets are indexed whatever their buckets (hotMax).
 	base := pats
-	for r := 1; len(pats) <= bigSet; r++ {
+	for r := 1; len(pats) <= hotMax; r++ {
 		for _, p := range base {
 			if p != "" && !strings.HasSuffix(p, "$") {
 				pats = append(pats, p+strconv.Itoa(r))

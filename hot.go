@@ -5,8 +5,9 @@ import (
 	"unsafe"
 )
 
-// A small rule set (bigSet rules or fewer) in longest-match order is
-// matched through a hot block: what a question reads of the set, laid out
+// A small rule set in longest-match order (bigSet rules or fewer, or up to
+// hotMax when no question scans more than bigSet slots) is matched through
+// a hot block: what a question reads of the set, laid out
 // in one array of words, so that a question about a site whose data is out
 // of cache waits on memory as few times as it can. The block holds, in
 // order:
@@ -83,7 +84,7 @@ func hotBucket(s string) int {
 // in precedence order, or returns nil when the set cannot have one.
 func (s *ruleSet) buildHot() []uint64 {
 	rs := s.rules[:s.nmatch]
-	if len(rs) > bigSet || s.first {
+	if len(rs) > hotMax || s.first {
 		return nil
 	}
 	// The pattern bytes to keep, and the slots: with enough rules, each
@@ -102,27 +103,10 @@ func (s *ruleSet) buildHot() []uint64 {
 			patBytes += int(r.n)
 		}
 	}
-	var of [bigSet]uint8 // each rule's bucket
-	var count [hotBuckets + 1]int
-	slots, head := len(rs), 1
-	if len(rs) >= bucketMin {
-		for i := range rs {
-			b := hotBuckets
-			if r := &rs[i]; r.lit >= 2 {
-				b = hotBucket(s.pat(r))
-			}
-			of[i] = uint8(b)
-			count[b]++
-		}
-		copies := count[hotBuckets]
-		for b := range hotBuckets {
-			if count[b] > 0 {
-				copies += count[b] + count[hotBuckets]
-			}
-		}
-		if copies <= maxBucketCopies*len(rs) {
-			slots, head = copies, hotHead(copies)
-		}
+	var of [hotMax]uint8 // each rule's bucket
+	count, slots, head, run := s.hotPlan(rs, &of)
+	if len(rs) > bigSet && run > bigSet {
+		return nil
 	}
 	bucketed := head > 1
 	patStart := head + hotWords*slots
@@ -145,7 +129,7 @@ func (s *ruleSet) buildHot() []uint64 {
 	if patBytes > 0 {
 		pat = unsafe.Slice((*byte)(unsafe.Pointer(&blk[patStart])), patBytes)
 	}
-	var offs [bigSet]uint32
+	var offs [hotMax]uint32
 	at := 0
 	for i := range rs {
 		r := &rs[i]
@@ -193,7 +177,7 @@ func (s *ruleSet) buildHot() []uint64 {
 	for b := range hotBuckets + 1 {
 		start[b+1] = start[b] + count[b]
 	}
-	var pos [bigSet]uint8
+	var pos [hotMax]uint8
 	fill := start
 	for i := range rs {
 		pos[fill[of[i]]] = uint8(i)
@@ -224,6 +208,39 @@ func (s *ruleSet) buildHot() []uint64 {
 		setBound(b, lo, slot)
 	}
 	return blk
+}
+
+// hotPlan lays out the slots of a hot block of rules rs: it notes each
+// rule's bucket in of and counts them, and returns the number of slots
+// (every rule once, or each bucket's rules merged with the generic ones
+// when there are enough rules and the copies stay within
+// maxBucketCopies), the words before them (head: 1, or more with a bucket
+// table) and the most slots a question scans. The order of rs does not
+// change them.
+func (s *ruleSet) hotPlan(rs []crule, of *[hotMax]uint8) (count [hotBuckets + 1]int, slots, head, run int) {
+	slots, head, run = len(rs), 1, len(rs)
+	if len(rs) < bucketMin {
+		return
+	}
+	for i := range rs {
+		b := hotBuckets
+		if r := &rs[i]; r.lit >= 2 {
+			b = hotBucket(s.pat(r))
+		}
+		of[i] = uint8(b)
+		count[b]++
+	}
+	copies, longest := count[hotBuckets], count[hotBuckets]
+	for b := range hotBuckets {
+		if count[b] > 0 {
+			copies += count[b] + count[hotBuckets]
+			longest = max(longest, count[b]+count[hotBuckets])
+		}
+	}
+	if copies <= maxBucketCopies*len(rs) {
+		slots, head, run = copies, hotHead(copies), longest
+	}
+	return
 }
 
 // hotNeedsPattern reports whether matching rule r reads its pattern bytes

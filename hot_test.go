@@ -8,10 +8,12 @@ import (
 )
 
 // TestHotBlocks checks that a hot block decides as trying every rule of the
-// set in precedence order does, on random sets of every size up to bigSet:
+// set in precedence order does, on random sets of every size up to hotMax:
 // unbucketed, bucketed with a byte a bound and with two, with generic
 // rules, wildcards, anchors, long literal prefixes, and paths that run
-// past their end.
+// past their end. Sets of over bigSet rules have a hot block only when no
+// bucket is longer than bigSet slots, else an index (which must agree
+// too).
 func TestHotBlocks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	pieces := []string{"a", "b", "q", "/", "*", "$", "?", ".php", "x=1", "ab", "A", "%2F", "~", "é"}
@@ -24,8 +26,9 @@ func TestHotBlocks(t *testing.T) {
 	}
 	kinds := map[string]int{}
 	for round := 0; round < 400; round++ {
-		n := 1 + rng.IntN(bigSet)
-		generic := rng.IntN(4) // how likely a rule is to start with a wildcard
+		n := 1 + rng.IntN(hotMax)
+		generic := rng.IntN(4)        // how likely a rule is to start with a wildcard
+		oneBucket := rng.IntN(4) == 0 // every rule starts with "/a"
 		var body strings.Builder
 		body.WriteString("User-agent: *\n")
 		var paths []string
@@ -36,6 +39,8 @@ func TestHotBlocks(t *testing.T) {
 				v = "/*" + word()
 			case rng.IntN(10) == 0:
 				v = "/" + strings.Repeat(string(rune('a'+rng.IntN(3))), 10+rng.IntN(20)) + word()
+			case oneBucket:
+				v = "/a" + word()
 			default:
 				v = "/" + string(rune('a'+rng.IntN(26))) + word()
 			}
@@ -49,11 +54,23 @@ func TestHotBlocks(t *testing.T) {
 		}
 		r := ParseString(body.String())
 		r.Compile()
-		s := r.google.coldSet(r.google.global)
+		s := r.google.set(r.google.global)
+		if longest := hotLongestRun(s); s.nmatch > bigSet && longest > bigSet {
+			t.Fatalf("round %d: a hot block of %d rules scans up to %d slots", round, n, longest)
+		}
 		switch {
+		case s.hot == nil && s.big:
+			kinds["indexed"]++
+			if s.nmatch <= bigSet {
+				t.Fatalf("round %d: a set of %d rules is indexed", round, s.nmatch)
+			}
 		case s.hot == nil:
 			kinds["none"]++
-			continue
+		case s.nmatch > bigSet:
+			kinds["large"]++
+		}
+		switch {
+		case s.hot == nil:
 		case s.hot[0]>>48&hotWide != 0:
 			kinds["wide"]++
 		case s.hot[0]>>48&hotBucketed != 0:
@@ -70,11 +87,37 @@ func TestHotBlocks(t *testing.T) {
 		}
 	}
 	t.Logf("blocks: %v", kinds)
-	for _, k := range []string{"flat", "narrow", "wide"} {
+	for _, k := range []string{"flat", "narrow", "wide", "large", "indexed"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s block was checked: %v", k, kinds)
 		}
 	}
+}
+
+// hotLongestRun returns the most slots a question scans in set s's hot
+// block (0 without one): its longest bucket, or all its slots.
+func hotLongestRun(s *ruleSet) int {
+	if s.hot == nil {
+		return 0
+	}
+	head := s.hot[0]
+	slots := int(uint16(head >> 32))
+	if head>>48&hotBucketed == 0 {
+		return slots
+	}
+	longest := 0
+	for b := range hotBuckets + 1 {
+		var lo, hi int
+		if head>>48&hotWide == 0 {
+			bw := s.hot[1+b/4] >> (16 * (b & 3))
+			lo, hi = int(uint8(bw)), int(uint8(bw>>8))
+		} else {
+			bw := s.hot[1+b/2] >> (32 * (b & 1))
+			lo, hi = int(uint16(bw)), int(uint16(bw>>16))
+		}
+		longest = max(longest, hi-lo)
+	}
+	return longest
 }
 
 // TestStarSetShared checks that when '*' names one group that a token names

@@ -25,7 +25,7 @@ func TestIndexAgreesWithScan(t *testing.T) {
 	for file := 0; file < 300/shortStep(10); file++ {
 		var body strings.Builder
 		body.WriteString("User-agent: *\n")
-		nrules := bigSet + 1 + rng.IntN(100)
+		nrules := hotMax + 1 + rng.IntN(100)
 		var paths []string
 		for i := 0; i < nrules; i++ {
 			kind := "Disallow"
@@ -100,7 +100,7 @@ func TestCompile(t *testing.T) {
 }
 
 // TestBigGroupsAreIndexed checks that the fuzz tests' large seeds reach the
-// index, whatever bigSet is.
+// index, whatever bigSet and hotMax are.
 func TestBigGroupsAreIndexed(t *testing.T) {
 	for i, body := range bigGroups() {
 		r := ParseString(body)
@@ -183,7 +183,7 @@ func TestLazyIndex(t *testing.T) {
 	set := func(r *Robots) *ruleSet { return r.google.coldSet(r.google.global) }
 
 	// Short paths: scanned, then indexed; the same answers all along.
-	body := file(bigSet+100, true)
+	body := file(hotMax+100, true)
 	r, ref := ParseString(body), ParseString(body)
 	r.google.prepare() // past the first answers, read from the lines (see TestFirstAnswers)
 	ref.Compile()
@@ -213,7 +213,7 @@ func TestLazyIndex(t *testing.T) {
 	}
 
 	// Literal rules only: a long path costs no more than a short one.
-	r = ParseString(file(bigSet+100, false))
+	r = ParseString(file(hotMax+100, false))
 	r.Allowed("FooBot", "/"+strings.Repeat("ab", 8<<10))
 	if set(r).indexed.Load() {
 		t.Error("literal rules, a 16 KiB path: indexed on the first question")
@@ -242,7 +242,7 @@ func TestLazyIndex(t *testing.T) {
 func TestLazyIndexConcurrent(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("User-agent: *\n")
-	for i := 0; i < bigSet+200; i++ {
+	for i := 0; i < hotMax+200; i++ {
 		if i%3 == 0 {
 			fmt.Fprintf(&b, "Allow: /%s*%s\n", hostile.Letters(i, 2), hostile.Letters(i*7, 2))
 			continue

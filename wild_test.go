@@ -85,7 +85,7 @@ func wildBrute(s *ruleSet, path string) (best *crule, all map[*crule]bool) {
 func TestWildAgreesWithReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for file := 0; file < 40/shortStep(8); file++ {
-		body := wildGroups(uint64(file), bigSet+50+rng.IntN(200))
+		body := wildGroups(uint64(file), hotMax+50+rng.IntN(200))
 		s := wildSet(t, body)
 		var paths []string
 		for _, l := range strings.Split(body, "\n")[1:] {
@@ -276,12 +276,12 @@ func TestWildConcurrent(t *testing.T) {
 // escapes are frequent.
 func firstMatchFiles(seed uint64, d Dialect) string {
 	if d == Baidu {
-		return wildGroups(seed, bigSet+50+int(seed%7)*40)
+		return wildGroups(seed, hotMax+50+int(seed%7)*40)
 	}
 	rng := rand.New(rand.NewPCG(seed, 11))
 	var body strings.Builder
 	body.WriteString("User-agent: *\n")
-	for i := bigSet + 20 + rng.IntN(200); i > 0; i-- {
+	for i := hotMax + 20 + rng.IntN(200); i > 0; i-- {
 		kind := "Disallow"
 		if rng.IntN(2) == 0 {
 			kind = "Allow"
