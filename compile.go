@@ -1014,15 +1014,18 @@ func (c *compiled) compileSet(s *ruleSet) {
 	k := 0
 	var dead []crule
 	wild := 0
-	for _, r := range rules {
+	for i := range rules {
+		r := &rules[i]
 		if r.flags&ruleDead != 0 {
-			dead = append(dead, r)
+			dead = append(dead, *r)
 			continue
 		}
 		if r.flags&ruleWild != 0 {
 			wild++
 		}
-		rules[k] = r
+		if k != i {
+			rules[k] = *r
+		}
 		k++
 	}
 	copy(rules[k:], dead)
@@ -1086,7 +1089,7 @@ func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) [
 		arena.WriteString(pat)
 		flags |= ruleExtra
 	}
-	rules = append(rules, c.newRule(pat, off, raw.lineNum(), flags))
+	rules = c.addCompiled(rules, pat, off, raw.lineNum(), flags)
 	if c.dialect == Google && flags&ruleAllow != 0 {
 		// Google: an allow of .../index.htm(l) also allows its directory,
 		// as the pattern "dir/$", when the allow itself does not match.
@@ -1094,33 +1097,38 @@ func (c *compiled) addRule(rules []crule, raw rawRule, arena *strings.Builder) [
 			off := arena.Len()
 			arena.WriteString(pat[:i+1])
 			arena.WriteByte('$')
-			rules = append(rules, c.newRule(pat[:i+1]+"$", off, raw.lineNum(), ruleAllow|ruleExtra|ruleIndexHTM))
+			rules = c.addCompiled(rules, pat[:i+1]+"$", off, raw.lineNum(), ruleAllow|ruleExtra|ruleIndexHTM)
 		}
 	}
 	return rules
 }
 
-// newRule classifies a normalised pattern stored at off in the arena.
-func (c *compiled) newRule(pat string, off int, line int32, flags uint8) crule {
-	r := c.classifyRule(pat, off, line, flags)
+// addCompiled appends the rule of a normalised pattern stored at off in the
+// arena (or the body) to rules. The rule is filled in where it is kept
+// (a rule is 40 bytes: copies cost).
+func (c *compiled) addCompiled(rules []crule, pat string, off int, line int32, flags uint8) []crule {
+	rules = append(rules, crule{})
+	r := &rules[len(rules)-1]
+	c.classifyRule(r, pat, off, line, flags)
 	r.wlen = uint8(min(r.lit, 8))
 	r.word = word8(pat[:r.wlen])
-	return r
+	return rules
 }
 
-func (c *compiled) classifyRule(pat string, off int, line int32, flags uint8) crule {
-	r := crule{off: uint32(off), n: uint32(len(pat)), line: line, flags: flags}
+// classifyRule sets rule r, zero, for a normalised pattern stored at off.
+func (c *compiled) classifyRule(r *crule, pat string, off int, line int32, flags uint8) {
+	r.off, r.n, r.line, r.flags = uint32(off), uint32(len(pat)), line, flags
 	if c.dialect == Original {
 		// No wildcards; an empty value blocks nothing.
 		r.lit = r.n
 		if pat == "" || pat[0] != '/' {
 			r.flags |= ruleDead
 		}
-		return r
+		return
 	}
 	if c.dialect == Baidu && pat == "" {
 		r.flags |= ruleDead // as the draft: an empty value blocks nothing
-		return r
+		return
 	}
 	body := pat
 	if strings.HasSuffix(pat, "$") {
@@ -1143,7 +1151,6 @@ func (c *compiled) classifyRule(pat string, off int, line int32, flags uint8) cr
 	if pat != "" && (pat[0] != '/' && pat[0] != '*' || pat == "$") {
 		r.flags |= ruleDead
 	}
-	return r
 }
 
 // sortPrecedence sorts rules into longest-match order: by insertion when
