@@ -106,7 +106,8 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 			ids[i] = items[i].id
 		}
 		for i := range ids {
-			if i == 0 || key(ids[i]) != key(ids[i-1]) {
+			// Keys differ when their words do; else the strings say.
+			if i == 0 || items[i].w0 != items[i-1].w0 || items[i].w1 != items[i-1].w1 || key(ids[i]) != key(ids[i-1]) {
 				run = append(run, int32(i))
 				distinct = append(distinct, ids[i])
 				if keepWords {
