@@ -1193,6 +1193,7 @@ func precedenceCmp(a, b crule) int {
 // a line is too large for its field.
 func sortByKeys(rs []crule) bool {
 	const lenBits, lineBits, posBits = 20, 31, 8
+	const done = 1<<64 - 1 // no rule's key: keys leave their top four bits zero
 	var keys [hotMax]uint64
 	for i := range rs {
 		r := &rs[i]
@@ -1207,10 +1208,26 @@ func sortByKeys(rs []crule) bool {
 	}
 	ks := keys[:len(rs)]
 	slices.Sort(ks)
-	var tmp [hotMax]crule
-	copy(tmp[:], rs)
-	for j, k := range ks {
-		rs[j] = tmp[k&(1<<posBits-1)]
+	// Rule ks[j]&posMask goes to j: each cycle of that permutation is
+	// followed once, one rule held aside, and its places marked done (a
+	// key past every position).
+	const posMask = 1<<posBits - 1
+	for j := range ks {
+		if ks[j] == done {
+			continue
+		}
+		held := rs[j]
+		k := j
+		for {
+			src := int(ks[k] & posMask)
+			ks[k] = done
+			if src == j {
+				rs[k] = held
+				break
+			}
+			rs[k] = rs[src]
+			k = src
+		}
 	}
 	return true
 }

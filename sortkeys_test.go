@@ -12,11 +12,11 @@ import (
 func TestSortByKeys(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for round := 0; round < 2000; round++ {
-		n := 13 + rng.IntN(bigSet-12)
+		n := 13 + rng.IntN(hotMax-12)
 		rs := make([]crule, n)
 		lines := rng.Perm(10 * n)
 		for i := range rs {
-			rs[i] = crule{n: uint32(rng.IntN(6)), line: int32(lines[i] + 1)}
+			rs[i] = crule{n: uint32(rng.IntN(6)), line: int32(lines[i] + 1), off: uint32(i), word: rng.Uint64()}
 			if rng.IntN(2) == 0 {
 				rs[i].flags = ruleAllow
 			}
