@@ -24,9 +24,10 @@ import (
 // lines, reading the rules of the groups that apply once each, without
 // allocating: a crawler meeting a new site, or a one-off check, pays for
 // no more. The next question compiles the rules that apply to its crawler
-// (normalised, ordered and laid out in one block); a large set (over 128
-// rules) is then answered by trying each rule until about eight questions
-// have been asked about it (fewer with long URLs), when its index is built,
+// (normalised, ordered and laid out in one block); a large set (over 256
+// rules, or over 128 that one block would not bucket well) is then
+// answered by trying each rule until about eight questions have been
+// asked about it (fewer with long URLs), when its index is built,
 // which allocates too (see [Robots.Compile], which does all of it up
 // front).
 func (r *Robots) Allowed(userAgent, url string) bool {

@@ -116,7 +116,8 @@ func parse[T string | []byte](body T, opts *ParseOptions) *Robots {
 // that needs them. A server that wants the same latency for every question
 // calls it once after Parse; a crawler that asks about one or two user
 // agents need not, and then never pays for the groups of other crawlers.
-// Compile also builds the index of every large set (over 128 rules), which
+// Compile also builds the index of every large set (over 256 rules, or
+// over 128 that one block would not bucket well), which
 // Allowed otherwise builds only after a few questions about the set (see
 // Allowed): after Compile, no question in this reading allocates, and
 // Allowed answers every question from the compiled sets rather than its
