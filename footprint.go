@@ -176,7 +176,7 @@ func (c *compiled) setBound(t setSize) int64 {
 		// most twice their length each, and together at most all rules),
 		// entries (litEntry) and wbucket sized, wstart 257
 		// entries.
-		n += int64(unsafe.Sizeof(ruleIndex{})) + 2*4*all + 2*4*all + (24+4)*all + 4*257
+		n += int64(unsafe.Sizeof(ruleIndex{})) + 2*4*all + 2*4*all + (32+4)*all + 4*257
 		n += 2 * 4 * all // litAll, litRun, exactAll and exactRun
 		if t.segRules >= wildMin {
 			n += c.wildBound(t)

@@ -53,9 +53,9 @@ type ruleIndex struct {
 // path its length and parent, most often without reading the pattern or
 // its rule.
 type litEntry struct {
-	w0, w1 uint64 // the pattern's first sixteen bytes, big-endian, zero-padded
-	lit    uint32 // the pattern's length
-	parent int32  // the lits position of its longest proper prefix, or -1
+	w0, w1, w2 uint64 // the pattern's first 24 bytes, big-endian, zero-padded
+	lit        uint32 // the pattern's length
+	parent     int32  // the lits position of its longest proper prefix, or -1
 }
 
 func (s *ruleSet) buildIndex() *ruleIndex {
@@ -111,7 +111,8 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 				run = append(run, int32(i))
 				distinct = append(distinct, ids[i])
 				if keepWords {
-					ents = append(ents, litEntry{w0: items[i].w0, w1: items[i].w1, lit: s.rules[ids[i]].lit})
+					k := key(ids[i])
+					ents = append(ents, litEntry{w0: items[i].w0, w1: items[i].w1, w2: beWord8(k[min(16, len(k)):]), lit: uint32(len(k))})
 				}
 			}
 		}
@@ -190,11 +191,14 @@ func (s *ruleSet) evalIndexed(path string, skip uint8) *crule {
 	}
 	// Wildcard rules that can still win, in precedence order: the path's
 	// bucket merged with the generic ones.
-	var b byte
-	if len(path) > 1 {
-		b = path[1]
+	var bk []int32
+	if len(ix.wbucket) > 0 {
+		var b byte
+		if len(path) > 1 {
+			b = path[1]
+		}
+		bk = ix.wbucket[ix.wstart[b]:ix.wstart[int(b)+1]]
 	}
-	bk := ix.wbucket[ix.wstart[b]:ix.wstart[int(b)+1]]
 	gen := ix.wgeneric
 	for len(bk) > 0 || len(gen) > 0 {
 		var id int32
@@ -225,17 +229,17 @@ func (ix *ruleIndex) lastLit(s *ruleSet, path string) int {
 	if len(lits) == 0 {
 		return -1
 	}
-	// k: the last literal pattern <= path. Patterns whose first sixteen
-	// bytes sort below the path's are below it; above, above; only the
-	// run of equal words (patterns that share sixteen bytes with the
-	// path) needs comparing as strings. (Keys hold no NUL byte, so a
-	// key's padding sorts as its end does.)
-	pw0, pw1 := beWord8(path), beWord8(path[min(8, len(path)):])
+	// k: the last literal pattern <= path. Patterns whose first 24 bytes
+	// sort below the path's are below it; above, above; only the run of
+	// equal words (patterns that share 24 bytes with the path) needs
+	// comparing as strings. (Keys hold no NUL byte, so a key's padding
+	// sorts as its end does.)
+	pw0, pw1, pw2 := beWord8(path), beWord8(path[min(8, len(path)):]), beWord8(path[min(16, len(path)):])
 	e := ix.ents
 	lo, hi := 0, len(e)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
-		if w0 := e[m].w0; w0 < pw0 || w0 == pw0 && e[m].w1 < pw1 {
+		if x := &e[m]; x.w0 < pw0 || x.w0 == pw0 && (x.w1 < pw1 || x.w1 == pw1 && x.w2 < pw2) {
 			lo = m + 1
 		} else {
 			hi = m
@@ -243,11 +247,11 @@ func (ix *ruleIndex) lastLit(s *ruleSet, path string) int {
 	}
 	// Most often no pattern has the path's words: then lo-1 is the last
 	// one below it, and the run is not searched (nor its strings read).
-	if lo < len(e) && e[lo].w0 == pw0 && e[lo].w1 == pw1 {
+	if lo < len(e) && e[lo].w0 == pw0 && e[lo].w1 == pw1 && e[lo].w2 == pw2 {
 		for hi = len(e); lo < hi; {
 			// A word above the path's settles it without the string.
 			m := int(uint(lo+hi) >> 1)
-			if e[m].w0 != pw0 || e[m].w1 > pw1 || s.key(&s.rules[lits[m]]) > path {
+			if x := &e[m]; x.w0 != pw0 || x.w1 != pw1 || x.w2 != pw2 || s.key(&s.rules[lits[m]]) > path {
 				hi = m
 			} else {
 				lo = m + 1
@@ -259,17 +263,19 @@ func (ix *ruleIndex) lastLit(s *ruleSet, path string) int {
 		return -1
 	}
 	// The common prefix of pattern k and the path, from the words when
-	// they differ in their first sixteen bytes (a byte of padding differs
-	// only past the end of the pattern or of the path).
-	common := 16
+	// they differ in their first 24 bytes (a byte of padding differs only
+	// past the end of the pattern or of the path).
+	common := 24
 	if x := e[k].w0 ^ pw0; x != 0 {
 		common = bits.LeadingZeros64(x) / 8
 	} else if x := e[k].w1 ^ pw1; x != 0 {
 		common = 8 + bits.LeadingZeros64(x)/8
+	} else if x := e[k].w2 ^ pw2; x != 0 {
+		common = 16 + bits.LeadingZeros64(x)/8
 	}
 	common = min(common, int(e[k].lit), len(path))
-	if common == 16 && e[k].lit > 16 && len(path) > 16 {
-		common += commonPrefix(s.key(&s.rules[lits[k]])[16:], path[16:])
+	if common == 24 && e[k].lit > 24 && len(path) > 24 {
+		common += commonPrefix(s.key(&s.rules[lits[k]])[24:], path[24:])
 	}
 	for k >= 0 && int(e[k].lit) > common {
 		k = int(e[k].parent)
