@@ -112,7 +112,11 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 				distinct = append(distinct, ids[i])
 				if keepWords {
 					k := key(ids[i])
-					ents = append(ents, litEntry{w0: items[i].w0, w1: items[i].w1, w2: beWord8(k[min(16, len(k)):]), lit: uint32(len(k))})
+					var w2 uint64
+					if len(k) > 16 {
+						w2 = beWord8(k[16:])
+					}
+					ents = append(ents, litEntry{w0: items[i].w0, w1: items[i].w1, w2: w2, lit: uint32(len(k))})
 				}
 			}
 		}
@@ -403,21 +407,9 @@ func (ix *ruleIndex) bucketWild(s *ruleSet, inAut []bool) {
 }
 
 // beWord8 packs the first (up to) eight bytes of s, big-endian,
-// zero-padded: words compare as the strings' first eight bytes do.
-func beWord8(s string) uint64 {
-	if len(s) >= 8 {
-		return uint64(s[0])<<56 | uint64(s[1])<<48 | uint64(s[2])<<40 | uint64(s[3])<<32 |
-			uint64(s[4])<<24 | uint64(s[5])<<16 | uint64(s[6])<<8 | uint64(s[7])
-	}
-	var w uint64
-	for i := 0; i < 8; i++ {
-		w <<= 8
-		if i < len(s) {
-			w |= uint64(s[i])
-		}
-	}
-	return w
-}
+// zero-padded: words compare as the strings' first eight bytes do. (word8
+// packs them little-endian: the same bytes, reversed.)
+func beWord8(s string) uint64 { return bits.ReverseBytes64(word8(s)) }
 
 func cmpUint64(a, b uint64) int {
 	if a < b {
