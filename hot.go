@@ -7,10 +7,9 @@ import (
 
 // A small rule set in longest-match order (bigSet rules or fewer, or up to
 // hotMax when no question scans more than bigSet slots) is matched through
-// a hot block: what a question reads of the set, laid out
-// in one array of words, so that a question about a site whose data is out
-// of cache waits on memory as few times as it can. The block holds, in
-// order:
+// a hot block: what a question reads of the set, laid out in one array of
+// words, so that a question about a site whose data is out of cache waits
+// on memory as few times as it can. The block holds, in order:
 //
 //   - a header word: the block's length in words, its number of rule
 //     slots, and flags;
