@@ -1045,8 +1045,7 @@ func (c *compiled) compileSet(s *ruleSet) {
 		// question scan more than bigSet slots is indexed (the index
 		// orders the rules itself), as is one that cannot have a hot
 		// block.
-		var of [hotMax]uint8
-		if _, _, _, run := s.hotPlan(rules[:k], &of); run > bigSet {
+		if _, _, _, run := s.hotPlan(rules[:k], nil); run > bigSet {
 			s.big = true
 			return
 		}

@@ -210,7 +210,8 @@ func (s *ruleSet) buildHot() []uint64 {
 }
 
 // hotPlan lays out the slots of a hot block of rules rs: it notes each
-// rule's bucket in of and counts them, and returns the number of slots
+// rule's bucket in of (unless of is nil: when only the sizes are asked
+// for) and counts them, and returns the number of slots
 // (every rule once, or each bucket's rules merged with the generic ones
 // when there are enough rules and the copies stay within
 // maxBucketCopies), the words before them (head: 1, or more with a bucket
@@ -226,7 +227,9 @@ func (s *ruleSet) hotPlan(rs []crule, of *[hotMax]uint8) (count [hotBuckets + 1]
 		if r := &rs[i]; r.lit >= 2 {
 			b = hotBucket(s.pat(r))
 		}
-		of[i] = uint8(b)
+		if of != nil {
+			of[i] = uint8(b)
+		}
 		count[b]++
 	}
 	copies, longest := count[hotBuckets], count[hotBuckets]
