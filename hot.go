@@ -54,17 +54,27 @@ func hotHead(slots int) int {
 	return 1 + (hotBuckets+4)/4
 }
 
-// The slot's third word: the literal prefix's length (16 bits), the
-// pattern's length (its weight, 16 bits), the rule's flags (8 bits), how
-// many bytes of each of the first two words to compare (8 bits each), and
-// the rule's position in the set's rules (8 bits).
+// The slot's third word: how many bytes of the first two words to compare
+// (8 bits: the literal prefix's length up to sixteen, an index into
+// hotMasks), the literal prefix's length (16 bits), the pattern's length
+// (its weight, 16 bits), the rule's flags (8 bits) and the rule's position
+// in the set's rules (8 bits).
 const (
-	hotNShift     = 16
-	hotFlagsShift = 32
-	hotW0Shift    = 40
-	hotW1Shift    = 48
-	hotIdxShift   = 56
+	hotLitShift   = 8
+	hotNShift     = 24
+	hotFlagsShift = 40
+	hotIdxShift   = 48
 )
+
+// hotMasks[k] keeps the first k bytes (k <= 16) of two words: the masks a
+// slot's first two words are compared under. (256 entries: indexed by a
+// byte, with no bounds check.)
+var hotMasks = func() (m [256][2]uint64) {
+	for k := 0; k <= 16; k++ {
+		m[k] = [2]uint64{wordMask[min(k, 8)], wordMask[max(k-8, 0)]}
+	}
+	return
+}()
 
 // hotMaxLen is the longest pattern a hot block takes (its lengths are
 // 16-bit); a set with a longer one is scanned.
@@ -152,8 +162,11 @@ func (s *ruleSet) buildHot() []uint64 {
 		if flags&ruleWild != 0 && strings.IndexByte(p[lit+1:], '*') < 0 {
 			flags |= hotOneStar
 		}
-		w[2] = uint64(lit) | uint64(r.n)<<hotNShift | uint64(flags)<<hotFlagsShift |
-			uint64(w0)<<hotW0Shift | uint64(w1)<<hotW1Shift | uint64(i)<<hotIdxShift
+		if hotNeedsPattern(r) {
+			flags |= hotMore
+		}
+		w[2] = uint64(w0+w1) | uint64(lit)<<hotLitShift | uint64(r.n)<<hotNShift |
+			uint64(flags)<<hotFlagsShift | uint64(i)<<hotIdxShift
 		w[3] = uint64(offs[i]) | uint64(r.need)<<32
 		slot++
 	}
@@ -283,7 +296,6 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 	if lo >= hi {
 		return 0, false
 	}
-	rules := blk[base+hotWords*lo : base+hotWords*hi]
 	var pw0, pw1 uint64 // the path's bytes 0-7 and 8-15, zero-padded
 	switch {
 	case len(path) >= 16:
@@ -294,78 +306,111 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 	default:
 		pw0 = word8(path)
 	}
-	var classes uint32 // the path's byte classes, once a wildcard rule needs them
-	classesKnown := false
-	cut := -1
-	first := unsafe.Pointer(unsafe.SliceData(rules))
-	for k := 0; k < len(rules)/hotWords; k++ {
-		// Slot k, without a bounds check (k is below the slots' count).
+	// The bucket's slots, lo to hi-1: within the block, as built.
+	first := unsafe.Add(unsafe.Pointer(unsafe.SliceData(blk)), (base+hotWords*lo)*8)
+	n := hi - lo
+	st := hotState{cut: -1}
+	for k := 0; ; k++ {
+		if k = hotScan(first, k, n, pw0, pw1, len(path)); k >= n {
+			return 0, false
+		}
 		w := (*[hotWords]uint64)(unsafe.Add(first, k*hotWords*8))
 		w2 := w[2]
-		// One test (one branch) for both words of the literal prefix.
-		if (pw0&wordMask[uint8(w2>>hotW0Shift)]^w[0])|(pw1&wordMask[uint8(w2>>hotW1Shift)]^w[1]) != 0 {
-			continue
-		}
-		lit := int(uint16(w2))
-		if len(path) < lit {
-			continue
-		}
-		rf := uint8(w2 >> hotFlagsShift)
-		if lit <= 16 && rf&(ruleWild|ruleAnchored) == 0 {
+		if (w2>>hotFlagsShift)&hotMore == 0 {
 			return w2, true
 		}
-		pat := hotPattern(blk, w[:])
-		if lit > 16 && path[16:lit] != pat[16:lit] {
-			continue
-		}
-		switch rf & (ruleWild | ruleAnchored) {
-		case 0:
-			return w2, true
-		case ruleAnchored:
-			if cut < 0 {
-				cut = pathEnd(path)
+		if need := uint32(w[3] >> 32); need&^st.classes != 0 {
+			// The classes of the uncut path, once: a superset, so a
+			// rule is never wrongly passed over.
+			if !st.classesKnown {
+				st.classes, st.classesKnown = byteClasses(path), true
 			}
-			if cut == lit {
-				return w2, true
-			}
-			continue
-		}
-		if need := uint32(w[3] >> 32); need&^classes != 0 {
-			if !classesKnown {
-				// The classes of the uncut path: a superset, so a rule
-				// is never wrongly passed over.
-				classes, classesKnown = byteClasses(path), true
-			}
-			if need&^classes != 0 {
+			if need&^st.classes != 0 {
 				continue
 			}
 		}
-		if cut < 0 {
-			cut = pathEnd(path)
-		}
-		if cut < lit {
-			continue
-		}
-		rest := path[lit:cut]
-		if rf&hotOneStar != 0 {
-			// "lit*seg" or "lit*seg$": no need to look for more stars.
-			anchored := rf&ruleAnchored != 0
-			seg := pat[lit+1 : len(pat)-int(rf&ruleAnchored>>2)]
-			if anchored && strings.HasSuffix(rest, seg) || !anchored && strings.Contains(rest, seg) {
-				return w2, true
-			}
-			continue
-		}
-		if globMatch(rest, pat[lit:], rf&ruleAnchored != 0) {
+		if hotRest(blk, w, path, &st) {
 			return w2, true
 		}
 	}
-	return 0, false
 }
 
-// hotOneStar is a slot's flag (with the rule's own) for a wildcard
-// pattern with one '*' only.
-const hotOneStar = 1 << 7
+// hotScan returns the first of slots k to n-1 (at first) whose literal
+// prefix's first sixteen bytes are those of the path (pw0, pw1: its first
+// sixteen bytes, zero-padded) and whose literal prefix is no longer than
+// the path (of length plen); n when there is none. A function apart, which
+// calls nothing: what its loop reads stays in registers.
+//
+//go:noinline
+func hotScan(first unsafe.Pointer, k, n int, pw0, pw1 uint64, plen int) int {
+	for ; k < n; k++ {
+		// Slot k, without a bounds check (k is below the slots' count).
+		w := (*[hotWords]uint64)(unsafe.Add(first, k*hotWords*8))
+		m := &hotMasks[uint8(w[2])]
+		// One test (one branch) for both words of the literal prefix.
+		if (pw0&m[0]^w[0])|(pw1&m[1]^w[1]) == 0 && int(uint16(w[2]>>hotLitShift)) <= plen {
+			return k
+		}
+	}
+	return n
+}
+
+// hotState is what hotRest learns of a path once and keeps for the next
+// slots: where the path ends (-1 until known) and its byte classes.
+type hotState struct {
+	cut          int
+	classes      uint32
+	classesKnown bool
+}
+
+// hotRest reports whether the rule of slot w matches path, whose first
+// bytes match the slot's first sixteen, which is no shorter than its
+// literal prefix and which has the byte classes the rule needs: it reads
+// the rest of a literal prefix over sixteen bytes, and matches the anchor
+// and the wildcards.
+func hotRest(blk []uint64, w *[hotWords]uint64, path string, st *hotState) bool {
+	w2 := w[2]
+	lit := int(uint16(w2 >> hotLitShift))
+	rf := uint8(w2 >> hotFlagsShift)
+	pat := hotPattern(blk, w[:])
+	if lit > 16 && path[16:lit] != pat[16:lit] {
+		return false
+	}
+	switch rf & (ruleWild | ruleAnchored) {
+	case 0:
+		return true
+	case ruleAnchored:
+		if st.cut < 0 {
+			st.cut = pathEnd(path)
+		}
+		return st.cut == lit
+	}
+	if st.cut < 0 {
+		st.cut = pathEnd(path)
+	}
+	if st.cut < lit {
+		return false
+	}
+	rest := path[lit:st.cut]
+	if rf&hotOneStar != 0 {
+		// "lit*seg" or "lit*seg$": no need to look for more stars.
+		anchored := rf&ruleAnchored != 0
+		seg := pat[lit+1 : len(pat)-int(rf&ruleAnchored>>2)]
+		if anchored {
+			return strings.HasSuffix(rest, seg)
+		}
+		return strings.Contains(rest, seg)
+	}
+	return globMatch(rest, pat[lit:], rf&ruleAnchored != 0)
+}
+
+// A slot's own flags, with the rule's: hotMore for a rule that the slot's
+// first sixteen bytes do not decide (a longer literal prefix, wildcards or
+// an anchor), hotOneStar for a wildcard pattern with one '*' only.
+const (
+	hotMore    = 1 << 6
+	hotOneStar = 1 << 7
+)
 
 // hotPattern returns the pattern bytes of the rule in slot w of block blk.
 func hotPattern(blk []uint64, w []uint64) string {

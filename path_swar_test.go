@@ -77,3 +77,22 @@ func TestScansSWAR(t *testing.T) {
 		}
 	}
 }
+
+// TestByteClassesSWAR checks byteClasses, which reads eight bytes at a
+// time, against a byte loop, at every length around the word boundaries.
+func TestByteClassesSWAR(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, rng.IntN(41))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		var want uint32
+		for _, c := range b {
+			want |= 1 << (c & 31)
+		}
+		if got := byteClasses(string(b)); got != want {
+			t.Fatalf("%q: %#x want %#x", b, got, want)
+		}
+	}
+}
