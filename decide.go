@@ -74,7 +74,7 @@ func (c *compiled) allowed(ua, path string) bool {
 	}
 	if hot != nil {
 		// The set's hot block: no need to read the set itself.
-		w2, ok := hotFind(unsafe.Slice((*uint64)(hot), uint32(*(*uint64)(hot))), path)
+		w2, ok := hotFindAt(hot, path)
 		return !ok || hotAllows(w2)
 	}
 	if set == noSet {

@@ -278,18 +278,26 @@ func hotAllows(w2 uint64) bool {
 // for path, or false when no rule matches. path may run past its end, as
 // for eval.
 func hotFind(blk []uint64, path string) (uint64, bool) {
-	head := blk[0]
+	return hotFindAt(unsafe.Pointer(unsafe.SliceData(blk)), path)
+}
+
+// hotFindAt is hotFind for the block at hot (as built by buildHot: its
+// header gives its length and layout, so its words are read with no
+// bounds check).
+func hotFindAt(hot unsafe.Pointer, path string) (uint64, bool) {
+	head := *(*uint64)(hot)
 	slots := int(uint16(head >> 32))
 	flags := head >> 48
 	lo, hi := 0, slots
 	base := 1
 	if flags&hotBucketed != 0 {
 		base = hotHead(slots)
-		if b := hotBucket(path); flags&hotWide == 0 {
-			bw := blk[1+b/4] >> (16 * (b & 3))
+		b := hotBucket(path)
+		if flags&hotWide == 0 {
+			bw := *(*uint64)(unsafe.Add(hot, 8+8*(b/4))) >> (16 * (b & 3))
 			lo, hi = int(uint8(bw)), int(uint8(bw>>8))
 		} else {
-			bw := blk[1+b/2] >> (32 * (b & 1))
+			bw := *(*uint64)(unsafe.Add(hot, 8+8*(b/2))) >> (32 * (b & 1))
 			lo, hi = int(uint16(bw)), int(uint16(bw>>16))
 		}
 	}
@@ -306,12 +314,16 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 	default:
 		pw0 = word8(path)
 	}
-	// The bucket's slots, lo to hi-1: within the block, as built.
-	first := unsafe.Add(unsafe.Pointer(unsafe.SliceData(blk)), (base+hotWords*lo)*8)
+	// The bucket's slots, lo to hi-1.
+	first := unsafe.Add(hot, (base+hotWords*lo)*8)
 	n := hi - lo
-	st := hotState{cut: -1}
+	// The path's byte classes: all of them (no rule is passed over for
+	// its classes) until a rule that needs some the path may lack is
+	// met, then the path's own.
+	classes := ^uint32(0)
+	cut := -1
 	for k := 0; ; k++ {
-		if k = hotScan(first, k, n, pw0, pw1, len(path)); k >= n {
+		if k = hotScan(first, k, n, pw0, pw1, len(path), classes); k >= n {
 			return 0, false
 		}
 		w := (*[hotWords]uint64)(unsafe.Add(first, k*hotWords*8))
@@ -319,17 +331,17 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 		if (w2>>hotFlagsShift)&hotMore == 0 {
 			return w2, true
 		}
-		if need := uint32(w[3] >> 32); need&^st.classes != 0 {
-			// The classes of the uncut path, once: a superset, so a
-			// rule is never wrongly passed over.
-			if !st.classesKnown {
-				st.classes, st.classesKnown = byteClasses(path), true
-			}
-			if need&^st.classes != 0 {
-				continue
+		if classes == ^uint32(0) {
+			if need := uint32(w[3] >> 32); need != 0 {
+				// The classes of the uncut path: a superset, so a
+				// rule is never wrongly passed over.
+				if classes = byteClasses(path); need&^classes != 0 {
+					continue
+				}
 			}
 		}
-		if hotRest(blk, w, path, &st) {
+		blk := unsafe.Slice((*uint64)(hot), uint32(head))
+		if hotRest(blk, w, path, &cut) {
 			return w2, true
 		}
 	}
@@ -337,30 +349,24 @@ func hotFind(blk []uint64, path string) (uint64, bool) {
 
 // hotScan returns the first of slots k to n-1 (at first) whose literal
 // prefix's first sixteen bytes are those of the path (pw0, pw1: its first
-// sixteen bytes, zero-padded) and whose literal prefix is no longer than
-// the path (of length plen); n when there is none. A function apart, which
-// calls nothing: what its loop reads stays in registers.
+// sixteen bytes, zero-padded), whose literal prefix is no longer than the
+// path (of length plen) and whose needed byte classes are among classes;
+// n when there is none. A function apart, which calls nothing: what its
+// loop reads stays in registers.
 //
 //go:noinline
-func hotScan(first unsafe.Pointer, k, n int, pw0, pw1 uint64, plen int) int {
+func hotScan(first unsafe.Pointer, k, n int, pw0, pw1 uint64, plen int, classes uint32) int {
 	for ; k < n; k++ {
 		// Slot k, without a bounds check (k is below the slots' count).
 		w := (*[hotWords]uint64)(unsafe.Add(first, k*hotWords*8))
 		m := &hotMasks[uint8(w[2])]
 		// One test (one branch) for both words of the literal prefix.
-		if (pw0&m[0]^w[0])|(pw1&m[1]^w[1]) == 0 && int(uint16(w[2]>>hotLitShift)) <= plen {
+		if (pw0&m[0]^w[0])|(pw1&m[1]^w[1]) == 0 && int(uint16(w[2]>>hotLitShift)) <= plen &&
+			uint32(w[3]>>32)&^classes == 0 {
 			return k
 		}
 	}
 	return n
-}
-
-// hotState is what hotRest learns of a path once and keeps for the next
-// slots: where the path ends (-1 until known) and its byte classes.
-type hotState struct {
-	cut          int
-	classes      uint32
-	classesKnown bool
 }
 
 // hotRest reports whether the rule of slot w matches path, whose first
@@ -368,7 +374,8 @@ type hotState struct {
 // literal prefix and which has the byte classes the rule needs: it reads
 // the rest of a literal prefix over sixteen bytes, and matches the anchor
 // and the wildcards.
-func hotRest(blk []uint64, w *[hotWords]uint64, path string, st *hotState) bool {
+// *cut is where the path ends, once known (-1 until then).
+func hotRest(blk []uint64, w *[hotWords]uint64, path string, cut *int) bool {
 	w2 := w[2]
 	lit := int(uint16(w2 >> hotLitShift))
 	rf := uint8(w2 >> hotFlagsShift)
@@ -380,18 +387,18 @@ func hotRest(blk []uint64, w *[hotWords]uint64, path string, st *hotState) bool 
 	case 0:
 		return true
 	case ruleAnchored:
-		if st.cut < 0 {
-			st.cut = pathEnd(path)
+		if *cut < 0 {
+			*cut = pathEnd(path)
 		}
-		return st.cut == lit
+		return *cut == lit
 	}
-	if st.cut < 0 {
-		st.cut = pathEnd(path)
+	if *cut < 0 {
+		*cut = pathEnd(path)
 	}
-	if st.cut < lit {
+	if *cut < lit {
 		return false
 	}
-	rest := path[lit:st.cut]
+	rest := path[lit:*cut]
 	if rf&hotOneStar != 0 {
 		// "lit*seg" or "lit*seg$": no need to look for more stars.
 		anchored := rf&ruleAnchored != 0
