@@ -42,6 +42,7 @@ type compiled struct {
 	global   int32          // starSet, or noSet when no group names '*'
 	starHot  unsafe.Pointer // the '*' set's hot block once compiled, when it has one (atomic)
 	fast     []tokenFast    // per toks entry, what a lookup reads first
+	lens     uint64         // bit n%64 for each token's length n: most lookups end here
 	fastBuf  [2]tokenFast
 	slots    []int32   // open-addressing table of toks indexes (-1: empty), when there are many
 	sets     []ruleSet // set i is group i alone; then one per token naming several groups; then the '*' set when '*' names several
@@ -855,7 +856,7 @@ func (c *compiled) finish() {
 			named++
 		}
 	}
-	c.fast = c.fastBuf[:0]
+	c.fast, c.lens = c.fastBuf[:0], 0
 	if named > len(c.fastBuf) {
 		c.fast = make([]tokenFast, 0, named)
 	}
@@ -1260,6 +1261,7 @@ func (c *compiled) addToken(tok string) int32 {
 		c.toks = append(c.toks, tokenEntry{tok: tok, set: -1})
 		f0, f1 := foldWords(tok)
 		c.fast = append(c.fast, tokenFast{fp0: f0, fp1: f1, n: int32(len(tok)), set: -1})
+		c.lens |= 1 << (len(tok) % 64)
 		switch {
 		case c.slots != nil && 2*len(c.toks) <= len(c.slots):
 			c.slot(i)
@@ -1324,6 +1326,9 @@ func foldWord8(s string) uint64 {
 // findToken returns the index of tok in c.toks, ignoring ASCII case, or -1.
 // It does not allocate.
 func (c *compiled) findToken(tok string) int32 {
+	if c.lens&(1<<(len(tok)%64)) == 0 {
+		return -1 // no token has its length
+	}
 	if c.slots == nil {
 		// Few tokens: compare lengths first, fingerprints only when one
 		// has the length asked for.
