@@ -55,21 +55,20 @@ func hotHead(slots int) int {
 }
 
 // The slot's third word: how many bytes of the first two words to compare
-// (8 bits: the literal prefix's length up to sixteen, an index into
-// hotMasks), the literal prefix's length (16 bits), the pattern's length
-// (its weight, 16 bits), the rule's flags (8 bits) and the rule's position
-// in the set's rules (8 bits).
+// (16 bits: the offset in hotMasks of the masks of the literal prefix's
+// first sixteen bytes at most), the literal prefix's length (16 bits), the
+// pattern's length (its weight, 16 bits), the rule's flags (8 bits) and
+// the rule's position in the set's rules (8 bits).
 const (
-	hotLitShift   = 8
-	hotNShift     = 24
-	hotFlagsShift = 40
-	hotIdxShift   = 48
+	hotLitShift   = 16
+	hotNShift     = 32
+	hotFlagsShift = 48
+	hotIdxShift   = 56
 )
 
 // hotMasks[k] keeps the first k bytes (k <= 16) of two words: the masks a
-// slot's first two words are compared under. (256 entries: indexed by a
-// byte, with no bounds check.)
-var hotMasks = func() (m [256][2]uint64) {
+// slot's first two words are compared under.
+var hotMasks = func() (m [17][2]uint64) {
 	for k := 0; k <= 16; k++ {
 		m[k] = [2]uint64{wordMask[min(k, 8)], wordMask[max(k-8, 0)]}
 	}
@@ -165,7 +164,7 @@ func (s *ruleSet) buildHot() []uint64 {
 		if hotNeedsPattern(r) {
 			flags |= hotMore
 		}
-		w[2] = uint64(w0+w1) | uint64(lit)<<hotLitShift | uint64(r.n)<<hotNShift |
+		w[2] = uint64(16*(w0+w1)) | uint64(lit)<<hotLitShift | uint64(r.n)<<hotNShift |
 			uint64(flags)<<hotFlagsShift | uint64(i)<<hotIdxShift
 		w[3] = uint64(offs[i]) | uint64(r.need)<<32
 		slot++
@@ -356,14 +355,17 @@ func hotFindAt(hot unsafe.Pointer, path string) (uint64, bool) {
 //
 //go:noinline
 func hotScan(first unsafe.Pointer, k, n int, pw0, pw1 uint64, plen int, classes uint32) int {
-	for ; k < n; k++ {
-		// Slot k, without a bounds check (k is below the slots' count).
-		w := (*[hotWords]uint64)(unsafe.Add(first, k*hotWords*8))
-		m := &hotMasks[uint8(w[2])]
+	lacks := ^classes
+	masks := unsafe.Pointer(&hotMasks)
+	// Slot k is 32k bytes in; no bounds checks: k is below the slots'
+	// count, and a slot's masks are in hotMasks by construction.
+	for off, end := uint(k*hotWords*8), uint(n*hotWords*8); off < end; off += hotWords * 8 {
+		w := (*[hotWords]uint64)(unsafe.Add(first, off))
+		m := (*[2]uint64)(unsafe.Add(masks, uint16(w[2])))
 		// One test (one branch) for both words of the literal prefix.
 		if (pw0&m[0]^w[0])|(pw1&m[1]^w[1]) == 0 && int(uint16(w[2]>>hotLitShift)) <= plen &&
-			uint32(w[3]>>32)&^classes == 0 {
-			return k
+			uint32(w[3]>>32)&lacks == 0 {
+			return int(off / (hotWords * 8))
 		}
 	}
 	return n
