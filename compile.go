@@ -204,7 +204,7 @@ func byteClasses(s string) uint32 {
 		if i+8 > len(s) {
 			i = len(s) - 8
 		}
-		w := le64(s[i:])
+		w := le64At(s, i)
 		m |= 1 << (w & 31)
 		m |= 1 << (w >> 8 & 31)
 		m |= 1 << (w >> 16 & 31)
@@ -297,7 +297,7 @@ func cutPath(path string) string { return path[:pathEnd(path)] }
 func pathEnd(path string) int {
 	i := 0
 	for ; i+8 <= len(path); i += 8 {
-		w := le64(path[i:])
+		w := le64At(path, i)
 		if t := zeroBytes(w) | zeroBytes(w^'#'*ones8); t != 0 {
 			return i + bits.TrailingZeros64(t)>>3
 		}
@@ -305,7 +305,7 @@ func pathEnd(path string) int {
 	if j := len(path) - 8; i < len(path) && j >= 0 {
 		// The last bytes by a load overlapping those looked at, which
 		// hold neither byte (so none of them borrows into the marks).
-		w := le64(path[j:])
+		w := le64At(path, j)
 		t := (zeroBytes(w) | zeroBytes(w^'#'*ones8)) &^ (1<<(8*(i-j)) - 1)
 		if t != 0 {
 			return j + bits.TrailingZeros64(t)>>3
@@ -1394,6 +1394,15 @@ func le64(s string) uint64 {
 	_ = s[7]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// le64At is le64(s[i:]) without the bounds checks, for the loops that read
+// a string eight bytes at a time: the caller makes sure that 0 <= i and
+// i+8 <= len(s).
+func le64At(s string, i int) uint64 {
+	b := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
+	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
 }
 
 // hasHighByte reports whether s holds a byte of 0x80 or above, eight bytes

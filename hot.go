@@ -306,10 +306,10 @@ func hotFindAt(hot unsafe.Pointer, path string) (uint64, bool) {
 	var pw0, pw1 uint64 // the path's bytes 0-7 and 8-15, zero-padded
 	switch {
 	case len(path) >= 16:
-		pw0, pw1 = le64(path), le64(path[8:])
+		pw0, pw1 = le64At(path, 0), le64At(path, 8)
 	case len(path) > 8:
 		// The last eight bytes hold bytes 8 on.
-		pw0, pw1 = le64(path), le64(path[len(path)-8:])>>(8*(16-len(path)))
+		pw0, pw1 = le64At(path, 0), le64At(path, len(path)-8)>>(8*(16-len(path)))
 	default:
 		pw0 = word8(path)
 	}

@@ -97,7 +97,7 @@ func indexPathStart(s string, from int, also byte) int {
 	}
 	i := from
 	for ; i+8 <= len(s); i += 8 {
-		if m := marks(le64(s[i:])); m != 0 {
+		if m := marks(le64At(s, i)); m != 0 {
 			i += bits.TrailingZeros64(m) / 8
 			if s[i] != '+' {
 				return i
@@ -109,7 +109,7 @@ func indexPathStart(s string, from int, also byte) int {
 		// The last bytes, by a load that overlaps bytes already looked
 		// at: their marks are cleared. (No byte before i matched, so
 		// none of them borrows into the marks of those after.)
-		if m := marks(le64(s[j:])) &^ (1<<(8*(i-j)) - 1); m != 0 {
+		if m := marks(le64At(s, j)) &^ (1<<(8*(i-j)) - 1); m != 0 {
 			i = j + bits.TrailingZeros64(m)/8
 			if s[i] != '+' {
 				return i
