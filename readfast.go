@@ -142,7 +142,7 @@ func indexValueEnd(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
 		// The three bytes are below 0x24: look for such bytes first (a
 		// space, '!' or '"' may be one), then at each of them.
-		w := le64(s[i:])
+		w := le64At(s, i)
 		t := (w - 0x24*ones8) &^ w & high8
 		for t != 0 {
 			j := i + bits.TrailingZeros64(t)>>3
@@ -162,7 +162,7 @@ func indexValueEnd(s string, i int) int {
 // after i, or len(s).
 func indexLineEnd(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		w := le64(s[i:])
+		w := le64At(s, i)
 		if t := zeroBytes(w^'\n'*ones8) | zeroBytes(w^'\r'*ones8); t != 0 {
 			return i + bits.TrailingZeros64(t)>>3
 		}
