@@ -1305,17 +1305,23 @@ func tokHash(f0, f1 uint64, n int) uint64 {
 // words. For product tokens (letters, '-' and '_') of up to sixteen bytes,
 // equal words and lengths mean equal tokens, ignoring case.
 func foldWords(s string) (uint64, uint64) {
-	if len(s) <= 8 {
-		return foldWord8(s), 0
+	switch {
+	case len(s) >= 16:
+		return fold8(le64At(s, 0)), fold8(le64At(s, 8))
+	case len(s) > 8:
+		// The last eight bytes hold bytes 8 on.
+		return fold8(le64At(s, 0)), fold8(le64At(s, len(s)-8) >> (8 * (16 - len(s))))
 	}
-	return foldWord8(s[:8]), foldWord8(s[8:min(len(s), 16)])
+	return foldWord8(s), 0
 }
 
 // foldWord8 is word8 of s with the ASCII upper-case letters of its first
 // eight bytes in lower case.
-func foldWord8(s string) uint64 {
+func foldWord8(s string) uint64 { return fold8(word8(s)) }
+
+// fold8 is word w with its ASCII upper-case letters in lower case.
+func fold8(w uint64) uint64 {
 	const ones = 0x0101010101010101
-	w := word8(s)
 	// For each byte b < 0x80: b+(0x80-'A') has its top bit set when
 	// b >= 'A', and b+(0x80-'Z'-1) when b > 'Z'.
 	h := w & (0x7f * ones)

@@ -56,7 +56,7 @@ func (b *builder) readFast(body string) {
 			goto next
 		}
 		if i+8 <= n {
-			w := foldWord8(body[i : i+8])
+			w := fold8(le64At(body, i))
 			var field Field
 			k := 0
 			switch {

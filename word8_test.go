@@ -33,3 +33,20 @@ func TestBeWord8(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldWords checks foldWords, which reads whole words, against
+// foldWord8 of each half for every length up to twenty: the first sixteen
+// bytes with ASCII upper case folded, zero-padded.
+func TestFoldWords(t *testing.T) {
+	const s = "AbCdEfGhIjKlMnOpQrSt"
+	for n := 0; n <= len(s); n++ {
+		v := s[:n]
+		want0, want1 := foldWord8(v[:min(n, 8)]), uint64(0)
+		if n > 8 {
+			want1 = foldWord8(v[8:min(n, 16)])
+		}
+		if got0, got1 := foldWords(v); got0 != want0 || got1 != want1 {
+			t.Errorf("foldWords(%q) = %#x %#x, want %#x %#x", v, got0, got1, want0, want1)
+		}
+	}
+}
