@@ -83,45 +83,63 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		return 0
 	}
 	dedupe := func(ids []int32, keepWords bool) (distinct, all, run []int32, ents []litEntry) {
-		// Sort on the keys' first sixteen bytes as integers, then on the
-		// rest, then best rule first; keep the first rule of each key,
-		// and all of them in all, and (keepWords) the entries of the
-		// distinct keys, their words set.
+		// Sort on the keys' first 24 bytes as integers, then (for keys
+		// sharing them) on the whole keys, then best rule first; keep
+		// the first rule of each key, and all of them in all, and
+		// (keepWords) the entries of the distinct keys.
 		items := make([]keyItem, len(ids))
 		for i, id := range ids {
-			k := key(id)
-			items[i] = keyItem{beWord8(k), beWord8(k[min(8, len(k)):]), id}
+			items[i] = newKeyItem(key(id), id)
 		}
-		if keepWords {
-			ents = make([]litEntry, 0, len(ids))
-		}
+		// Past their first 24 bytes (what the words hold).
+		tail := func(it *keyItem) string { k := key(it.id); return k[min(24, len(k)):] }
 		sortKeyItems(items, func(a, b keyItem) int {
-			ka, kb := key(a.id), key(b.id)
-			if d := strings.Compare(ka[min(16, len(ka)):], kb[min(16, len(kb)):]); d != 0 {
-				return d
+			if a.n > 24 || b.n > 24 {
+				if d := strings.Compare(tail(&a), tail(&b)); d != 0 {
+					return d
+				}
+			}
+			if a.n != b.n {
+				return cmpUint64(uint64(a.n), uint64(b.n)) // a prefix first
 			}
 			return order(a.id, b.id)
 		})
+		// Keys differ when their words or lengths do, or else, past 24
+		// bytes, when their strings do.
+		differs := func(i int) bool {
+			a, b := &items[i-1], &items[i]
+			return a.w != b.w || a.n != b.n || a.n > 24 && tail(a) != tail(b)
+		}
+		nd := min(len(items), 1)
+		for i := 1; i < len(items); i++ {
+			if differs(i) {
+				nd++
+			}
+		}
 		for i := range items {
 			ids[i] = items[i].id
 		}
-		for i := range ids {
-			// Keys differ when their words do; else the strings say.
-			if i == 0 || items[i].w0 != items[i-1].w0 || items[i].w1 != items[i-1].w1 || key(ids[i]) != key(ids[i-1]) {
+		if keepWords {
+			ents = make([]litEntry, nd)
+		}
+		if nd == len(ids) {
+			// No key repeats: all is distinct.
+			for i := range ents {
+				it := &items[i]
+				ents[i] = litEntry{w0: it.w[0], w1: it.w[1], w2: it.w[2], lit: it.n}
+			}
+			return ids, nil, nil, ents
+		}
+		distinct, run = make([]int32, 0, nd), make([]int32, 0, nd+1)
+		for i := range items {
+			if i == 0 || differs(i) {
+				if keepWords {
+					it := &items[i]
+					ents[len(distinct)] = litEntry{w0: it.w[0], w1: it.w[1], w2: it.w[2], lit: it.n}
+				}
 				run = append(run, int32(i))
 				distinct = append(distinct, ids[i])
-				if keepWords {
-					k := key(ids[i])
-					var w2 uint64
-					if len(k) > 16 {
-						w2 = beWord8(k[16:])
-					}
-					ents = append(ents, litEntry{w0: items[i].w0, w1: items[i].w1, w2: w2, lit: uint32(len(k))})
-				}
 			}
-		}
-		if len(distinct) == len(ids) {
-			return ids, nil, nil, ents // no key repeats: all is distinct
 		}
 		return distinct, ids, append(run, int32(len(ids))), ents
 	}
@@ -428,78 +446,109 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// keyItem is a pattern to sort: the first sixteen bytes of its key as two
-// big-endian words, and its position in the set's rules.
+// keyItem is a pattern to sort: the first 24 bytes of its key as three
+// big-endian words (zero-padded: keys hold no NUL byte), its length and
+// its position in the set's rules.
 type keyItem struct {
-	w0, w1 uint64
-	id     int32
+	w  [3]uint64
+	id int32
+	n  uint32
+}
+
+// newKeyItem returns the item of key k, of rule id.
+func newKeyItem(k string, id int32) keyItem {
+	it := keyItem{id: id, n: uint32(len(k))}
+	it.w[0] = beWord8(k)
+	if len(k) > 8 {
+		it.w[1] = beWord8(k[8:])
+		if len(k) > 16 {
+			it.w[2] = beWord8(k[16:])
+		}
+	}
+	return it
 }
 
 // sortKeyItems sorts items by their words, then the items whose words are
-// equal by rest. Many items are sorted by a radix sort on the words' bytes,
+// equal by tie. Many items are sorted by a radix sort on the words' bytes,
 // most significant first (passing over the bytes they all share: most keys
 // start with '/'), down to runs small enough for a comparison sort.
-func sortKeyItems(items []keyItem, rest func(a, b keyItem) int) {
+func sortKeyItems(items []keyItem, tie func(a, b keyItem) int) {
 	if len(items) < keyRadixMin {
-		sortKeysCmp(items, rest)
+		sortKeysCmp(items, tie)
 		return
 	}
-	sortKeysRadix(items, make([]keyItem, len(items)), 0, rest)
+	sortKeysRadix(items, make([]keyItem, len(items)), 0, tie)
 }
 
 // keyRadixMin is the run below which sortKeyItems compares.
 const keyRadixMin = 24
 
-// sortKeysCmp sorts items by their words, then by rest.
-func sortKeysCmp(items []keyItem, rest func(a, b keyItem) int) {
-	slices.SortFunc(items, func(a, b keyItem) int {
-		switch {
-		case a.w0 != b.w0:
-			return cmpUint64(a.w0, b.w0)
-		case a.w1 != b.w1:
-			return cmpUint64(a.w1, b.w1)
+// cmpKeyItems compares items by their words, then by tie.
+func cmpKeyItems(a, b *keyItem, tie func(a, b keyItem) int) int {
+	for j := range a.w {
+		if a.w[j] != b.w[j] {
+			return cmpUint64(a.w[j], b.w[j])
 		}
-		return rest(a, b)
-	})
+	}
+	return tie(*a, *b)
+}
+
+// sortKeysCmp sorts items by their words, then by tie: by insertion when
+// they are few.
+func sortKeysCmp(items []keyItem, tie func(a, b keyItem) int) {
+	if len(items) > 12 {
+		slices.SortFunc(items, func(a, b keyItem) int { return cmpKeyItems(&a, &b, tie) })
+		return
+	}
+	for i := 1; i < len(items); i++ {
+		if cmpKeyItems(&items[i-1], &items[i], tie) <= 0 {
+			continue
+		}
+		x := items[i]
+		j := i
+		for j > 0 && cmpKeyItems(&x, &items[j-1], tie) < 0 {
+			items[j] = items[j-1]
+			j--
+		}
+		items[j] = x
+	}
 }
 
 // sortKeysRadix sorts items, which agree on their words' first d bytes
 // (or more), by their first byte that not all of them share, then each run
 // of equal bytes the same way; tmp is scratch as long as items. The loops
 // over byte values run over those the items hold only.
-func sortKeysRadix(items, tmp []keyItem, d int, rest func(a, b keyItem) int) {
+func sortKeysRadix(items, tmp []keyItem, d int, tie func(a, b keyItem) int) {
 	if len(items) < keyRadixMin {
-		sortKeysCmp(items, rest)
+		sortKeysCmp(items, tie)
 		return
 	}
 	// Skip the bytes every item shares, found in one pass.
-	var x0, x1 uint64
-	f0, f1 := items[0].w0, items[0].w1
+	var x0, x1, x2 uint64
+	f := items[0].w
 	for i := range items {
-		x0 |= items[i].w0 ^ f0
-		x1 |= items[i].w1 ^ f1
+		w := &items[i].w
+		x0 |= w[0] ^ f[0]
+		x1 |= w[1] ^ f[1]
+		x2 |= w[2] ^ f[2]
 	}
 	switch {
 	case x0 != 0:
 		d = max(d, bits.LeadingZeros64(x0)/8)
 	case x1 != 0:
 		d = max(d, 8+bits.LeadingZeros64(x1)/8)
+	case x2 != 0:
+		d = max(d, 16+bits.LeadingZeros64(x2)/8)
 	default:
-		slices.SortFunc(items, rest) // equal words
+		sortKeysCmp(items, tie) // equal words
 		return
 	}
-	// Byte d of an item is w>>shift of its word w0 (d < 8) or w1.
-	shift := uint(56 - 8*(d&7))
-	byteOf := func(it *keyItem) byte {
-		if d < 8 {
-			return byte(it.w0 >> shift)
-		}
-		return byte(it.w1 >> shift)
-	}
+	// Byte d of an item is word d/8 shifted.
+	wi, shift := d>>3, uint(56-8*(d&7))
 	var end [256]int32 // counts, then where each byte's run ends
 	lo, hi := byte(0xFF), byte(0)
 	for i := range items {
-		b := byteOf(&items[i])
+		b := byte(items[i].w[wi] >> shift)
 		end[b]++
 		lo, hi = min(lo, b), max(hi, b)
 	}
@@ -511,7 +560,7 @@ func sortKeysRadix(items, tmp []keyItem, d int, rest func(a, b keyItem) int) {
 	// Backwards, each item goes before the last one placed with its
 	// byte, so that end[b] ends as where b's run starts.
 	for i := len(items) - 1; i >= 0; i-- {
-		b := byteOf(&items[i])
+		b := byte(items[i].w[wi] >> shift)
 		end[b]--
 		tmp[end[b]] = items[i]
 	}
@@ -522,7 +571,7 @@ func sortKeysRadix(items, tmp []keyItem, d int, rest func(a, b keyItem) int) {
 			stop = end[b+1]
 		}
 		if stop-start > 1 {
-			sortKeysRadix(items[start:stop], tmp[start:stop], d+1, rest)
+			sortKeysRadix(items[start:stop], tmp[start:stop], d+1, tie)
 		}
 	}
 }

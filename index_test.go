@@ -139,11 +139,18 @@ func TestSortKeyItems(t *testing.T) {
 		}
 		items := make([]keyItem, n)
 		for i, k := range keys {
-			items[i] = keyItem{beWord8(k), beWord8(k[min(8, len(k)):]), int32(i)}
+			items[i] = newKeyItem(k, int32(i))
 		}
-		rest := func(a, b keyItem) int {
+		// Called for keys whose 24 first bytes are the same.
+		tie := func(a, b keyItem) int {
 			ka, kb := keys[a.id], keys[b.id]
-			if d := strings.Compare(ka[min(16, len(ka)):], kb[min(16, len(kb)):]); d != 0 {
+			if a.w != b.w {
+				t.Fatalf("tie called for %q and %q, whose words differ", ka, kb)
+			}
+			if d := strings.Compare(ka[min(24, len(ka)):], kb[min(24, len(kb)):]); d != 0 {
+				return d
+			}
+			if d := len(ka) - len(kb); d != 0 {
 				return d
 			}
 			return int(a.id - b.id)
@@ -155,7 +162,7 @@ func TestSortKeyItems(t *testing.T) {
 			}
 			return int(a.id - b.id)
 		})
-		sortKeyItems(items, rest)
+		sortKeyItems(items, tie)
 		if !slices.Equal(items, want) {
 			t.Fatalf("%d keys: radix order differs from the comparison sort", n)
 		}
