@@ -1019,42 +1019,21 @@ func (c *compiled) compileOnce(s *ruleSet, i int32) {
 // their patterns, orders them and, for a large set, indexes them.
 func (c *compiled) compileSet(s *ruleSet) {
 	s.body = c.body
+	s.first = c.dialect.firstMatch()
 	n := 0
 	for _, gi := range s.groups {
 		n += int(c.groups[gi].hi - c.groups[gi].lo)
 	}
-	rules := make([]crule, 0, n+n/8+1)
-	var arena strings.Builder
-	for _, gi := range s.groups {
-		g := &c.groups[gi]
-		for _, raw := range c.raws[g.lo:g.hi] {
-			rules = c.addRule(rules, raw, &arena)
-		}
+	if n <= smallSet && !s.first {
+		// Built on the stack, then kept with the hot block in one
+		// allocation (a line gives two rules at most).
+		var buf [2 * smallSet]crule
+		c.compileSmall(s, c.collectRules(s, buf[:0]))
+		return
 	}
-	s.extra = arena.String()
-	// Matchable rules first (in file order), then the others.
-	k := 0
-	var dead []crule
-	wild := 0
-	for i := range rules {
-		r := &rules[i]
-		if r.flags&ruleDead != 0 {
-			dead = append(dead, *r)
-			continue
-		}
-		if r.flags&ruleWild != 0 {
-			wild++
-		}
-		if k != i {
-			rules[k] = *r
-		}
-		k++
-	}
-	copy(rules[k:], dead)
-	s.rules, s.nmatch = rules, int32(k)
-	s.manyWild = wild >= 4
-	s.first = c.dialect.firstMatch()
-	s.nwild = int32(wild)
+	rules := c.collectRules(s, make([]crule, 0, n+n/8+1))
+	s.rules = rules
+	k := int(s.nmatch)
 	if k > hotMax || k > bigSet && s.first {
 		s.big = true
 		return
@@ -1073,8 +1052,67 @@ func (c *compiled) compileSet(s *ruleSet) {
 		}
 	}
 	sortPrecedence(rules[:k])
-	s.hot = s.buildHot()
+	if blk := s.buildHot(rules[:k], 0); blk != nil {
+		s.hot = blk
+	}
 	s.big = k > bigSet && s.hot == nil
+}
+
+// smallSet is the most rule lines of a set compiled by compileSmall.
+const smallSet = 8
+
+// compileSmall keeps rules, the compiled rules of a small set in
+// longest-match order (collectRules), with the set's hot block: the block
+// first, then the rules, in one allocation. rules is not kept.
+func (c *compiled) compileSmall(s *ruleSet, rules []crule) {
+	k := int(s.nmatch)
+	sortPrecedence(rules[:k])
+	const ruleWords = int(unsafe.Sizeof(crule{}) / 8)
+	blk := s.buildHot(rules[:k], ruleWords*len(rules))
+	if blk == nil {
+		s.rules = slices.Clone(rules)
+		return
+	}
+	n := int(uint32(blk[0])) // the block's own length
+	s.hot = blk[:n:n]
+	s.rules = unsafe.Slice((*crule)(unsafe.Pointer(unsafe.SliceData(blk[n:]))), len(rules))
+	copy(s.rules, rules)
+}
+
+// collectRules appends the compiled rules of the set's rule lines to
+// rules, the matchable ones first (in file order), then the others, and
+// sets what the set notes of them.
+func (c *compiled) collectRules(s *ruleSet, rules []crule) []crule {
+	var arena strings.Builder
+	for _, gi := range s.groups {
+		g := &c.groups[gi]
+		for _, raw := range c.raws[g.lo:g.hi] {
+			rules = c.addRule(rules, raw, &arena)
+		}
+	}
+	s.extra = arena.String()
+	k := 0
+	var dead []crule
+	wild := 0
+	for i := range rules {
+		r := &rules[i]
+		if r.flags&ruleDead != 0 {
+			dead = append(dead, *r)
+			continue
+		}
+		if r.flags&ruleWild != 0 {
+			wild++
+		}
+		if k != i {
+			rules[k] = *r
+		}
+		k++
+	}
+	copy(rules[k:], dead)
+	s.nmatch = int32(k)
+	s.manyWild = wild >= 4
+	s.nwild = int32(wild)
+	return rules
 }
 
 // mayEscape reports whether Google's escaping may change rule value v: it

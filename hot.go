@@ -88,10 +88,11 @@ func hotBucket(s string) int {
 	return int(s[1] & (hotBuckets - 1))
 }
 
-// buildHot lays out the hot block of the set's matchable rules, which are
-// in precedence order, or returns nil when the set cannot have one.
-func (s *ruleSet) buildHot() []uint64 {
-	rs := s.rules[:s.nmatch]
+// buildHot lays out the hot block of the set's matchable rules rs, which
+// are in precedence order, or returns nil when the set cannot have one.
+// The block is allocated with extra words after it (the block's header
+// says where it ends), and the whole of it is returned.
+func (s *ruleSet) buildHot(rs []crule, extra int) []uint64 {
 	if len(rs) > hotMax || s.first {
 		return nil
 	}
@@ -123,7 +124,7 @@ func (s *ruleSet) buildHot() []uint64 {
 	// first read brings in the header, the bounds and the first slots
 	// together (the adjacent-line prefetcher fetches a pair at once).
 	n := (patStart + (patBytes+7)/8 + 15) &^ 15
-	blk := make([]uint64, n)
+	blk := make([]uint64, (n+extra+15)&^15)
 	flags := uint64(0)
 	if bucketed {
 		flags |= hotBucketed
