@@ -112,6 +112,9 @@ func (s *ruleSet) buildHot(rs []crule, extra int) []uint64 {
 			patBytes += int(r.n)
 		}
 	}
+	if len(rs) < bucketMin {
+		return s.buildHotFlat(rs, extra, patBytes)
+	}
 	var of [hotMax]uint8 // each rule's bucket
 	count, slots, head, run := s.hotPlan(rs, &of)
 	if len(rs) > bigSet && run > bigSet {
@@ -149,25 +152,7 @@ func (s *ruleSet) buildHot(rs []crule, extra int) []uint64 {
 	}
 	slot := 0
 	put := func(i int) {
-		r := &rs[i]
-		w := blk[head+hotWords*slot : head+hotWords*(slot+1)]
-		p := s.pat(r)
-		lit := int(r.lit)
-		w0, w1 := min(lit, 8), min(max(lit-8, 0), 8)
-		w[0] = word8(p[:w0])
-		if w1 > 0 {
-			w[1] = word8(p[8 : 8+w1])
-		}
-		flags := r.flags
-		if flags&ruleWild != 0 && strings.IndexByte(p[lit+1:], '*') < 0 {
-			flags |= hotOneStar
-		}
-		if hotNeedsPattern(r) {
-			flags |= hotMore
-		}
-		w[2] = uint64(16*(w0+w1)) | uint64(lit)<<hotLitShift | uint64(r.n)<<hotNShift |
-			uint64(flags)<<hotFlagsShift | uint64(i)<<hotIdxShift
-		w[3] = uint64(offs[i]) | uint64(r.need)<<32
+		s.hotSlot((*[hotWords]uint64)(blk[head+hotWords*slot:]), &rs[i], i, offs[i])
 		slot++
 	}
 	if !bucketed {
@@ -220,6 +205,52 @@ func (s *ruleSet) buildHot(rs []crule, extra int) []uint64 {
 		setBound(b, lo, slot)
 	}
 	return blk
+}
+
+// buildHotFlat is buildHot for fewer than bucketMin rules, which have no
+// buckets: each rule has one slot, in order, and its pattern bytes if it
+// needs them, after the slots.
+func (s *ruleSet) buildHotFlat(rs []crule, extra, patBytes int) []uint64 {
+	patStart := 1 + hotWords*len(rs)
+	n := (patStart + (patBytes+7)/8 + 15) &^ 15 // whole pairs of lines, as buildHot
+	blk := make([]uint64, (n+extra+15)&^15)
+	blk[0] = uint64(n) | uint64(len(rs))<<32
+	var pat []byte
+	if patBytes > 0 {
+		pat = unsafe.Slice((*byte)(unsafe.Pointer(&blk[patStart])), patBytes)
+	}
+	at := 0
+	for i := range rs {
+		r := &rs[i]
+		off := uint32(8*patStart + at)
+		if hotNeedsPattern(r) {
+			at += copy(pat[at:], s.pat(r))
+		}
+		s.hotSlot((*[hotWords]uint64)(blk[1+hotWords*i:]), r, i, off)
+	}
+	return blk
+}
+
+// hotSlot fills slot w with rule r, the set's i-th matchable rule, whose
+// pattern bytes (if it needs them) are off bytes into the block.
+func (s *ruleSet) hotSlot(w *[hotWords]uint64, r *crule, i int, off uint32) {
+	p := s.pat(r)
+	lit := int(r.lit)
+	w0, w1 := min(lit, 8), min(max(lit-8, 0), 8)
+	w[0] = word8(p[:w0])
+	if w1 > 0 {
+		w[1] = word8(p[8 : 8+w1])
+	}
+	flags := r.flags
+	if flags&ruleWild != 0 && strings.IndexByte(p[lit+1:], '*') < 0 {
+		flags |= hotOneStar
+	}
+	if hotNeedsPattern(r) {
+		flags |= hotMore
+	}
+	w[2] = uint64(16*(w0+w1)) | uint64(lit)<<hotLitShift | uint64(r.n)<<hotNShift |
+		uint64(flags)<<hotFlagsShift | uint64(i)<<hotIdxShift
+	w[3] = uint64(off) | uint64(r.need)<<32
 }
 
 // hotPlan lays out the slots of a hot block of rules rs: it notes each
