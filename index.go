@@ -163,9 +163,8 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 	}
 	ix.bucketWild(s, inAut)
 	var stack []int32 // positions in lits: a chain of prefixes
-	for k, id := range ix.lits {
-		p := key(id)
-		for len(stack) > 0 && !strings.HasPrefix(p, key(ix.lits[stack[len(stack)-1]])) {
+	for k := range ix.lits {
+		for len(stack) > 0 && !ix.prefixes(s, int(stack[len(stack)-1]), k) {
 			stack = stack[:len(stack)-1]
 		}
 		ix.ents[k].parent = -1
@@ -185,6 +184,35 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		}
 	}
 	return ix
+}
+
+// prefixes reports whether literal pattern j (a position in lits) is a
+// prefix of literal pattern k: from their words when j is no longer than
+// them, else from their strings.
+func (ix *ruleIndex) prefixes(s *ruleSet, j, k int) bool {
+	a, b := &ix.ents[j], &ix.ents[k]
+	if a.lit > b.lit {
+		return false
+	}
+	if a.lit > 24 {
+		return strings.HasPrefix(s.key(&s.rules[ix.lits[k]]), s.key(&s.rules[ix.lits[j]]))
+	}
+	// a's words past its length are zero: compare b's under a mask of
+	// a's bytes.
+	n := int(a.lit)
+	return a.w0 == b.w0&beMask(n) && a.w1 == b.w1&beMask(n-8) && a.w2 == b.w2&beMask(n-16)
+}
+
+// beMask returns the mask of a big-endian word's first n bytes (none for n
+// <= 0, all for n >= 8).
+func beMask(n int) uint64 {
+	switch {
+	case n <= 0:
+		return 0
+	case n >= 8:
+		return ^uint64(0)
+	}
+	return ^uint64(0) << (64 - 8*n)
 }
 
 // key is the literal part of a rule's pattern: all of a literal pattern, the
@@ -496,19 +524,31 @@ func cmpKeyItems(a, b *keyItem, tie func(a, b keyItem) int) int {
 // sortKeysCmp sorts items by their words, then by tie: by insertion when
 // they are few.
 func sortKeysCmp(items []keyItem, tie func(a, b keyItem) int) {
-	if len(items) > 12 {
+	if len(items) > keyRadixMin {
 		slices.SortFunc(items, func(a, b keyItem) int { return cmpKeyItems(&a, &b, tie) })
 		return
 	}
 	for i := 1; i < len(items); i++ {
-		if cmpKeyItems(&items[i-1], &items[i], tie) <= 0 {
-			continue
-		}
 		x := items[i]
 		j := i
-		for j > 0 && cmpKeyItems(&x, &items[j-1], tie) < 0 {
-			items[j] = items[j-1]
-			j--
+		for ; j > 0; j-- {
+			y := &items[j-1]
+			if x.w[0] != y.w[0] {
+				if x.w[0] > y.w[0] {
+					break
+				}
+			} else if x.w[1] != y.w[1] {
+				if x.w[1] > y.w[1] {
+					break
+				}
+			} else if x.w[2] != y.w[2] {
+				if x.w[2] > y.w[2] {
+					break
+				}
+			} else if tie(x, *y) >= 0 {
+				break
+			}
+			items[j] = *y
 		}
 		items[j] = x
 	}

@@ -149,7 +149,10 @@ func (s *ruleSet) buildWild(ids []int32) *wildIndex {
 		}
 		w.tail = append(w.tail, r.flags&ruleAnchored != 0 && pat[end-1] != '*')
 		for i := int(r.lit); i < end; {
-			j := i + strings.IndexByte(pat[i:end]+"*", '*')
+			j := end // the segment ends at the next '*', or at the end
+			if k := strings.IndexByte(pat[i:end], '*'); k >= 0 {
+				j = i + k
+			}
 			if j > i {
 				seg := pat[i:j]
 				wd, ok := words[seg]
