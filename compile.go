@@ -861,7 +861,11 @@ func (c *compiled) finish() {
 		c.fast = make([]tokenFast, 0, named)
 	}
 	c.toks = make([]tokenEntry, 0, named)
-	tokOf := make([]int32, len(c.agents)) // per agent line, its token
+	var tokBuf [64]int32
+	tokOf := tokBuf[:] // per agent line, its token
+	if len(c.agents) > len(tokBuf) {
+		tokOf = make([]int32, len(c.agents))
+	}
 	for gi := range c.groups {
 		g := &c.groups[gi]
 		for ai := g.alo; ai < g.ahi; ai++ {
@@ -879,15 +883,21 @@ func (c *compiled) finish() {
 		c.fast = clipSlice(c.fast)
 	}
 	// The lines of each token, together (so that a question naming a
-	// token lists them without reading every group), and its groups, in
-	// one array: a token has no more groups than lines.
+	// token lists them without reading every group), and its groups (a
+	// token has no more groups than lines), then the sets' groups and
+	// tokens, in one array: nsets (below) is at most a set a group, a
+	// token and '*'.
 	n := int32(0)
 	for i := range c.toks {
 		n += c.toks[i].nlines
 	}
-	all := make([]int32, 2*n)
+	ng, nt := int32(len(c.groups)), int32(len(c.toks))
+	all := make([]int32, 2*n+ng+nt+ng+nt+2)
 	c.tokLines = all[:n:n]
-	groups := all[n:]
+	groups := all[n : 2*n]
+	ids := all[2*n : 2*n+ng : 2*n+ng]
+	c.setToks = all[2*n+ng : 2*n+ng+nt : 2*n+ng+nt]
+	setTokAt := all[2*n+ng+nt:] // (footprint counts its cap: all of the rest)
 	n = 0
 	for i := range c.toks {
 		e := &c.toks[i]
@@ -920,7 +930,6 @@ func (c *compiled) finish() {
 		nsets++ // the '*' set, last
 	}
 	c.sets = make([]ruleSet, nsets)
-	ids := make([]int32, len(c.groups))
 	for gi := range c.groups {
 		ids[gi] = int32(gi)
 		c.sets[gi].groups = ids[gi : gi+1 : gi+1]
@@ -940,15 +949,19 @@ func (c *compiled) finish() {
 	}
 	// The tokens of each set (a group's set may serve several), so that
 	// a compiled set is published to them without a pass over them all.
-	c.setTokAt = make([]int32, len(c.sets)+1)
+	c.setTokAt = setTokAt[:len(c.sets)+1]
 	for i := range c.fast {
 		c.setTokAt[c.fast[i].set+1]++
 	}
 	for i := 1; i < len(c.setTokAt); i++ {
 		c.setTokAt[i] += c.setTokAt[i-1]
 	}
-	c.setToks = make([]int32, len(c.fast))
-	fill := slices.Clone(c.setTokAt[:len(c.sets)])
+	var fillBuf [64]int32
+	fill := fillBuf[:]
+	if len(c.sets) > len(fillBuf) {
+		fill = make([]int32, len(c.sets))
+	}
+	copy(fill, c.setTokAt[:len(c.sets)])
 	for i := range c.fast {
 		s := c.fast[i].set
 		c.setToks[fill[s]] = int32(i)
