@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestHotBlocks checks that a hot block decides as trying every rule of the
@@ -153,5 +154,65 @@ func TestStarSetShared(t *testing.T) {
 		if c.starHot == nil || c.fast[foo].hot != c.starHot {
 			t.Errorf("first %s: the '*' questions and FooBot's do not share the hot block (%p, %p)", first, c.starHot, c.fast[foo].hot)
 		}
+	}
+}
+
+// TestSmallSets checks sets of up to smallSet rule lines, which are
+// compiled on the stack and kept with their hot block in one allocation:
+// dead rules, empty values, index.htm allows (two rules a line), escaped
+// patterns and long ones included. Each decides as trying its rules in
+// order does, and its rules follow its block in the same array.
+func TestSmallSets(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	values := []string{"/", "", "/a", "/a/index.html", "/b/index.htm", "/*.pdf$", "/x$", "foo", "$",
+		"/%7euser", "/caf\xc3\xa9", "/" + strings.Repeat("long", 80), "/*/p*q", "/ab*", "/abcdefghijklmnopqrs", "*"}
+	paths := []string{"/", "/a", "/a/", "/a/index.html", "/b/", "/b/index.htm", "/x", "/x.pdf", "/y/p1q",
+		"/%7Euser", "/%7euser/x", "/caf%C3%A9", "/" + strings.Repeat("long", 81), "/abc", "/abcdefghijklmnopqrst#f"}
+	blocks := 0
+	for round := 0; round < 300; round++ {
+		n := 1 + rng.IntN(smallSet)
+		var body strings.Builder
+		body.WriteString("User-agent: *\n")
+		for range n {
+			kind := [2]string{"Allow", "Disallow"}[rng.IntN(2)]
+			fmt.Fprintf(&body, "%s: %s\n", kind, values[rng.IntN(len(values))])
+		}
+		r := ParseString(body.String())
+		r.Compile()
+		s := r.google.set(r.google.global)
+		if s.hot != nil {
+			blocks++
+			end := uintptr(unsafe.Pointer(unsafe.SliceData(s.hot))) + 8*uintptr(len(s.hot))
+			if len(s.rules) > 0 && uintptr(unsafe.Pointer(&s.rules[0])) != end {
+				t.Fatalf("round %d: the rules are not kept right after the block\n%s", round, body.String())
+			}
+		}
+		for _, p := range paths {
+			if got, want := s.eval(p), s.scan(p, 0); got != want {
+				t.Fatalf("round %d, path %q: decides %+v, the rules in order %+v\n%s", round, p, got, want, body.String())
+			}
+		}
+	}
+	if blocks < 100 {
+		t.Errorf("only %d of 300 small sets had a hot block", blocks)
+	}
+}
+
+// TestCompileAllocs checks how often compiling a small file allocates:
+// preparing its token table and sets four times at most (the tokens, the
+// sets, their lists in one array, and the token entries when there are
+// more than two), and each small set once.
+func TestCompileAllocs(t *testing.T) {
+	body := "User-agent: Googlebot\nDisallow: /private/\nAllow: /private/ok\n\n" +
+		"User-agent: Bingbot\nDisallow: /\n\nUser-agent: AhrefsBot\nDisallow: /\n\n" +
+		"User-agent: *\nDisallow: /cgi-bin/\nDisallow: /*.pdf$\nAllow: /\n"
+	parse := testing.AllocsPerRun(50, func() { ParseString(body) })
+	prepare := testing.AllocsPerRun(50, func() { ParseString(body).google.prepare() }) - parse
+	compile := testing.AllocsPerRun(50, func() { ParseString(body).Compile() }) - parse - prepare
+	if prepare > 4 {
+		t.Errorf("preparing the sets allocates %v times, want 4 at most", prepare)
+	}
+	if compile > 4 {
+		t.Errorf("compiling four small sets allocates %v times, want 4", compile)
 	}
 }
