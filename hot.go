@@ -151,8 +151,15 @@ func (s *ruleSet) buildHot(rs []crule, extra int) []uint64 {
 		}
 	}
 	slot := 0
+	var firstAt [hotMax]int16 // 1 + the slot of each rule's first copy; 0 before it
 	put := func(i int) {
-		s.hotSlot((*[hotWords]uint64)(blk[head+hotWords*slot:]), &rs[i], i, offs[i])
+		w := (*[hotWords]uint64)(blk[head+hotWords*slot:])
+		if f := int(firstAt[i]); f > 0 {
+			*w = *(*[hotWords]uint64)(blk[head+hotWords*(f-1):]) // a copy: the same words
+		} else {
+			s.hotSlot(w, &rs[i], i, offs[i])
+			firstAt[i] = int16(slot + 1)
+		}
 		slot++
 	}
 	if !bucketed {
