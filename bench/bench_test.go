@@ -285,3 +285,68 @@ func BenchmarkOneShot(b *testing.B) {
 		return grobotstxt.AgentAllowed(f.str, q.ua, q.url)
 	})
 }
+
+// siteVisitQuestions is how many questions BenchmarkSiteVisit asks of each
+// file: past the eight a parsed file answers from its lines, so that the
+// crawler's rule set is compiled.
+const siteVisitQuestions = 16
+
+// BenchmarkSiteVisit parses each file of the sample and asks it 16
+// questions for one crawler (the user-agent of the file's first golden
+// question, about the file's golden URLs in turn): what a crawler pays on
+// meeting a new site and fetching a few pages of it. The ninth question
+// lays out the token table and compiles that crawler's rules only: the
+// lazy counterpart of BenchmarkParse's ours-compiled, which compiles every
+// crawler's. One op is the whole sample; ns/file is the figure.
+//
+//   - ours: robotstxt.Parse, then Robots.Allowed 16 times.
+//   - temoto: robotstxt.FromBytes, then FindGroup(ua).Test(path) 16 times,
+//     the paths taken out of the URLs beforehand.
+func BenchmarkSiteVisit(b *testing.B) {
+	c := sample(b)
+	first := c.oneShot()
+	type visit struct {
+		file       int
+		ua         string
+		urls       []string
+		temotoPath []string
+	}
+	byFile := make([][]string, len(c.files))
+	for _, q := range c.questions {
+		byFile[q.file] = append(byFile[q.file], q.url)
+	}
+	visits := make([]visit, len(first))
+	for i, q := range first {
+		v := visit{file: q.file, ua: q.ua}
+		for k := range siteVisitQuestions {
+			u := byFile[q.file][k%len(byFile[q.file])]
+			v.urls = append(v.urls, u)
+			v.temotoPath = append(v.temotoPath, temotoPath(u))
+		}
+		visits[i] = v
+	}
+	run := func(name string, ask func(v *visit)) {
+		b.Run("impl="+name, func(b *testing.B) {
+			b.SetBytes(c.bytes)
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range visits {
+					ask(&visits[i])
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(visits)), "ns/file")
+		})
+	}
+	run("ours", func(v *visit) {
+		r := robotstxt.Parse(c.files[v.file].body)
+		for _, u := range v.urls {
+			sinkBool = r.Allowed(v.ua, u)
+		}
+	})
+	run("temoto", func(v *visit) {
+		r, _ := temoto.FromBytes(c.files[v.file].body)
+		for _, p := range v.temotoPath {
+			sinkBool = temotoAllowed(r, v.ua, p)
+		}
+	})
+}
