@@ -487,3 +487,37 @@ func TestAllowedDoesNotAllocate(t *testing.T) {
 	}
 	t.Logf("%d corpus questions and the fixed cases: no allocation", n)
 }
+
+// BenchmarkBuildIndex builds the indexes of the sample's three costliest
+// files to index again and again: fee563ab38b87910 (one set of 20,452
+// rules, mostly literal), 7cb5e464a2e6d26b (6,481) and d73a0320e527ea40
+// (wildcard-heavy sets). One op is every indexed set of the file;
+// ns/rule divides by their rules.
+func BenchmarkBuildIndex(b *testing.B) {
+	c := benchData(b)
+	for _, name := range []string{"fee563ab38b87910", "7cb5e464a2e6d26b", "d73a0320e527ea40"} {
+		i := slices.IndexFunc(c.files, func(f benchFile) bool { return strings.Contains(f.name, name) })
+		if i < 0 {
+			b.Fatalf("%s is not in the sample", name)
+		}
+		r := Parse(c.files[i].body)
+		r.Compile()
+		var sets []*ruleSet
+		rules := 0
+		for k := range r.google.sets {
+			if s := &r.google.sets[k]; s.idx != nil {
+				sets = append(sets, s)
+				rules += int(s.nmatch)
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, s := range sets {
+					s.buildIndex()
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rules), "ns/rule")
+		})
+	}
+}
