@@ -120,7 +120,9 @@ func (s *ruleSet) buildHot(rs []crule, extra int) []uint64 {
 	if len(rs) > bigSet && run > bigSet {
 		return nil
 	}
-	bucketed := head > 1
+	if head == 1 {
+		return s.buildHotFlat(rs, extra, patBytes) // the copies would be too many
+	}
 	patStart := head + hotWords*slots
 	// Whole 128-byte pairs of cache lines: a block then starts on a
 	// pair (its size class is a multiple of 128 bytes), and a question's
@@ -128,12 +130,9 @@ func (s *ruleSet) buildHot(rs []crule, extra int) []uint64 {
 	// together (the adjacent-line prefetcher fetches a pair at once).
 	n := (patStart + (patBytes+7)/8 + 15) &^ 15
 	blk := make([]uint64, (n+extra+15)&^15)
-	flags := uint64(0)
-	if bucketed {
-		flags |= hotBucketed
-		if slots > 255 {
-			flags |= hotWide
-		}
+	flags := uint64(hotBucketed)
+	if slots > 255 {
+		flags |= hotWide
 	}
 	blk[0] = uint64(n) | uint64(slots)<<32 | flags<<48
 	// The pattern bytes, each rule's once.
@@ -161,12 +160,6 @@ func (s *ruleSet) buildHot(rs []crule, extra int) []uint64 {
 			firstAt[i] = int16(slot + 1)
 		}
 		slot++
-	}
-	if !bucketed {
-		for i := range rs {
-			put(i)
-		}
-		return blk
 	}
 	setBound := func(b, lo, hi int) {
 		if flags&hotWide != 0 {
@@ -214,9 +207,9 @@ func (s *ruleSet) buildHot(rs []crule, extra int) []uint64 {
 	return blk
 }
 
-// buildHotFlat is buildHot for fewer than bucketMin rules, which have no
-// buckets: each rule has one slot, in order, and its pattern bytes if it
-// needs them, after the slots.
+// buildHotFlat is buildHot for rules that are not bucketed (fewer than
+// bucketMin, or too many copies): each rule has one slot, in order, and
+// its pattern bytes if it needs them, after the slots.
 func (s *ruleSet) buildHotFlat(rs []crule, extra, patBytes int) []uint64 {
 	patStart := 1 + hotWords*len(rs)
 	n := (patStart + (patBytes+7)/8 + 15) &^ 15 // whole pairs of lines, as buildHot

@@ -125,8 +125,7 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		if nd == len(ids) {
 			// No key repeats: all is distinct.
 			for i := range ents {
-				it := &items[i]
-				ents[i] = litEntry{w0: it.w[0], w1: it.w[1], w2: it.w[2], lit: it.n}
+				ents[i] = items[i].entry()
 			}
 			return ids, nil, nil, ents
 		}
@@ -134,8 +133,7 @@ func (s *ruleSet) buildIndex() *ruleIndex {
 		for i := range items {
 			if i == 0 || differs(i) {
 				if keepWords {
-					it := &items[i]
-					ents[len(distinct)] = litEntry{w0: it.w[0], w1: it.w[1], w2: it.w[2], lit: it.n}
+					ents[len(distinct)] = items[i].entry()
 				}
 				run = append(run, int32(i))
 				distinct = append(distinct, ids[i])
@@ -496,6 +494,11 @@ func newKeyItem(k string, id int32) keyItem {
 	return it
 }
 
+// entry returns the index entry of the item's key (its parent unset).
+func (it *keyItem) entry() litEntry {
+	return litEntry{w0: it.w[0], w1: it.w[1], w2: it.w[2], lit: it.n}
+}
+
 // sortKeyItems sorts items by their words, then the items whose words are
 // equal by tie. Many items are sorted by a radix sort on the words' bytes,
 // most significant first (passing over the bytes they all share: most keys
@@ -513,10 +516,13 @@ const keyRadixMin = 24
 
 // cmpKeyItems compares items by their words, then by tie.
 func cmpKeyItems(a, b *keyItem, tie func(a, b keyItem) int) int {
-	for j := range a.w {
-		if a.w[j] != b.w[j] {
-			return cmpUint64(a.w[j], b.w[j])
-		}
+	switch {
+	case a.w[0] != b.w[0]:
+		return cmpUint64(a.w[0], b.w[0])
+	case a.w[1] != b.w[1]:
+		return cmpUint64(a.w[1], b.w[1])
+	case a.w[2] != b.w[2]:
+		return cmpUint64(a.w[2], b.w[2])
 	}
 	return tie(*a, *b)
 }
@@ -531,6 +537,8 @@ func sortKeysCmp(items []keyItem, tie func(a, b keyItem) int) {
 	for i := 1; i < len(items); i++ {
 		x := items[i]
 		j := i
+		// cmpKeyItems(&x, y, tie) < 0, written out: calling it here
+		// costs 2% more instructions over a Parse + Compile pass.
 		for ; j > 0; j-- {
 			y := &items[j-1]
 			if x.w[0] != y.w[0] {
