@@ -347,33 +347,57 @@ func hotFindAt(hot unsafe.Pointer, path string) (uint64, bool) {
 	}
 	// The bucket's slots, lo to hi-1.
 	first := unsafe.Add(hot, (base+hotWords*lo)*8)
-	n := hi - lo
+	// The first slot whose first sixteen bytes match, as hotScan finds
+	// it (written out: no call, so nothing is spilled).
+	masks := unsafe.Pointer(&hotMasks)
+	plen := len(path)
+	for off, end := uint(0), uint((hi-lo)*hotWords*8); off < end; off += hotWords * 8 {
+		w := (*[hotWords]uint64)(unsafe.Add(first, off))
+		m := (*[2]uint64)(unsafe.Add(masks, uint16(w[2])))
+		if (pw0&m[0]^w[0])|(pw1&m[1]^w[1]) == 0 && int(uint16(w[2]>>hotLitShift)) <= plen {
+			if w2 := w[2]; (w2>>hotFlagsShift)&hotMore == 0 {
+				return w2, true // decided by the slot's first sixteen bytes: the usual case
+			}
+			return hotFindMore(hot, first, int(off/(hotWords*8)), hi-lo, pw0, pw1, path)
+		}
+	}
+	return 0, false
+}
+
+// hotFindMore is hotFindAt from slot k of the bucket's n slots at first,
+// whose rule's first sixteen bytes match the path but whose rule needs
+// more to be checked (a longer literal prefix, wildcards or an anchor).
+// Apart, so that hotFindAt's own frame stays small for the usual case.
+//
+//go:noinline
+func hotFindMore(hot, first unsafe.Pointer, k, n int, pw0, pw1 uint64, path string) (uint64, bool) {
+	head := *(*uint64)(hot)
+	blk := unsafe.Slice((*uint64)(hot), uint32(head))
 	// The path's byte classes: all of them (no rule is passed over for
 	// its classes) until a rule that needs some the path may lack is
 	// met, then the path's own.
 	classes := ^uint32(0)
 	cut := -1
-	for k := 0; ; k++ {
-		if k = hotScan(first, k, n, pw0, pw1, len(path), classes); k >= n {
-			return 0, false
-		}
+	for {
 		w := (*[hotWords]uint64)(unsafe.Add(first, k*hotWords*8))
 		w2 := w[2]
 		if (w2>>hotFlagsShift)&hotMore == 0 {
 			return w2, true
 		}
+		checked := true
 		if classes == ^uint32(0) {
 			if need := uint32(w[3] >> 32); need != 0 {
 				// The classes of the uncut path: a superset, so a
 				// rule is never wrongly passed over.
-				if classes = byteClasses(path); need&^classes != 0 {
-					continue
-				}
+				classes = byteClasses(path)
+				checked = need&^classes == 0
 			}
 		}
-		blk := unsafe.Slice((*uint64)(hot), uint32(head))
-		if hotRest(blk, w, path, &cut) {
+		if checked && hotRest(blk, w, path, &cut) {
 			return w2, true
+		}
+		if k = hotScan(first, k+1, n, pw0, pw1, len(path), classes); k >= n {
+			return 0, false
 		}
 	}
 }

@@ -47,28 +47,86 @@ func splitPath(url string) (p string, slash bool) {
 // splitPathRaw is splitPath without cutting the fragment: the result runs
 // to the end of url.
 func splitPathRaw(url string) (p string, slash bool) {
+	// The common case, "http://" or "https://" then the authority, in
+	// one load and compare; anything else goes the general way.
+	if len(url) >= 8 {
+		switch w := le64At(url, 0); {
+		case w == httpsWord:
+			return pathFrom(url, 8)
+		case w&(1<<56-1) == httpWord:
+			return pathFrom(url, 7)
+		}
+	}
+	return splitPathOther(url)
+}
+
+// httpsWord and httpWord are "https://" and "http://" as little-endian
+// words (le64).
+const (
+	httpsWord = 's'<<32 | ':'<<40 | '/'<<48 | '/'<<56 | httpWord&(1<<32-1)
+	httpWord  = 'h' | 't'<<8 | 't'<<16 | 'p'<<24 | ':'<<32 | '/'<<40 | '/'<<48
+)
+
+// pathFrom is splitPathRaw for a url whose authority starts at from: the
+// path starts at the first '/', '?' or ';' after it, and a '#' before that
+// leaves none. It looks at eight bytes at a time for the bytes b with
+// b|0x1C == 0x3F, which are those four and '\”, '+', '3' and '7': a byte
+// found that is one of the last four is passed over (by the byte loop).
+func pathFrom(url string, from int) (string, bool) {
+	i := from
+	for ; i+8 <= len(url); i += 8 {
+		if m := zeroBytes((le64At(url, i) | 0x1C*ones8) ^ 0x3F*ones8); m != 0 {
+			if i += bits.TrailingZeros64(m) / 8; url[i] == '/' {
+				return url[i:], false // the usual case
+			}
+			return pathAt(url, i)
+		}
+	}
+	if j := len(url) - 8; i < len(url) && j >= from {
+		// The last bytes, by a load that overlaps bytes already looked
+		// at: their marks are cleared.
+		if m := zeroBytes((le64At(url, j)|0x1C*ones8)^0x3F*ones8) &^ (1<<(8*(i-j)) - 1); m != 0 {
+			return pathAt(url, j+bits.TrailingZeros64(m)/8)
+		}
+		return "/", false
+	}
+	return pathAt(url, i)
+}
+
+// pathAt is pathFrom from url[i] on, which may be the first byte of the
+// path or of a fragment or a byte to pass over, a byte at a time.
+func pathAt(url string, i int) (string, bool) {
+	for ; i < len(url); i++ {
+		switch url[i] {
+		case '/':
+			return url[i:], false
+		case '?', ';':
+			return url[i:], true
+		case '#':
+			return "/", false
+		}
+	}
+	return "/", false
+}
+
+// splitPathOther is splitPathRaw for a URL that does not start with
+// "http://" or "https://".
+func splitPathOther(url string) (p string, slash bool) {
 	start, protoEnd := 0, -1
-	switch {
-	case len(url) >= 8 && url[:8] == "https://":
-		protoEnd = 8
-	case len(url) >= 7 && url[:7] == "http://":
-		protoEnd = 7
-	default:
-		if strings.HasPrefix(url, "//") {
-			// A network-path reference: skip to the authority.
-			start = 2
-		}
-		early := indexPathStart(url, start, '/')
-		protoEnd = strings.Index(url[start:], "://")
-		if protoEnd < 0 || early >= 0 && early < start+protoEnd {
-			// No scheme, or the "://" stands inside the path or query.
-			protoEnd = start
-		} else {
-			protoEnd += start + 3
-		}
-		if strings.IndexByte(url[start:protoEnd], '#') >= 0 {
-			return "/", false // the fragment starts before the authority
-		}
+	if strings.HasPrefix(url, "//") {
+		// A network-path reference: skip to the authority.
+		start = 2
+	}
+	early := indexPathStart(url, start, '/')
+	protoEnd = strings.Index(url[start:], "://")
+	if protoEnd < 0 || early >= 0 && early < start+protoEnd {
+		// No scheme, or the "://" stands inside the path or query.
+		protoEnd = start
+	} else {
+		protoEnd += start + 3
+	}
+	if strings.IndexByte(url[start:protoEnd], '#') >= 0 {
+		return "/", false // the fragment starts before the authority
 	}
 	// A '#' before the path starts the fragment: there is no path.
 	ps := indexPathStart(url, protoEnd, '#')
