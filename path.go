@@ -70,8 +70,9 @@ const (
 // pathFrom is splitPathRaw for a url whose authority starts at from: the
 // path starts at the first '/', '?' or ';' after it, and a '#' before that
 // leaves none. It looks at eight bytes at a time for the bytes b with
-// b|0x1C == 0x3F, which are those four and '\”, '+', '3' and '7': a byte
-// found that is one of the last four is passed over (by the byte loop).
+// b|0x1C == 0x3F, which are those four and the apostrophe, '+', '3' and
+// '7': a byte found that is one of the last four is passed over (by the
+// byte loop).
 func pathFrom(url string, from int) (string, bool) {
 	i := from
 	for ; i+8 <= len(url); i += 8 {
