@@ -46,34 +46,24 @@ func splitPath(url string) (p string, slash bool) {
 
 // splitPathRaw is splitPath without cutting the fragment: the result runs
 // to the end of url.
+//
+// The common case, "http://" or "https://" then the authority, is taken
+// here: each scheme is compared in one load, and the path starts at the
+// first '/', '?' or ';' after it, a '#' before that leaving none. The
+// authority is read eight bytes at a time for the bytes b with b|0x1C ==
+// 0x3F, which are those four and the apostrophe, '+', '3' and '7': a byte
+// found that is one of the last four is passed over (by the byte loop).
+// Any other URL goes the general way.
 func splitPathRaw(url string) (p string, slash bool) {
-	// The common case, "http://" or "https://" then the authority, in
-	// one load and compare; anything else goes the general way.
-	if len(url) >= 8 {
-		switch w := le64At(url, 0); {
-		case w == httpsWord:
-			return pathFrom(url, 8)
-		case w&(1<<56-1) == httpWord:
-			return pathFrom(url, 7)
-		}
+	var from int
+	switch {
+	case len(url) >= 8 && url[:8] == "https://":
+		from = 8
+	case len(url) >= 7 && url[:7] == "http://":
+		from = 7
+	default:
+		return splitPathOther(url)
 	}
-	return splitPathOther(url)
-}
-
-// httpsWord and httpWord are "https://" and "http://" as little-endian
-// words (le64).
-const (
-	httpsWord = 's'<<32 | ':'<<40 | '/'<<48 | '/'<<56 | httpWord&(1<<32-1)
-	httpWord  = 'h' | 't'<<8 | 't'<<16 | 'p'<<24 | ':'<<32 | '/'<<40 | '/'<<48
-)
-
-// pathFrom is splitPathRaw for a url whose authority starts at from: the
-// path starts at the first '/', '?' or ';' after it, and a '#' before that
-// leaves none. It looks at eight bytes at a time for the bytes b with
-// b|0x1C == 0x3F, which are those four and the apostrophe, '+', '3' and
-// '7': a byte found that is one of the last four is passed over (by the
-// byte loop).
-func pathFrom(url string, from int) (string, bool) {
 	i := from
 	for ; i+8 <= len(url); i += 8 {
 		if m := zeroBytes((le64At(url, i) | 0x1C*ones8) ^ 0x3F*ones8); m != 0 {
@@ -94,7 +84,7 @@ func pathFrom(url string, from int) (string, bool) {
 	return pathAt(url, i)
 }
 
-// pathAt is pathFrom from url[i] on, which may be the first byte of the
+// pathAt is splitPathRaw from url[i] on, which may be the first byte of the
 // path or of a fragment or a byte to pass over, a byte at a time.
 func pathAt(url string, i int) (string, bool) {
 	for ; i < len(url); i++ {
