@@ -371,8 +371,6 @@ func hotFindAt(hot unsafe.Pointer, path string) (uint64, bool) {
 //
 //go:noinline
 func hotFindMore(hot, first unsafe.Pointer, k, n int, pw0, pw1 uint64, path string) (uint64, bool) {
-	head := *(*uint64)(hot)
-	blk := unsafe.Slice((*uint64)(hot), uint32(head))
 	// The path's byte classes: all of them (no rule is passed over for
 	// its classes) until a rule that needs some the path may lack is
 	// met, then the path's own.
@@ -393,7 +391,7 @@ func hotFindMore(hot, first unsafe.Pointer, k, n int, pw0, pw1 uint64, path stri
 				checked = need&^classes == 0
 			}
 		}
-		if checked && hotRest(blk, w, path, &cut) {
+		if checked && hotRest(hot, w, path, &cut) {
 			return w2, true
 		}
 		if k = hotScan(first, k+1, n, pw0, pw1, len(path), classes); k >= n {
@@ -433,11 +431,11 @@ func hotScan(first unsafe.Pointer, k, n int, pw0, pw1 uint64, plen int, classes 
 // the rest of a literal prefix over sixteen bytes, and matches the anchor
 // and the wildcards.
 // *cut is where the path ends, once known (-1 until then).
-func hotRest(blk []uint64, w *[hotWords]uint64, path string, cut *int) bool {
+func hotRest(hot unsafe.Pointer, w *[hotWords]uint64, path string, cut *int) bool {
 	w2 := w[2]
 	lit := int(uint16(w2 >> hotLitShift))
 	rf := uint8(w2 >> hotFlagsShift)
-	pat := hotPattern(blk, w[:])
+	pat := hotPattern(hot, w)
 	if lit > 16 && path[16:lit] != pat[16:lit] {
 		return false
 	}
@@ -477,10 +475,8 @@ const (
 	hotOneStar = 1 << 7
 )
 
-// hotPattern returns the pattern bytes of the rule in slot w of block blk.
-func hotPattern(blk []uint64, w []uint64) string {
-	n := int(uint16(w[2] >> hotNShift))
-	off := int(uint32(w[3]))
-	all := unsafe.String((*byte)(unsafe.Pointer(&blk[0])), 8*len(blk))
-	return all[off : off+n]
+// hotPattern returns the pattern bytes of the rule in slot w of the block
+// at hot (within the block by construction: no bounds check).
+func hotPattern(hot unsafe.Pointer, w *[hotWords]uint64) string {
+	return unsafe.String((*byte)(unsafe.Add(hot, uint32(w[3]))), uint16(w[2]>>hotNShift))
 }
