@@ -1392,14 +1392,16 @@ func (c *compiled) findToken(tok string) int32 {
 		var f0, f1 uint64
 		folded := false
 		for i := range c.fast {
-			if int(c.fast[i].n) != len(tok) {
+			e := &c.fast[i]
+			if int(e.n) != len(tok) {
 				continue
 			}
 			if !folded {
 				f0, f1 = foldWords(tok)
 				folded = true
 			}
-			if c.sameToken(int32(i), tok, f0, f1) {
+			// sameToken, written out: the length is known equal.
+			if e.fp0 == f0 && e.fp1 == f1 && (len(tok) <= 16 || equalFoldASCII(c.toks[i].tok, tok)) {
 				return int32(i)
 			}
 		}

@@ -32,6 +32,21 @@ import (
 // front).
 func (r *Robots) Allowed(userAgent, url string) bool {
 	path, slash := splitPathRaw(url)
+	if c := &r.google; !slash && c.prepared.Load() {
+		// The usual question, written out here rather than through
+		// allowed (one call less): the token's set, or the '*' set, has a
+		// hot block.
+		var hot unsafe.Pointer
+		if t := c.findToken(userAgent); t >= 0 {
+			hot = atomic.LoadPointer(&c.fast[t].hot)
+		} else {
+			hot = atomic.LoadPointer(&c.starHot)
+		}
+		if hot != nil {
+			w2, ok := hotFindAt(hot, path)
+			return !ok || hotAllows(w2)
+		}
+	}
 	if !slash {
 		return r.google.allowed(userAgent, path)
 	}
