@@ -354,7 +354,10 @@ func hotFindAt(hot unsafe.Pointer, path string) (uint64, bool) {
 	for off, end := uint(0), uint((hi-lo)*hotWords*8); off < end; off += hotWords * 8 {
 		w := (*[hotWords]uint64)(unsafe.Add(first, off))
 		m := (*[2]uint64)(unsafe.Add(masks, uint16(w[2])))
-		if (pw0&m[0]^w[0])|(pw1&m[1]^w[1]) == 0 && int(uint16(w[2]>>hotLitShift)) <= plen {
+		if pw0&m[0] != w[0] {
+			continue // most slots differ in their first eight bytes
+		}
+		if pw1&m[1] == w[1] && int(uint16(w[2]>>hotLitShift)) <= plen {
 			if w2 := w[2]; (w2>>hotFlagsShift)&hotMore == 0 {
 				return w2, true // decided by the slot's first sixteen bytes: the usual case
 			}
