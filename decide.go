@@ -33,16 +33,9 @@ import (
 func (r *Robots) Allowed(userAgent, url string) bool {
 	path, slash := splitPathRaw(url)
 	if c := &r.google; !slash && c.prepared.Load() {
-		// The usual question, written out here rather than through
-		// allowed (one call less): the token's set, or the '*' set, has a
-		// hot block.
-		var hot unsafe.Pointer
-		if t := c.findToken(userAgent); t >= 0 {
-			hot = atomic.LoadPointer(&c.fast[t].hot)
-		} else {
-			hot = atomic.LoadPointer(&c.starHot)
-		}
-		if hot != nil {
+		// The usual question, answered here rather than through allowed
+		// (one call less): the crawler's set has a hot block.
+		if _, hot := c.setOf(c.findToken(userAgent)); hot != nil {
 			w2, ok := hotFindAt(hot, path)
 			return !ok || hotAllows(w2)
 		}
@@ -79,14 +72,7 @@ func (c *compiled) allowed(ua, path string) bool {
 		}
 	}
 	c.prepare()
-	set := c.global
-	var hot unsafe.Pointer
-	if t := c.findToken(ua); t >= 0 {
-		set = c.fast[t].set
-		hot = atomic.LoadPointer(&c.fast[t].hot)
-	} else {
-		hot = atomic.LoadPointer(&c.starHot)
-	}
+	set, hot := c.setOf(c.findToken(ua))
 	if hot != nil {
 		// The set's hot block: no need to read the set itself.
 		w2, ok := hotFindAt(hot, path)
@@ -97,6 +83,17 @@ func (c *compiled) allowed(ua, path string) bool {
 	}
 	best := c.coldSet(set).eval(path)
 	return best == nil || best.allow() || best.n == 0
+}
+
+// setOf returns the set that answers for the crawler whose token is t (as
+// findToken returns it: the token's set, or the '*' set, c.global, for -1)
+// and that set's hot block, or nil when it has none or is not compiled
+// yet. The file must be prepared.
+func (c *compiled) setOf(t int32) (int32, unsafe.Pointer) {
+	if t >= 0 {
+		return c.fast[t].set, atomic.LoadPointer(&c.fast[t].hot)
+	}
+	return c.global, atomic.LoadPointer(&c.starHot)
 }
 
 // Query is a question for [Robots.Decide].
