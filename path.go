@@ -53,7 +53,8 @@ func splitPath(url string) (p string, slash bool) {
 // authority is read eight bytes at a time for the bytes b with b|0x1C ==
 // 0x3F, which are those four and the apostrophe, '+', '3' and '7': a byte
 // found that is one of the last four is passed over (by the byte loop).
-// Any other URL goes the general way.
+// Any other URL has its authority's start found the general way
+// (authorityStart), and is then read the same way.
 func splitPathRaw(url string) (p string, slash bool) {
 	var from int
 	switch {
@@ -62,7 +63,9 @@ func splitPathRaw(url string) (p string, slash bool) {
 	case len(url) >= 7 && url[:7] == "http://":
 		from = 7
 	default:
-		return splitPathOther(url)
+		if from = authorityStart(url); from < 0 {
+			return "/", false // the fragment starts before the authority
+		}
 	}
 	i := from
 	for ; i+8 <= len(url); i += 8 {
@@ -100,31 +103,28 @@ func pathAt(url string, i int) (string, bool) {
 	return "/", false
 }
 
-// splitPathOther is splitPathRaw for a URL that does not start with
-// "http://" or "https://".
-func splitPathOther(url string) (p string, slash bool) {
-	start, protoEnd := 0, -1
+// authorityStart returns where the authority of url starts, for a URL
+// that does not start with "http://" or "https://": after "scheme://"
+// when one comes before the path, else at the start (after a leading "//":
+// a network-path reference); -1 when a '#' comes before it (the fragment
+// starts before the authority: there is no path).
+func authorityStart(url string) int {
+	start := 0
 	if strings.HasPrefix(url, "//") {
-		// A network-path reference: skip to the authority.
 		start = 2
 	}
 	early := indexPathStart(url, start, '/')
-	protoEnd = strings.Index(url[start:], "://")
-	if protoEnd < 0 || early >= 0 && early < start+protoEnd {
+	end := strings.Index(url[start:], "://")
+	if end < 0 || early >= 0 && early < start+end {
 		// No scheme, or the "://" stands inside the path or query.
-		protoEnd = start
+		end = start
 	} else {
-		protoEnd += start + 3
+		end += start + 3
 	}
-	if strings.IndexByte(url[start:protoEnd], '#') >= 0 {
-		return "/", false // the fragment starts before the authority
+	if strings.IndexByte(url[start:end], '#') >= 0 {
+		return -1
 	}
-	// A '#' before the path starts the fragment: there is no path.
-	ps := indexPathStart(url, protoEnd, '#')
-	if ps < 0 || url[ps] == '#' {
-		return "/", false
-	}
-	return url[ps:], url[ps] != '/'
+	return end
 }
 
 // pathStart marks the bytes that start a URL's path, params or query.
