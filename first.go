@@ -104,10 +104,15 @@ func (m *rawMatcher) group(gi int) {
 		if v == "" {
 			continue // weight 0: it never decides Allowed's verdict
 		}
+		if c.escape != 0 && (!raw.allow() || c.dialect != Google) && m.differs(v) {
+			// Not escaped: escaping cannot make it match. (An allow of
+			// Google's is, as the shorter "dir/$" it may imply could.)
+			continue
+		}
 		if c.mayEscape(v) {
 			// Google's escaping (see addRule), into a buffer on the
 			// stack.
-			if i := percentEncodeFrom(v, isHighByte); i < len(v) {
+			if i := escapeFrom(v); i < len(v) {
 				var buf [escapeRoom]byte
 				if 3*len(v) > len(buf) {
 					m.escaped = true
@@ -134,6 +139,25 @@ func (m *rawMatcher) group(gi int) {
 			}
 		}
 	}
+}
+
+// differs reports whether pattern v, escaped or not, matches nothing
+// because it differs from the path before any '*' or '$', at a byte
+// escaping keeps (as most rules differ from a path in their first bytes):
+// then the pattern is not escaped.
+func (m *rawMatcher) differs(v string) bool {
+	path := m.path
+	j := 0
+	for j < len(v) && j < len(path) && v[j] == path[j] && v[j] != '*' && v[j] != '$' {
+		j++
+	}
+	if j == len(v) || v[j] == '*' || v[j] == '$' {
+		return false
+	}
+	// v[j] differs from the path (or the path ends): that settles it
+	// unless escaping changes v at or before j (an escape's hex digits
+	// are at most two bytes on).
+	return escapeFrom(v[:min(j+3, len(v))]) > j
 }
 
 // matches reports whether pattern v (anchored: followed by an implied

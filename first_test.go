@@ -72,9 +72,14 @@ func TestFirstAnswers(t *testing.T) {
 		"User-agent: *\nDisallow: /*\nAllow: /$\nDisallow: $\nDisallow: .gif\nAllow: *x\nDisallow: /a$b\n",
 		"User-agent: *\nDisallow: /%7e\nDisallow: /\xe2\x82\xac\nAllow: /plain\n",
 		"User-agent: *\nDisallow:\nAllow: /x\n\nuser-agent: FOOBOT\nallow: /\ndisallow: /\n",
+		// Escaped patterns whose start before the escape does or does
+		// not prefix the path, with wildcards before and after it, and
+		// an escaped index.htm allow whose "dir/$" matches.
+		"User-agent: *\nAllow: /\nDisallow: /w/%7ex*y\nDisallow: /w*%7e\nAllow: /w/%7E\nDisallow: /q\xc3\xa9%3a\nDisallow: /*x%7e\nDisallow: /b$%7e\nDisallow: /a/\nAllow: /a/index.htm%7e\n",
 	}
 	urls := []string{"/", "/a/", "/a/index.html", "/b/x/", "/b/x/index.htm", "/c", "/c/", "/x.gif", "/x.gif?", "/dze$x", "/d/e$x#f",
-		"/a$b", "/a#b$", "/x\x00/", "/%7e", "/%7E", "/~", "/%E2%82%AC", "/plain", "http://h?q", "http://h;p/x", "x", ""}
+		"/a$b", "/a#b$", "/x\x00/", "/%7e", "/%7E", "/~", "/%E2%82%AC", "/plain", "http://h?q", "http://h;p/x", "x", "",
+		"/w/%7Exzy", "/w/%7ex", "/w/%7E", "/wz%7E", "/w/", "/q%C3%A9%3A", "/q%C3%A9%3Ab", "/q%c3%a9", "/a/index.htm%7E", "/b$%7E", "/b", "/abx%7E", "/ab%7E"}
 	for i, body := range edge {
 		p := get("edge"+strings.Repeat("'", i), []byte(body))
 		for _, ua := range []string{"FooBot", "foobot", "BarBot", "Other", "", "*"} {

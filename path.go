@@ -185,7 +185,35 @@ func indexPathStartBytes(s string, i int, also byte) int {
 // or not they are valid UTF-8) and the hex digits of existing %xx escapes are
 // upper-cased. A value that needs no change is returned as is.
 func EscapePattern(v string) string {
-	return percentEncode(v, isHighByte)
+	i := escapeFrom(v)
+	if i == len(v) {
+		return v
+	}
+	b := make([]byte, 0, len(v)+16)
+	return string(appendPercentEncoded(append(b, v[:i]...), v[i:], isHighByte))
+}
+
+// escapeFrom returns the index of the first byte EscapePattern changes in
+// v, or len(v) when it changes none: percentEncodeFrom for isHighByte,
+// with no call a byte (parsing and the first answers run it on every
+// value that holds a '%').
+func escapeFrom(v string) int {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c != '%' {
+			if c >= 0x80 {
+				return i
+			}
+			continue
+		}
+		if i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]) {
+			if v[i+1] >= 'a' || v[i+2] >= 'a' {
+				return i
+			}
+			i += 2
+		}
+	}
+	return len(v)
 }
 
 func isHighByte(c byte) bool { return c >= 0x80 }
