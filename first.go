@@ -148,6 +148,16 @@ func (m *rawMatcher) group(gi int) {
 func (m *rawMatcher) differs(v string) bool {
 	path := m.path
 	j := 0
+	// Eight bytes at a time while they are the path's and hold no '*'
+	// or '$' (patterns often share a long start with the path), then a
+	// byte at a time.
+	for j+8 <= len(v) && j+8 <= len(path) {
+		w := le64At(v, j)
+		if w != le64At(path, j) || zeroBytes(w^'*'*ones8)|zeroBytes(w^'$'*ones8) != 0 {
+			break
+		}
+		j += 8
+	}
 	for j < len(v) && j < len(path) && v[j] == path[j] && v[j] != '*' && v[j] != '$' {
 		j++
 	}
@@ -156,8 +166,13 @@ func (m *rawMatcher) differs(v string) bool {
 	}
 	// v[j] differs from the path (or the path ends): that settles it
 	// unless escaping changes v at or before j (an escape's hex digits
-	// are at most two bytes on).
-	return escapeFrom(v[:min(j+3, len(v))]) > j
+	// are at most two bytes on). Most often v holds no '%' and no high
+	// byte up to there, and escaping changes nothing of it.
+	k := min(j+3, len(v))
+	if strings.IndexByte(v[:k], '%') < 0 && !hasHighByte(v[:k]) {
+		return true
+	}
+	return escapeFrom(v[:k]) > j
 }
 
 // matches reports whether pattern v (anchored: followed by an implied
