@@ -166,13 +166,8 @@ func (m *rawMatcher) differs(v string) bool {
 	}
 	// v[j] differs from the path (or the path ends): that settles it
 	// unless escaping changes v at or before j (an escape's hex digits
-	// are at most two bytes on). Most often v holds no '%' and no high
-	// byte up to there, and escaping changes nothing of it.
-	k := min(j+3, len(v))
-	if strings.IndexByte(v[:k], '%') < 0 && !hasHighByte(v[:k]) {
-		return true
-	}
-	return escapeFrom(v[:k]) > j
+	// are at most two bytes on).
+	return escapeFrom(v[:min(j+3, len(v))]) > j
 }
 
 // matches reports whether pattern v (anchored: followed by an implied

@@ -199,21 +199,26 @@ func EscapePattern(v string) string {
 // value that holds a '%').
 func escapeFrom(v string) int {
 	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if c != '%' {
-			if c >= 0x80 {
+		if c := v[i]; c >= 0x80 {
+			return i
+		} else if c == '%' {
+			if esc, lower := hexEscapeAt(v, i); lower {
 				return i
+			} else if esc {
+				i += 2
 			}
-			continue
-		}
-		if i+2 < len(v) && isHex(v[i+1]) && isHex(v[i+2]) {
-			if v[i+1] >= 'a' || v[i+2] >= 'a' {
-				return i
-			}
-			i += 2
 		}
 	}
 	return len(v)
+}
+
+// hexEscapeAt reports whether the '%' at s[i] starts a %xx escape, and
+// whether a hex digit of it is lower-case (which escaping upper-cases).
+func hexEscapeAt(s string, i int) (esc, lower bool) {
+	if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
+		return false, false
+	}
+	return true, s[i+1] >= 'a' || s[i+2] >= 'a'
 }
 
 func isHighByte(c byte) bool { return c >= 0x80 }
@@ -264,10 +269,12 @@ func percentEncodeFrom(s string, enc func(byte) bool) int {
 		if enc(c) {
 			break
 		}
-		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			if s[i+1] >= 'a' || s[i+2] >= 'a' {
-				break
-			}
+		if c != '%' {
+			continue
+		}
+		if esc, lower := hexEscapeAt(s, i); lower {
+			break
+		} else if esc {
 			i += 2
 		}
 	}
