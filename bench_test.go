@@ -521,3 +521,71 @@ func BenchmarkBuildIndex(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCompileBudget splits a Parse + Compile pass over the sample into
+// its stages, on two parts of the sample: "typical", the files with no set
+// large enough to be indexed (961 of the 1,000), and "indexed", the others.
+// Each stage does the stages before it again, so each stage's own cost is
+// its time less the previous one's:
+//
+//   - parse: Parse alone;
+//   - prepare: Parse, then the token table and the list of sets every
+//     question reads first (what the first question builds, whatever it
+//     asks);
+//   - compile: Parse, then Compile (every set compiled, and the large ones
+//     indexed).
+//
+// One op is the part's every file; MB/s counts the bytes Parse reads
+// (each file cut to DefaultMaxBytes). It shows what the issue-13 target of
+// 500 MB/s for Parse + Compile leaves for compiling (see README.md).
+func BenchmarkCompileBudget(b *testing.B) {
+	c := benchData(b)
+	var typical, indexed [][]byte
+	var typicalBytes, indexedBytes int64
+	for _, f := range c.files {
+		r := Parse(f.body)
+		r.Compile()
+		big := false
+		for k := range r.google.sets {
+			big = big || r.google.sets[k].idx != nil
+		}
+		n := int64(min(len(f.body), DefaultMaxBytes))
+		if big {
+			indexed, indexedBytes = append(indexed, f.body), indexedBytes+n
+		} else {
+			typical, typicalBytes = append(typical, f.body), typicalBytes+n
+		}
+	}
+	stages := []struct {
+		name string
+		run  func(body []byte)
+	}{
+		{"parse", func(body []byte) { benchSinkRobots = Parse(body) }},
+		{"prepare", func(body []byte) {
+			benchSinkRobots = Parse(body)
+			benchSinkRobots.compiledFor(Google)
+		}},
+		{"compile", func(body []byte) {
+			benchSinkRobots = Parse(body)
+			benchSinkRobots.Compile()
+		}},
+	}
+	for _, part := range []struct {
+		name  string
+		files [][]byte
+		bytes int64
+	}{{"typical", typical, typicalBytes}, {"indexed", indexed, indexedBytes}} {
+		for _, st := range stages {
+			b.Run("files="+part.name+"/stage="+st.name, func(b *testing.B) {
+				b.SetBytes(part.bytes)
+				b.ReportAllocs()
+				for b.Loop() {
+					for _, body := range part.files {
+						st.run(body)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(part.files)), "ns/file")
+			})
+		}
+	}
+}
