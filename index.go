@@ -595,10 +595,22 @@ func sortKeysRadix(items, tmp []keyItem, d int, tie func(a, b keyItem) int) {
 	wi, shift := d>>3, uint(56-8*(d&7))
 	var end [256]int32 // counts, then where each byte's run ends
 	lo, hi := byte(0xFF), byte(0)
-	for i := range items {
-		b := byte(items[i].w[wi] >> shift)
-		end[b]++
-		lo, hi = min(lo, b), max(hi, b)
+	if len(items) < 256 {
+		for i := range items {
+			b := byte(items[i].w[wi] >> shift)
+			end[b]++
+			lo, hi = min(lo, b), max(hi, b)
+		}
+	} else {
+		// Many items: count them alone, then find the first and last
+		// byte held from the counts.
+		for i := range items {
+			end[byte(items[i].w[wi]>>shift)]++
+		}
+		for lo = 0; end[lo] == 0; lo++ {
+		}
+		for hi = 0xFF; end[hi] == 0; hi-- {
+		}
 	}
 	var at int32
 	for b := int(lo); b <= int(hi); b++ {
