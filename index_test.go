@@ -137,34 +137,100 @@ func TestSortKeyItems(t *testing.T) {
 			}
 			keys[i] = k
 		}
-		items := make([]keyItem, n)
-		for i, k := range keys {
-			items[i] = newKeyItem(k, int32(i))
+		checkSortKeys(t, fmt.Sprintf("%d keys", n), keys)
+	}
+}
+
+// checkSortKeys checks that sortKeyItems puts the items of keys in the
+// order a comparison sort of the strings gives (equal keys by position).
+func checkSortKeys(t *testing.T, name string, keys []string) {
+	t.Helper()
+	items := make([]keyItem, len(keys))
+	for i, k := range keys {
+		items[i] = newKeyItem(k, int32(i))
+	}
+	// Called for keys whose 24 first bytes are the same.
+	tie := func(a, b keyItem) int {
+		ka, kb := keys[a.id], keys[b.id]
+		if a.w != b.w {
+			t.Fatalf("%s: tie called for %q and %q, whose words differ", name, ka, kb)
 		}
-		// Called for keys whose 24 first bytes are the same.
-		tie := func(a, b keyItem) int {
-			ka, kb := keys[a.id], keys[b.id]
-			if a.w != b.w {
-				t.Fatalf("tie called for %q and %q, whose words differ", ka, kb)
-			}
-			if d := strings.Compare(ka[min(24, len(ka)):], kb[min(24, len(kb)):]); d != 0 {
-				return d
-			}
-			if d := len(ka) - len(kb); d != 0 {
-				return d
-			}
-			return int(a.id - b.id)
+		if d := strings.Compare(ka[min(24, len(ka)):], kb[min(24, len(kb)):]); d != 0 {
+			return d
 		}
-		want := slices.Clone(items)
-		slices.SortFunc(want, func(a, b keyItem) int {
-			if d := strings.Compare(keys[a.id], keys[b.id]); d != 0 {
-				return d
+		if d := len(ka) - len(kb); d != 0 {
+			return d
+		}
+		return int(a.id - b.id)
+	}
+	want := slices.Clone(items)
+	slices.SortFunc(want, func(a, b keyItem) int {
+		if d := strings.Compare(keys[a.id], keys[b.id]); d != 0 {
+			return d
+		}
+		return int(a.id - b.id)
+	})
+	sortKeyItems(items, tie)
+	if !slices.Equal(items, want) {
+		for i := range items {
+			if items[i] != want[i] {
+				t.Fatalf("%s: at %d of %d, %q where %q sorts", name, i, len(keys), keys[items[i].id], keys[want[i].id])
 			}
-			return int(a.id - b.id)
-		})
-		sortKeyItems(items, tie)
-		if !slices.Equal(items, want) {
-			t.Fatalf("%d keys: radix order differs from the comparison sort", n)
+		}
+	}
+}
+
+// TestSortKeyItemsLarge checks sortKeyItems on sets the size of the
+// largest real ones (fee563ab38b87910 has 20,452 literal rules), in shapes
+// real files have and the radix sort must get right: product codes that
+// share a long start (with a few keys that do not), two sections of a
+// site, a shared start that ends past 16 bytes (the third word decides),
+// words all the same (only the tie sorts), keys that prefix each other
+// and repeat, and the lowest and highest bytes.
+func TestSortKeyItemsLarge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	const alnum = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	randStr := func(n int, alphabet string) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	shapes := map[string]func(i int) string{
+		"product codes": func(i int) string {
+			if i%500 == 0 {
+				return "/gp/video/" + randStr(rng.IntN(12), alnum)
+			}
+			return "/dp/B0" + randStr(8, alnum)
+		},
+		"two sections": func(i int) string {
+			if i%2 == 0 {
+				return "/products/category/" + randStr(rng.IntN(20), "abc/")
+			}
+			return "/blog/20" + randStr(2, "0123456789") + "/" + randStr(rng.IntN(30), "xyz-")
+		},
+		"shared 20 bytes": func(i int) string {
+			return "/aaaaaaaaaaaaaaaaaaa" + randStr(rng.IntN(12), "ab")
+		},
+		"shared 30 bytes": func(i int) string {
+			return "/bbbbbbbbbbbbbbbbbbbbbbbbbbbbb" + randStr(rng.IntN(6), "ab")
+		},
+		"prefixes and repeats": func(i int) string {
+			k := "/" + strings.Repeat("a/", rng.IntN(16))
+			return k[:rng.IntN(len(k))+1]
+		},
+		"low and high bytes": func(i int) string {
+			return "/" + randStr(rng.IntN(14), "\x01\x7f\x80\xfe\xffa")
+		},
+	}
+	for name, gen := range shapes {
+		for _, n := range []int{1000, 3000, 20000} {
+			keys := make([]string, n)
+			for i := range keys {
+				keys[i] = gen(i)
+			}
+			checkSortKeys(t, fmt.Sprintf("%s, %d keys", name, n), keys)
 		}
 	}
 }
