@@ -50,6 +50,9 @@ finishes the requests in flight.
   --read-header-timeout D, --read-timeout D, --write-timeout D, --idle-timeout D
                         the HTTP server's timeouts (default 5s, 30s, 60s, 120s)
   --shutdown-timeout D  how long to wait for requests in flight (default 30s)
+  --sweep-every D       how often to delete the expired entries of a bbolt
+                        cache file, which otherwise go only when read again
+                        (default 1h; 0 never; Redis and memory need none)
   --log-level LEVEL     debug, info (default: a line per request), warn, error
 
 Exit status: 0 after a clean shutdown, 1 when serving failed (the address
@@ -84,6 +87,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	write := fs.Duration("write-timeout", server.DefaultWriteTimeout, "")
 	idle := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "")
 	shutdown := fs.Duration("shutdown-timeout", server.DefaultShutdownTimeout, "")
+	sweepEvery := fs.Duration("sweep-every", defaultSweepEvery, "")
 	logLevel := fs.String("log-level", "info", "log level")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -102,6 +106,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			complain(stderr, "serve", "%s must be positive", d.name)
 			return 2
 		}
+	}
+	if *sweepEvery < 0 {
+		complain(stderr, "serve", "--sweep-every must be 0 (never) or more")
+		return 2
 	}
 	if *perSecond < 0 || *burst <= 0 {
 		complain(stderr, "serve", "--rate must be 0 (no limit) or more, --burst positive")
@@ -133,6 +141,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	defer st.Close()
+	// Stopped (deferred calls run last first) before the store closes.
+	defer startSweeper(ctx, st, *sweepEvery, logger)()
 	srv, err := server.New(&server.Options{
 		Store: st, Logger: logger, Token: token, AllowPrivate: *allowPrivate,
 		UserAgent: *ua, FetchTimeout: *fetchTimeout, Rate: limit, Burst: *burst,

@@ -157,6 +157,7 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"--timeout", "0s"}, "robotstxt serve: --timeout must be positive"},
 		{[]string{"--idle-timeout", "-1s"}, "robotstxt serve: --idle-timeout must be positive"},
 		{[]string{"--rate", "-1"}, "robotstxt serve: --rate must be"},
+		{[]string{"--sweep-every", "-1s"}, "robotstxt serve: --sweep-every must be 0 (never) or more"},
 		{[]string{"--log-level", "loud"}, "robotstxt serve: --log-level: want debug"},
 		{[]string{"--token-file", empty}, "robotstxt serve: --token-file: " + empty + ": the first line is empty"},
 		{[]string{"--token-file", filepath.Join(t.TempDir(), "none")}, "robotstxt serve: --token-file: open "},

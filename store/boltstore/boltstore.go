@@ -12,7 +12,7 @@
 // Values are stored with their expiry, and an expired value is deleted when a
 // Get finds it; no goroutine sweeps in the background. Store.Sweep deletes
 // every expired value and lease at once, for a program that wants the file
-// kept small.
+// kept small (robotstxt serve calls it every hour).
 //
 // Leases (store.Leaser) are kept in the file too, so they follow the same
 // rules as Redis leases; since one process holds the file, they order the
