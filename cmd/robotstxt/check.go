@@ -174,16 +174,23 @@ func writeCheck(w io.Writer, rep *tester.CheckReport, verbose, color bool) {
 		whoW = max(whoW, len(esc(res.Who)))
 		dW = max(dW, len(res.Dialect))
 	}
-	last := ""
-	for _, res := range rep.Results {
-		if res.URL != last || last == "" {
-			last = res.URL
+	// The rows come URL by URL, a row per crawler: a URL given again (or
+	// two that normalise to the same) starts again with its first crawler,
+	// and gets a heading of its own.
+	var last *tester.CheckResult
+	seen := map[string]bool{} // the crawlers under the last heading
+	for i := range rep.Results {
+		res := &rep.Results[i]
+		if last == nil || res.URL != last.URL || res.Input != last.Input || seen[res.Who] {
+			last = res
+			clear(seen)
 			b.WriteString("\n" + esc(res.URL))
 			if res.Input != "" {
 				fmt.Fprintf(&b, "  (normalised from %s)", esc(res.Input))
 			}
 			b.WriteString("\n")
 		}
+		seen[res.Who] = true
 		verdict := paint(color, "allowed", "32")
 		if !res.Allowed {
 			verdict = paint(color, "BLOCKED", "31;1")

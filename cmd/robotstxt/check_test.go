@@ -165,3 +165,45 @@ func TestCheckHelpAndCrawlers(t *testing.T) {
 		t.Errorf("--crawlers: exit %d\n%s", code, out)
 	}
 }
+
+// TestCheckRepeatedURL checks that each URL given gets its own heading,
+// with its note, when two of them are the same URL once normalised (or
+// the same URL twice): their rows are not run together under one.
+func TestCheckRepeatedURL(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "robots.txt")
+	if err := os.WriteFile(file, []byte("User-agent: *\nDisallow: /x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, out, stderr := runCmd(t, "", "check", "-f", file, "-c", "Googlebot", "-c", "Bingbot",
+		"https://example.com/%E4%B8%AD/y", "https://example.com/中/y", "/x", "/x")
+	want := `
+https://example.com/%E4%B8%AD/y
+  allowed  Googlebot  google  no rule matches
+           group: no group names Googlebot: the * group applies (line 1)
+  allowed  Bingbot    bing    no rule matches
+           group: no group names bingbot, msnbot: the * group applies (line 1)
+
+https://example.com/%E4%B8%AD/y  (normalised from https://example.com/中/y)
+  allowed  Googlebot  google  no rule matches
+           group: no group names Googlebot: the * group applies (line 1)
+  allowed  Bingbot    bing    no rule matches
+           group: no group names bingbot, msnbot: the * group applies (line 1)
+
+/x
+  BLOCKED  Googlebot  google  line 2: Disallow: /x
+           group: no group names Googlebot: the * group applies (line 1)
+  BLOCKED  Bingbot    bing    line 2: Disallow: /x
+           group: no group names bingbot, msnbot: the * group applies (line 1)
+
+/x
+  BLOCKED  Googlebot  google  line 2: Disallow: /x
+           group: no group names Googlebot: the * group applies (line 1)
+  BLOCKED  Bingbot    bing    line 2: Disallow: /x
+           group: no group names bingbot, msnbot: the * group applies (line 1)
+
+4 allowed, 4 blocked
+`
+	if got := strings.TrimPrefix(out, "robots.txt: "+file+"\n"); got != want {
+		t.Errorf("stderr %q; output:\n%s\nwant:\n%s", stderr, got, want)
+	}
+}
