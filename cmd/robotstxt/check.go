@@ -155,7 +155,7 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 	} else {
-		writeCheck(stdout, rep, *verbose, useColor(stdout))
+		writeCheck(stdout, rep, len(all), *verbose, useColor(stdout))
 	}
 	if rep.Blocked > 0 {
 		return 1
@@ -163,7 +163,10 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func writeCheck(w io.Writer, rep *tester.CheckReport, verbose, color bool) {
+// writeCheck writes the report of a check of nURLs URLs: its rows come URL
+// by URL, one per crawler asked about, and each URL given (the same URL
+// twice, or two that normalise to one, included) gets a heading.
+func writeCheck(w io.Writer, rep *tester.CheckReport, nURLs int, verbose, color bool) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "robots.txt: %s\n", esc(rep.File))
 	for _, n := range rep.Notes {
@@ -174,23 +177,16 @@ func writeCheck(w io.Writer, rep *tester.CheckReport, verbose, color bool) {
 		whoW = max(whoW, len(esc(res.Who)))
 		dW = max(dW, len(res.Dialect))
 	}
-	// The rows come URL by URL, a row per crawler: a URL given again (or
-	// two that normalise to the same) starts again with its first crawler,
-	// and gets a heading of its own.
-	var last *tester.CheckResult
-	seen := map[string]bool{} // the crawlers under the last heading
+	perURL := max(len(rep.Results)/max(nURLs, 1), 1)
 	for i := range rep.Results {
 		res := &rep.Results[i]
-		if last == nil || res.URL != last.URL || res.Input != last.Input || seen[res.Who] {
-			last = res
-			clear(seen)
+		if i%perURL == 0 {
 			b.WriteString("\n" + esc(res.URL))
 			if res.Input != "" {
 				fmt.Fprintf(&b, "  (normalised from %s)", esc(res.Input))
 			}
 			b.WriteString("\n")
 		}
-		seen[res.Who] = true
 		verdict := paint(color, "allowed", "32")
 		if !res.Allowed {
 			verdict = paint(color, "BLOCKED", "31;1")
