@@ -199,9 +199,8 @@ func (s *ruleSet) buildWild(ids []int32) *wildIndex {
 	if len(w.segs) == len(w.tail) {
 		w.start = nil // one segment a rule: rule k's is segs[k]
 	}
-	if w.rules[len(w.rules)-1]-w.rules[0] == int32(len(w.rules)-1) {
-		// Rules in a row (ids are distinct and ascending then): the first
-		// says where.
+	if inRow(w.rules) {
+		// Rules in a row: the first says where.
 		w.rule0, w.rules = w.rules[0], nil
 	}
 	nw := len(list)
@@ -209,6 +208,19 @@ func (s *ruleSet) buildWild(ids []int32) *wildIndex {
 		return &wildScratch{first: make([]int32, nw)}
 	}
 	return w
+}
+
+// inRow reports whether ids (not empty) are a run of consecutive ids in
+// ascending order, ids[k] == ids[0]+k. The ends alone do not say so: a large
+// set keeps its rules in file order, and the ids come in longest-match order,
+// so a run's ends may come first and last with the rest out of order.
+func inRow(ids []int32) bool {
+	for k, id := range ids {
+		if id != ids[0]+int32(k) {
+			return false
+		}
+	}
+	return true
 }
 
 // keyed returns the rules of a key table keyed by word wd.
