@@ -2,6 +2,7 @@ package polite
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -90,8 +91,16 @@ func TestNormalizePath(t *testing.T) {
 		{"/%7e%41%2f%3a", "/~A%2F%3A"},
 		{"/caf\xc3\xa9 x", "/caf%C3%A9%20x"},
 		{"/a/../b?x=%7e&y=/../", "/b?x=~&y=/../"},
-		{"/a%", "/a%"},
-		{"/a%zz", "/a%zz"},
+		// A '%' that starts no escape is the byte '%': "%25".
+		{"/a%", "/a%25"},
+		{"/a%4", "/a%254"},
+		{"/a%zz", "/a%25zz"},
+		{"/%%41", "/%25A"},
+		// Decoding never forms an escape with the bytes before it.
+		{"/%7%30", "/%2570"},
+		{"/%%32%35", "/%2525"},
+		{"/%2570", "/%2570"},
+		{"/100%25", "/100%25"},
 	} {
 		if got := normalizePath(tc.in); got != tc.want {
 			t.Errorf("normalizePath(%q) = %q, want %q", tc.in, got, tc.want)
@@ -99,8 +108,14 @@ func TestNormalizePath(t *testing.T) {
 	}
 }
 
+// FuzzNormalizePath checks that normalizing is idempotent, and that
+// normalizeEscapes keeps the resource named: the bytes a server decodes
+// from its result are those it decodes from its input (escapeUnits, a
+// plain reading of RFC 3986). testdata/fuzz holds the inputs it failed on.
 func FuzzNormalizePath(f *testing.F) {
 	f.Add("/a/../b%2e%2E//c?q=%7e")
+	f.Add("%7%30")
+	f.Add("a%%2541%")
 	f.Fuzz(func(t *testing.T, s string) {
 		p := normalizePath("/" + s)
 		if !strings.HasPrefix(p, "/") {
@@ -109,5 +124,39 @@ func FuzzNormalizePath(f *testing.F) {
 		if q := normalizePath(p); q != p {
 			t.Fatalf("not idempotent: %q -> %q -> %q", "/"+s, p, q)
 		}
+		e := normalizeEscapes(s)
+		if got, want := escapeUnits(e), escapeUnits(s); got != want {
+			t.Fatalf("normalizeEscapes(%q) = %q names another resource: %q, want %q", s, e, got, want)
+		}
+		if again := normalizeEscapes(e); again != e {
+			t.Fatalf("normalizeEscapes not idempotent: %q -> %q -> %q", s, e, again)
+		}
 	})
+}
+
+// escapeUnits is what a server reads in s, one unit a byte: a reserved
+// byte (RFC 3986 gen-delims and sub-delims) escaped is "%" and its hex, as
+// it differs from the byte itself; any other byte is itself, however it
+// was written (escaped or not, its hex in either case). A '%' that starts
+// no escape is the byte '%'.
+func escapeUnits(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			d := unhex(s[i+1])<<4 | unhex(s[i+2])
+			i += 2
+			if strings.IndexByte(":/?#[]@!$&'()*+,;=", d) >= 0 {
+				fmt.Fprintf(&b, "%%%02X", d)
+				continue
+			}
+			c = d
+		}
+		if c == '%' {
+			b.WriteString("%%") // the byte '%', apart from an escape
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }

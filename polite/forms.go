@@ -60,7 +60,16 @@ func isUnreserved(c byte) bool {
 
 // normalizeEscapes decodes the %xx escapes of unreserved characters,
 // upper-cases the hex of the others and escapes bytes that cannot stand in
-// a URL as they are (controls, space, DEL, non-ASCII).
+// a URL as they are (controls, space, DEL, non-ASCII), and a '%' that
+// starts no escape ("%7", "%zz", a '%' at the end), which a server takes as
+// the byte '%' itself: it becomes "%25".
+//
+// The result names the same resource as s, and normalizing it again
+// changes nothing: s is read once, left to right, and nothing written is
+// read again; a decoded byte is never '%' (it is not unreserved), so no
+// new escape is formed from bytes around it ("%7%30" is "%" "7" "0", which
+// is "%2570", never "%70"), and a '%' kept in the result always starts an
+// escape.
 func normalizeEscapes(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -77,7 +86,7 @@ func normalizeEscapes(s string) string {
 				b.WriteByte(upperHex[d&15])
 			}
 			i += 2
-		case c <= ' ' || c >= 0x7f:
+		case c <= ' ' || c >= 0x7f || c == '%':
 			b.WriteByte('%')
 			b.WriteByte(upperHex[c>>4])
 			b.WriteByte(upperHex[c&15])
