@@ -19,10 +19,17 @@ var ErrRefusedAddress = errors.New("refused address")
 type AddressError struct {
 	Addr  netip.Addr
 	Class string
+	// Via names the IPv4 address an IPv6 address carries when that is
+	// what made it refused ("NAT64 of 10.0.0.1"); "" otherwise.
+	Via string
 }
 
 func (e *AddressError) Error() string {
-	return fmt.Sprintf("server: %v: %s is a %s address (start the server with --allow-private to fetch from it)", ErrRefusedAddress, e.Addr, e.Class)
+	via := ""
+	if e.Via != "" {
+		via = " (" + e.Via + ")"
+	}
+	return fmt.Sprintf("server: %v: %s is a %s address%s (start the server with --allow-private to fetch from it)", ErrRefusedAddress, e.Addr, e.Class, via)
 }
 
 // Unwrap returns ErrRefusedAddress.
@@ -37,22 +44,73 @@ var (
 		prefix netip.Prefix
 		class  string
 	}{
-		{netip.MustParsePrefix("0.0.0.0/8"), "unspecified"}, // "this network"
-		{netip.MustParsePrefix("192.0.0.0/24"), "private"},  // IETF protocol assignments
-		{netip.MustParsePrefix("198.18.0.0/15"), "private"}, // benchmarking
-		{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},  // and 255.255.255.255
-		{netip.MustParsePrefix("64:ff9b:1::/48"), "private"},
+		{netip.MustParsePrefix("0.0.0.0/8"), "unspecified"},  // "this network"
+		{netip.MustParsePrefix("192.0.0.0/24"), "private"},   // IETF protocol assignments
+		{netip.MustParsePrefix("198.18.0.0/15"), "private"},  // benchmarking
+		{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},   // and 255.255.255.255
+		{netip.MustParsePrefix("64:ff9b:1::/48"), "private"}, // NAT64 for local use (RFC 8215): all of it
 		{netip.MustParsePrefix("2001:db8::/32"), "reserved"}, // documentation
+		{netip.MustParsePrefix("fec0::/10"), "site-local"},   // deprecated (RFC 3879), still routed by some networks
 	}
+	// IPv6 prefixes whose addresses carry an IPv4 address that a
+	// translator or relay forwards to.
+	nat64   = netip.MustParsePrefix("64:ff9b::/96") // RFC 6052: the IPv4 address in the low 32 bits
+	sixToV4 = netip.MustParsePrefix("2002::/16")    // RFC 3056: the IPv4 address in bits 16-48
+	teredo  = netip.MustParsePrefix("2001::/32")    // RFC 4380: the server's IPv4 in bits 32-64, the client's in the low 32, inverted
 )
 
 // AddressClass returns the class of an address a live fetch must not
-// reach ("loopback", "private", "link-local", "cgnat", "multicast",
-// "unspecified", "cloud metadata", "reserved"), or "" for a public one.
-// IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are judged as the IPv4
-// address they carry.
+// reach ("loopback", "private", "link-local", "site-local", "cgnat",
+// "multicast", "unspecified", "cloud metadata", "reserved"), or "" for a
+// public one. IPv4-mapped IPv6 addresses (::ffff:10.0.0.1) are judged as
+// the IPv4 address they carry, and so are the IPv6 addresses that reach an
+// IPv4 address through a translator or a tunnel: NAT64 (64:ff9b::/96; all
+// of the local-use 64:ff9b:1::/48 is refused), 6to4 (2002::/16) and Teredo
+// (2001::/32, whose server and client addresses are both judged).
 func AddressClass(a netip.Addr) string {
+	class, _ := addressClass(a)
+	return class
+}
+
+// addressClass is AddressClass, and for an IPv6 address refused for the
+// IPv4 address it carries, what carries which.
+func addressClass(a netip.Addr) (class, via string) {
 	a = a.Unmap()
+	if class := directClass(a); class != "" {
+		return class, ""
+	}
+	if !a.Is6() {
+		return "", ""
+	}
+	a = a.WithZone("")
+	b := a.As16()
+	v4 := func(i int) netip.Addr { return netip.AddrFrom4([4]byte{b[i], b[i+1], b[i+2], b[i+3]}) }
+	var carried []carriedAddr
+	switch {
+	case nat64.Contains(a):
+		carried = []carriedAddr{{v4(12), "NAT64 of"}}
+	case sixToV4.Contains(a):
+		carried = []carriedAddr{{v4(2), "6to4 of"}}
+	case teredo.Contains(a):
+		client := netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]})
+		carried = []carriedAddr{{v4(4), "Teredo server"}, {client, "Teredo client"}}
+	}
+	for _, c := range carried {
+		if class := directClass(c.addr); class != "" {
+			return class, c.how + " " + c.addr.String()
+		}
+	}
+	return "", ""
+}
+
+// carriedAddr is an IPv4 address an IPv6 address carries, and how.
+type carriedAddr struct {
+	addr netip.Addr
+	how  string
+}
+
+// directClass is the class of a itself, not of an address it carries.
+func directClass(a netip.Addr) string {
 	switch {
 	case !a.IsValid():
 		return "invalid"
@@ -144,9 +202,9 @@ func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn
 	var firstErr error
 	for _, a := range addrs {
 		if !g.AllowPrivate && !g.exempt[netip.AddrPortFrom(a, portNum(port))] {
-			if class := AddressClass(a); class != "" {
+			if class, via := addressClass(a); class != "" {
 				if firstErr == nil {
-					firstErr = &AddressError{Addr: a.Unmap(), Class: class}
+					firstErr = &AddressError{Addr: a.Unmap(), Class: class, Via: via}
 				}
 				continue
 			}
@@ -178,8 +236,8 @@ func (g *Guard) control(network, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return fmt.Errorf("server: dial %s: %w", address, err)
 	}
-	if class := AddressClass(ap.Addr()); class != "" && !g.exempt[ap] {
-		return &AddressError{Addr: ap.Addr().Unmap(), Class: class}
+	if class, via := addressClass(ap.Addr()); class != "" && !g.exempt[ap] {
+		return &AddressError{Addr: ap.Addr().Unmap(), Class: class, Via: via}
 	}
 	return nil
 }

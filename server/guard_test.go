@@ -40,6 +40,21 @@ var refused = []struct{ addr, class string }{
 	{"::ffff:169.254.169.254", "cloud metadata"},
 	{"fd00:ec2::254", "cloud metadata"},
 	{"255.255.255.255", "reserved"},
+	{"fec0::1", "site-local"},
+	{"feff:1::2", "site-local"},
+	// IPv6 addresses that carry an IPv4 address a router may reach: the
+	// IPv4 address's class.
+	{"64:ff9b::10.0.0.1", "private"},   // NAT64, well-known prefix
+	{"64:ff9b::127.0.0.1", "loopback"}, //
+	{"64:ff9b::169.254.169.254", "cloud metadata"},
+	{"64:ff9b::100.64.0.1", "cgnat"},                     //
+	{"64:ff9b:1::8.8.8.8", "private"},                    // NAT64, local-use prefix: all of it
+	{"2002:a00:1::1", "private"},                         // 6to4 of 10.0.0.1
+	{"2002:7f00:1:5::1", "loopback"},                     // 6to4 of 127.0.0.1
+	{"2002:a9fe:a9fe::", "cloud metadata"},               // 6to4 of 169.254.169.254
+	{"2001:0:a00:1::1", "private"},                       // Teredo, server 10.0.0.1
+	{"2001:0:4136:e378:8000:63bf:f5ff:fffe", "private"},  // Teredo, client 10.0.0.1
+	{"2001:0:4136:e378:8000:63bf:80ff:fffe", "loopback"}, // Teredo, client 127.0.0.1
 }
 
 func TestAddressClass(t *testing.T) {
@@ -48,7 +63,8 @@ func TestAddressClass(t *testing.T) {
 			t.Errorf("%s: class %q, want %q", c.addr, got, c.class)
 		}
 	}
-	for _, public := range []string{"93.184.216.34", "8.8.8.8", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "172.32.0.1"} {
+	for _, public := range []string{"93.184.216.34", "8.8.8.8", "100.128.0.1", "2606:4700::1111", "::ffff:8.8.8.8", "172.32.0.1",
+		"64:ff9b::8.8.8.8", "2002:808:808::1", "2001:0:4136:e378:8000:63bf:f7f7:f7f7", "2001:1::1", "fe00::1"} {
 		if got := AddressClass(netip.MustParseAddr(public)); got != "" {
 			t.Errorf("%s: class %q, want public", public, got)
 		}
@@ -188,5 +204,21 @@ func TestAllowPrivate(t *testing.T) {
 	m := fetchError(t, ts, site.URL)
 	if m["policy"] != "rules" || m["error"] != nil || hits.Load() != 1 {
 		t.Errorf("%v, %d hits", m, hits.Load())
+	}
+}
+
+// TestGuardNamesCarriedAddress: an IPv6 address refused for the IPv4
+// address it carries says which, and how.
+func TestGuardNamesCarriedAddress(t *testing.T) {
+	g := &Guard{}
+	for addr, want := range map[string]string{
+		"64:ff9b::a00:1":                       "64:ff9b::a00:1 is a private address (NAT64 of 10.0.0.1)",
+		"2002:7f00:1::1":                       "2002:7f00:1::1 is a loopback address (6to4 of 127.0.0.1)",
+		"2001:0:4136:e378:8000:63bf:f5ff:fffe": "is a private address (Teredo client 10.0.0.1)",
+	} {
+		_, err := g.DialContext(context.Background(), "tcp", net.JoinHostPort(addr, "80"))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", addr, err, want)
+		}
 	}
 }
