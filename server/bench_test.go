@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -47,8 +48,12 @@ func benchServer(b *testing.B, e Engine, method, path, body string) {
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(body)))
+	// As a request arrives on a listener: its Host, and the connection's
+	// local address in its context.
+	local := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
+	ctx := context.WithValue(context.Background(), http.LocalAddrContextKey, local)
 	for b.Loop() {
-		req := httptest.NewRequest(method, path, strings.NewReader(body))
+		req := httptest.NewRequestWithContext(ctx, method, "http://127.0.0.1:8080"+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, req)
