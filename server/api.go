@@ -274,7 +274,7 @@ func checkURLs(urls []string, required bool) *Error {
 			return badField(field, "empty")
 		case len(u) > MaxURLBytes:
 			return badField(field, "longer than %d bytes", MaxURLBytes)
-		case !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "ftp://"):
+		case !urlStart(u):
 			return badField(field, "%q is neither an absolute URL (http, https or ftp) nor a path starting with /", clip(u))
 		case strings.ContainsFunc(u, isControl):
 			return badField(field, "holds control characters")
@@ -285,10 +285,24 @@ func checkURLs(urls []string, required bool) *Error {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
+// urlStart reports whether u starts as a URL must: a path ('/'), or the
+// scheme http, https or ftp, in any case (schemes are case-insensitive,
+// RFC 3986 section 3.1), and "://".
+func urlStart(u string) bool {
+	if strings.HasPrefix(u, "/") {
+		return true
+	}
+	scheme, _, ok := strings.Cut(u, "://")
+	if !ok || len(scheme) > len("https") {
+		return false
+	}
+	return strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https") || strings.EqualFold(scheme, "ftp")
+}
+
 // plainURL reports whether u starts as a URL must and holds no control
 // character: checkURLs takes it as it is.
 func plainURL(u string) bool {
-	if !strings.HasPrefix(u, "/") && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "ftp://") {
+	if !urlStart(u) {
 		return false
 	}
 	for i := 0; i < len(u); i++ {

@@ -656,3 +656,30 @@ func TestHistoryErrors(t *testing.T) {
 	get(t, ts.URL+"/v1/history/version?hash="+strings.Repeat("a", 64)).wantError(t, 400, "origin")
 	get(t, ts.URL+"/v1/history/version?origin=example.com&hash="+strings.Repeat("a", 64)).wantError(t, 404, "hash")
 }
+
+// TestURLSchemeCase: schemes are case-insensitive (RFC 3986, 3.1), as the
+// CLI reads them: HTTP://EXAMPLE.COM/a is a URL to answer.
+func TestURLSchemeCase(t *testing.T) {
+	ts := newTestServer(t, nil)
+	urls := []string{"HTTP://EXAMPLE.COM/private/a", "Https://example.com/private/b", "FTP://example.com/private/c", "hTtP://example.com/open"}
+	body, _ := json.Marshal(map[string]any{"robots": "User-agent: *\nDisallow: /private\n", "urls": urls})
+	for _, route := range []string{"check", "compare", "diff"} {
+		b := string(body)
+		if route == "diff" {
+			b = strings.Replace(b, `"robots":`, `"old":"","new":`, 1)
+		}
+		r := post(t, ts.URL+"/v1/"+route, b)
+		if r.status != 200 {
+			t.Errorf("%s: %d %s", route, r.status, r.body)
+		}
+	}
+	var rep struct {
+		Allowed, Blocked int
+	}
+	r := post(t, ts.URL+"/v1/check", string(body))
+	if err := json.Unmarshal(r.body, &rep); err != nil || rep.Blocked != 3 || rep.Allowed != 1 {
+		t.Errorf("%+v %v: %s", rep, err, r.body)
+	}
+	post(t, ts.URL+"/v1/check", `{"robots": "", "urls": ["HTTPS:/x"]}`).wantError(t, 400, "urls[0]")
+	post(t, ts.URL+"/v1/check", `{"robots": "", "urls": ["mailto://x"]}`).wantError(t, 400, "urls[0]")
+}
