@@ -259,13 +259,13 @@ func (s *ruleSet) evalIndexed(path string, skip uint8) *crule {
 		if best != nil && !s.before(r, best) {
 			break
 		}
-		if !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
+		if r.flags&skip == 0 && !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
 			best = r
 			break
 		}
 	}
 	if ix.aut != nil {
-		best, _ = ix.aut.best(s, p.clean(), best)
+		best, _ = ix.aut.best(s, p.clean(), best, skip)
 	}
 	return best
 }

@@ -235,6 +235,11 @@ func refMatch(path, pattern string) bool {
 	if anchored {
 		pattern = pattern[:len(pattern)-1]
 	}
+	// The bytes before the first '*' must start the path (a quick
+	// rejection, which the walk below would reach too).
+	if lit, _, _ := strings.Cut(pattern, "*"); !strings.HasPrefix(path, lit) {
+		return false
+	}
 	at := make([]bool, len(path)+1)
 	next := make([]bool, len(path)+1)
 	at[0] = true
@@ -316,7 +321,12 @@ func refGroups(lines []refLine) []*refGroup {
 // all of agents: whether url may be fetched, and the line of the rule that
 // decided (0 when no rule matched).
 func slowGoogle(body []byte, agents []string, url string) (allowed bool, line int) {
-	groups := refGroups(refReadAll(body))
+	return slowGoogleGroups(refGroups(refReadAll(body)), agents, url)
+}
+
+// slowGoogleGroups is slowGoogle on a file's groups, read once by
+// refGroups(refReadAll(body)).
+func slowGoogleGroups(groups []*refGroup, agents []string, url string) (allowed bool, line int) {
 
 	// The groups naming any of the agents; else the '*' groups.
 	var chosen []*refGroup

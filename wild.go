@@ -507,8 +507,9 @@ func (s *ruleSet) prefixed(r *crule, pw uint64, path string) bool {
 }
 
 // best returns the best of best and the indexed rules that match path (cut
-// at its end), and how many rules it examined (looked at beyond their key).
-func (w *wildIndex) best(s *ruleSet, path string, best *crule) (*crule, int) {
+// at its end) and have no flag in skip, and how many rules it examined
+// (looked at beyond their key).
+func (w *wildIndex) best(s *ruleSet, path string, best *crule, skip uint8) (*crule, int) {
 	if best != nil && !s.before(&s.rules[w.rule(0)], best) {
 		return best, 0 // no indexed rule can win
 	}
@@ -523,7 +524,7 @@ func (w *wildIndex) best(s *ruleSet, path string, best *crule) (*crule, int) {
 				return // the rest of the list is behind r
 			}
 			examined++
-			if s.prefixed(r, pw, path) && w.matches(s, int(k), path, sc) {
+			if r.flags&skip == 0 && s.prefixed(r, pw, path) && w.matches(s, int(k), path, sc) {
 				best = r
 				return
 			}

@@ -203,7 +203,7 @@ func TestHostileWork(t *testing.T) {
 			for _, n := range sizes {
 				path := PathParamsQuery(hostile.URL(n, sh.Alphabet))
 				if s.idx.aut != nil {
-					_, examined := s.idx.aut.best(s, path, nil)
+					_, examined := s.idx.aut.best(s, path, nil, 0)
 					t.Logf("%s, %s, %d KiB: %d of %d rules examined", sh.Name, d, n>>10, examined, s.nmatch)
 					if examined > limits[sh.Name] {
 						t.Errorf("%s, %s, %d KiB URL: %d rules examined, want at most %d", sh.Name, d, n>>10, examined, limits[sh.Name])
