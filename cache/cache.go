@@ -1,9 +1,11 @@
 package cache
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -345,18 +347,101 @@ func (c *Cache) GetOrigin(ctx context.Context, o fetch.Origin) (*Answer, error) 
 		return a, nil
 	}
 	c.stats.misses.Add(1)
+	r, err := c.fly(ctx, o, key, false)
+	if err != nil {
+		return nil, err
+	}
+	if r.a.Source == StaleCache {
+		c.stats.stale.Add(1)
+	}
+	return r.a, nil
+}
+
+// Refresh returns the answer for the origin of rawURL (any URL of the
+// site) as it is now: see RefreshOrigin.
+func (c *Cache) Refresh(ctx context.Context, rawURL string) (*Answer, error) {
+	o, err := fetch.OriginOf(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	return c.RefreshOrigin(ctx, o)
+}
+
+// RefreshOrigin fetches the robots.txt of o now, whatever the store holds:
+// a fresh copy or a failure whose retry is not due is not an answer. It is
+// for a site owner who has just changed the file, and for a crawler's
+// operator asking for a new copy (robotstxt fetch --refresh); a crawler
+// asks GetOrigin, which fetches an origin once per copy.
+//
+// The result is stored as GetOrigin stores it, and answers the questions
+// that follow. The fetch is conditional when the store holds a copy with
+// validators (ETag, Last-Modified): a 304 keeps the copy and makes it
+// fresh again. A fetch that fails (5xx, 429, no answer) extends the
+// failure streak, schedules the retry and answers with the copy, stale,
+// or with no copy with what the failure means, as GetOrigin does.
+//
+// Every answer comes from a fetch that ended after the call began, or
+// after the call it shares a fetch with began: Answer.Source is Network,
+// or StaleCache when that fetch failed and the copy is served. Fetches
+// are shared as GetOrigin shares them: a call made while a fetch of o is
+// under way in this cache, for GetOrigin or RefreshOrigin, waits for it
+// and answers with its result (when the GetOrigin it joined found a copy
+// in the store without fetching, the call then fetches); with a store
+// shared by a fleet, a call that finds another process's lease on o
+// waits for the result that process stores next, and answers with it.
+//
+// The errors are GetOrigin's: a User-Agent that cannot be sent, or ctx
+// done first (the fetch goes on, and its result is stored).
+func (c *Cache) RefreshOrigin(ctx context.Context, o fetch.Origin) (*Answer, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if c.uaErr != nil {
+		return nil, c.uaErr
+	}
+	c.stats.refreshes.Add(1)
+	key := c.opts.KeyPrefix + o.String()
+	for {
+		r, err := c.fly(ctx, o, key, true)
+		if err != nil {
+			return nil, err
+		}
+		if !r.fetched {
+			// A GetOrigin's flight that found a fresh copy: fetch.
+			continue
+		}
+		if r.a.Source == StaleCache {
+			c.stats.stale.Add(1)
+		}
+		return r.a, nil
+	}
+}
+
+// flight is the result of one fill, shared by the questions that waited
+// for it.
+type flight struct {
+	a *Answer
+	// fetched says whether a fetch made for this fill gave the answer,
+	// or, with force, one another process stored while this fill waited
+	// for its lease; false when a copy in the store did.
+	fetched bool
+}
+
+// fly runs fill for key, or waits for the one under way, and returns a
+// copy of its answer that the caller may change. force is fill's, for a
+// fill this call starts.
+func (c *Cache) fly(ctx context.Context, o fetch.Origin, key string, force bool) (flight, error) {
 	ch := c.flight.DoChan(key, func() (any, error) {
-		return c.refresh(context.WithoutCancel(ctx), o, key), nil
+		return c.fill(context.WithoutCancel(ctx), o, key, force), nil
 	})
 	select {
 	case r := <-ch:
-		a := *r.Val.(*Answer)
-		if a.Source == StaleCache {
-			c.stats.stale.Add(1)
-		}
-		return &a, nil
+		f := *r.Val.(*flight)
+		a := *f.a
+		f.a = &a
+		return f, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return flight{}, ctx.Err()
 	}
 }
 
@@ -440,28 +525,51 @@ func days(d time.Duration) string {
 	return d.String()
 }
 
-// refresh fetches an origin and records the outcome. It runs once per
-// origin at a time.
-func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer {
-	// Another goroutine, or another process sharing the store, may have
-	// just fetched.
+// fill fetches an origin and records the outcome. It runs once per
+// origin at a time in this cache. Unless force is set, a usable answer in
+// the store (another goroutine's or process's fetch, just made) is the
+// answer; with force, only a result stored after fill began is (another
+// process's fetch, waited for through its lease).
+func (c *Cache) fill(ctx context.Context, o fetch.Origin, key string, force bool) *flight {
 	old := c.load(ctx, key)
-	if a := c.answer(o, old, c.now(), Cached); a != nil {
-		return a
+	var seen []byte // the entry when fill began, encoded
+	if force && old != nil {
+		seen = old.encode()
+	}
+	// usable returns the answer an entry read later gives, or nil.
+	usable := func(e *entry) *Answer {
+		if !force {
+			return c.answer(o, e, c.now(), Cached)
+		}
+		if e == nil || seen != nil && bytes.Equal(e.encode(), seen) {
+			return nil // nothing stored since fill began
+		}
+		return c.answerAny(o, e, c.now(), Network)
+	}
+	if !force {
+		// Another goroutine, or another process sharing the store, may
+		// have just fetched.
+		if a := usable(old); a != nil {
+			return &flight{a: a}
+		}
 	}
 	if c.leaser != nil {
-		held, a := c.takeLease(ctx, o, key)
+		held, a := c.takeLease(ctx, key, usable)
 		if a != nil {
-			return a
+			// Another process's result. Without force it may have been
+			// stored before a RefreshOrigin joined this fill: not
+			// fetched for it.
+			return &flight{a: a, fetched: force}
 		}
 		if held {
 			defer c.releaseLease(ctx, key)
 			// The last holder may have finished between the load above
 			// and the lease.
-			old = c.load(ctx, key)
-			if a := c.answer(o, old, c.now(), Cached); a != nil {
-				return a
+			e := c.load(ctx, key)
+			if a := usable(e); a != nil {
+				return &flight{a: a, fetched: force}
 			}
+			old = e
 		}
 	}
 	var v fetch.Validators
@@ -471,6 +579,17 @@ func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer
 	res, ferr := c.fetcher.Fetch(ctx, o, v)
 	now := c.now()
 	c.stats.fetches.Add(1)
+	var r Refusal
+	if errors.As(ferr, &r) {
+		// This side refused to connect: the site was not asked, and
+		// there is nothing to learn about it, or to store.
+		c.stats.refused.Add(1)
+		return &flight{fetched: true, a: &Answer{
+			Origin: o, Dialect: c.dialect, Policy: fetch.DisallowAll, Source: Network,
+			Reason:    "not fetched: " + r.Refusal() + ": everything is disallowed; nothing is stored",
+			FetchedAt: res.FetchedAt, Trace: res.Trace, Err: ferr,
+		}}
+	}
 	var e entry
 	switch {
 	case res.NotModified && old != nil && old.HasCopy:
@@ -538,7 +657,17 @@ func (c *Cache) refresh(ctx context.Context, o fetch.Origin, key string) *Answer
 	}
 	a.Trace = res.Trace
 	a.Err = ferr
-	return a
+	return &flight{a: a, fetched: true}
+}
+
+// answerAny gives the answer an entry holds at time now, even when it
+// is past its freshness or its retry is due (a result just stored by
+// another process).
+func (c *Cache) answerAny(o fetch.Origin, e *entry, now time.Time, src Source) *Answer {
+	if e.failing() {
+		return c.fromFailure(o, e, now, src)
+	}
+	return c.fromCopy(o, e, src, e.ExpiresAt)
 }
 
 // revalidatedReason is what a 304 adds to its own reason: when the copy
@@ -583,6 +712,22 @@ func (c *Cache) retryDelay(res *fetch.Result, failures int) time.Duration {
 	return min(d, c.opts.RetryMax)
 }
 
+// Refusal is an error by which the fetcher's own side refused a fetch
+// before any request, by its policy: the address guard of the service
+// (server.Guard), which does not connect to loopback or private addresses,
+// returns one from the fetcher's DialContext. Refusal says why, in words
+// ("127.0.0.1 is a loopback address ...").
+//
+// The site was not asked, so a refused fetch says nothing about it: the
+// cache stores nothing (no copy replaced, no failure streak begun or
+// extended) and answers with Policy DisallowAll, Source Network, the
+// error in Answer.Err (errors.As finds the Refusal) and a zero ExpiresAt;
+// the next question fetches again.
+type Refusal interface {
+	error
+	Refusal() string
+}
+
 // Forget drops what the cache holds for the origin of rawURL, so the next
 // question fetches it.
 func (c *Cache) Forget(ctx context.Context, rawURL string) error {
@@ -621,12 +766,17 @@ type Stats struct {
 	LeaseShared  uint64 // of those, answered by the other process's fetch
 	LeaseExpired uint64 // of those, that fetched after waiting LeaseTTL twice, or after a lease error
 	LocalFetches uint64 // fetches made while the shared store was unreachable: not shared with the fleet
+	// Refreshes counts calls of Refresh and RefreshOrigin; their fetches
+	// are in Fetches, they are neither Hits nor Misses.
+	Refreshes uint64
+	Refused   uint64 // of the fetches, those this side refused (see Refusal): nothing stored
 }
 
 type counters struct {
 	hits, misses, stale, fetches, rules, allowAll, disallowAll, unreachable,
 	notModified, errors, parses, storeErrors, corrupt,
-	leases, leaseWaits, leaseShared, leaseExpired, localFetches atomic.Uint64
+	leases, leaseWaits, leaseShared, leaseExpired, localFetches,
+	refreshes, refused atomic.Uint64
 }
 
 // Stats returns a snapshot of the counters.
@@ -639,5 +789,6 @@ func (c *Cache) Stats() Stats {
 		Parses: s.parses.Load(), StoreErrors: s.storeErrors.Load(), Corrupt: s.corrupt.Load(),
 		Leases: s.leases.Load(), LeaseWaits: s.leaseWaits.Load(), LeaseShared: s.leaseShared.Load(),
 		LeaseExpired: s.leaseExpired.Load(), LocalFetches: s.localFetches.Load(),
+		Refreshes: s.refreshes.Load(), Refused: s.refused.Load(),
 	}
 }

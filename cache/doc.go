@@ -19,7 +19,16 @@
 //   - however many goroutines ask about an origin, one fetch is made at a
 //     time, and a body is parsed once per copy; the parsed files kept in
 //     memory are bounded by count and by bytes (Options.ParsedMax,
-//     Options.ParsedBytes), each weighed by robotstxt.Robots.Footprint.
+//     Options.ParsedBytes), each weighed by robotstxt.Robots.Footprint;
+//   - a fetch that this side refused (a Refusal: the service's address
+//     guard will not connect to a private address) is not the site's
+//     failure: nothing is stored.
+//
+// Crawlers ask Get (or Allowed); a site owner who has just changed the
+// file, or an operator who wants a new copy, asks Refresh, which fetches
+// now whatever the store holds (conditionally, when the copy has an ETag
+// or a Last-Modified) and stores the result for the questions that
+// follow. Refreshes share fetches as questions do.
 //
 // Entries are kept through a store.Store (in memory by default; a bbolt file
 // or Redis to survive restarts or share one cache between processes), encoded

@@ -47,10 +47,11 @@ func (c *Cache) initLease() {
 
 // takeLease takes the lease on key before a fetch. held says whether this
 // cache holds it (and must release it); a non-nil answer is another
-// process's result, found while waiting for its lease. With held false and
-// no answer, the caller fetches without a lease: the store failed, or the
-// wait lasted twice LeaseTTL.
-func (c *Cache) takeLease(ctx context.Context, o fetch.Origin, key string) (held bool, a *Answer) {
+// process's result, found while waiting for its lease: the first entry
+// read from the store that usable turns into an answer. With held false
+// and no answer, the caller fetches without a lease: the store failed, or
+// the wait lasted twice LeaseTTL.
+func (c *Cache) takeLease(ctx context.Context, key string, usable func(*entry) *Answer) (held bool, a *Answer) {
 	ttl := c.opts.LeaseTTL
 	// The wait is on the wall clock: the lease expires on the store's.
 	deadline := time.Now().Add(2 * ttl)
@@ -88,7 +89,7 @@ func (c *Cache) takeLease(ctx context.Context, o fetch.Origin, key string) (held
 			return false, nil
 		}
 		delay = min(2*delay, leasePollMax)
-		if a := c.answer(o, c.load(ctx, key), c.now(), Cached); a != nil {
+		if a := usable(c.load(ctx, key)); a != nil {
 			c.stats.leaseShared.Add(1)
 			return false, a
 		}
