@@ -18,10 +18,14 @@ var storeOptions storeopen.Options
 // openStore opens the robots.txt cache's store that a --store value names.
 // Every kind of store is opened here, so that each command taking --store
 // accepts the same values: "memory", a bbolt file path, a redis:// URL, or
-// "" for the default bbolt file (see package storeopen). A store that runs
-// on memory instead of what was asked (a locked file, Redis down, no cache
-// directory) is no error: its one-line message goes to stderr, as does the
-// one about a damaged cache file moved aside.
+// "" for the default bbolt file (see package storeopen, which refuses a
+// value that looks like a mistyped kind or URL, "Memory" or "redis:/x",
+// instead of making a file of that name). A store that runs on memory
+// instead of what was asked (a locked file, Redis down, a default file
+// that cannot be made: no cache directory, or one under a file or
+// read-only) is no error: its one-line message goes to stderr, as does the
+// one about a damaged cache file moved aside. A file named with --store
+// that cannot be made is an error.
 func openStore(spec string, stderr io.Writer) (store.Store, error) {
 	st, err := storeopen.Open(spec, &storeOptions)
 	if err != nil {

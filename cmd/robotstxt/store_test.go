@@ -84,3 +84,88 @@ func TestFetchInvalidUserAgent(t *testing.T) {
 		t.Errorf("the cache file was created: %v", err)
 	}
 }
+
+// TestUnwritableDefaultStore: when the default cache file cannot be made
+// (here the user's cache directory would be under a regular file, which
+// stops root too), fetch, check -u, bulk and serve run on memory, as the
+// README says, and say so on stderr in one line naming the file and the
+// error. A file named with --store in such a place stays an error.
+func TestUnwritableDefaultStore(t *testing.T) {
+	s := newSite(t, 200, siteRules)
+	notDir := filepath.Join(t.TempDir(), "file-not-dir")
+	if err := os.WriteFile(notDir, []byte("a file"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", "")
+	t.Setenv("HOME", notDir)
+	path := filepath.Join(notDir, ".cache", "robotstxt", "cache.db")
+	wantLine := func(stderr string) bool {
+		for _, l := range strings.Split(stderr, "\n") {
+			if strings.HasPrefix(l, "robotstxt: cannot use the default cache file "+path+": ") &&
+				strings.Contains(l, "not a directory") && strings.HasSuffix(l, "; using memory for this run") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, tc := range []struct {
+		name  string
+		stdin string
+		args  []string
+		code  int
+	}{
+		{"fetch", "", []string{"fetch", s.URL}, 0},
+		{"check -u", "", []string{"check", "-u", s.URL, "/private/x"}, 1},
+		{"bulk", s.URL + "/private/x\n", []string{"bulk", "-a", "MyBot"}, 0},
+	} {
+		code, out, stderr := runCmd(t, tc.stdin, tc.args...)
+		if code != tc.code || !wantLine(stderr) {
+			t.Errorf("%s: exit %d, want %d\nstdout: %s\nstderr: %s", tc.name, code, tc.code, out, stderr)
+		}
+	}
+	page, stderr, stop := startServe(t, "--addr", "127.0.0.1:0")
+	if code, body := httpGet(t, page+"readyz"); code != 200 || !strings.Contains(string(body), "memory") {
+		t.Errorf("serve: readyz %d %s", code, body)
+	}
+	if code := stop(); code != 0 || !wantLine(stderr.String()) {
+		t.Errorf("serve: exit %d\nstderr: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(notDir, ".cache")); err == nil {
+		t.Error("something was made under the file")
+	}
+
+	named := filepath.Join(notDir, "cache.db")
+	code, out, errOut := runCmd(t, "", "fetch", "--store", named, s.URL)
+	if code != 2 || !strings.Contains(errOut, "--store: ") || !strings.Contains(errOut, "not a directory") {
+		t.Errorf("--store %s: exit %d\nstdout: %s\nstderr: %s", named, code, out, errOut)
+	}
+}
+
+// TestStoreSpecMistyped: a --store value that looks like a mistyped kind or
+// URL is refused, naming the kinds, instead of becoming a cache file of
+// that name in the current directory; one that is clearly a path is a
+// cache file.
+func TestStoreSpecMistyped(t *testing.T) {
+	s := newSite(t, 200, siteRules)
+	useTempCache(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, spec := range []string{"Memory", "MEMORY", "memroy", "redis:/127.0.0.1:6379", "redis:127.0.0.1:6379", "localhost:6379", "127.0.0.1:6379", "http:/x"} {
+		code, out, stderr := runCmd(t, "", "fetch", "--store", spec, s.URL)
+		if code != 2 || !strings.Contains(stderr, "--store: ") || !strings.Contains(stderr, `"memory"`) ||
+			!strings.Contains(stderr, "redis://") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("--store %q: exit %d\nstdout: %s\nstderr: %s", spec, code, out, stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("files made in the current directory: %v", entries)
+	}
+	for _, spec := range []string{"./Memory", "cache.db", "sub/redis:x"} {
+		if code, out, stderr := runCmd(t, "", "fetch", "--store", spec, s.URL); code != 0 {
+			t.Errorf("--store %q: exit %d\nstdout: %s\nstderr: %s", spec, code, out, stderr)
+		}
+		if _, err := os.Stat(filepath.Join(dir, spec)); err != nil {
+			t.Errorf("--store %q: %v", spec, err)
+		}
+	}
+}

@@ -8,13 +8,35 @@
 //	redis://host:6379/0?prefix=a:  and unix:///run/redis.sock; see redisstore
 //	redis-cluster://h1:7000,h2:7001  a Redis Cluster (also rediss-cluster://)
 //
+// A value is a file path unless it looks like a kind or a URL mistyped, so
+// that a slip never silently makes a cache file named "Memory" or
+// "redis:" in the current directory. These are errors (ErrUnknownStore),
+// which name the kinds and, where they can, what was meant:
+//
+//	Memory, MEMORY, " memory"       a kind's name in another case, or with spaces
+//	memroy, mem, redis              two edits from a kind's name at most, or its start
+//	redis:/host:6379, redis:host    a known scheme without "//" (memory: too)
+//	http:/x, localhost:6379         another SCHEME: not ending in .db
+//	127.0.0.1:6379, [::1]:6379      host:port with no scheme
+//	http://x, memcached://x         a SCHEME:// that is not one of the above
+//
+// A value with a '/' and no scheme before it, or ending in ".db", is always
+// a path: "./Memory", "sub/redis:x", "c:ache.db". So are words far from
+// any kind ("cache") and Windows drives ("C:\cache": a scheme has two
+// letters at least).
+//
 // The stores it opens keep working when what they need is missing, and say
 // so through store.Reporter (use Health): a bbolt file another process holds
 // gives a run on memory, with the message "cache file /x/cache.db is in use
-// by another process; using memory for this run"; a Redis server that does
-// not answer, now or later, gives answers from memory until it does (see
-// store.Fallback). A program shows Health().Message when Health().Degraded
-// is true.
+// by another process; using memory for this run"; so does a default file
+// that cannot be made or opened (no user cache directory, one that cannot
+// be created or written): "cannot use the default cache file
+// /x/robotstxt/cache.db: mkdir /x: not a directory; using memory for this
+// run". A file the spec names that cannot be made or opened is an error. A
+// Redis server that does not answer, now or later, gives answers from
+// memory until it does (see store.Fallback); on a Redis Cluster, only the
+// keys of the masters that do not answer do. A program shows
+// Health().Message when Health().Degraded is true.
 //
 // A damaged cache file (cut short by a full disk, a page overwritten) never
 // crashes the program: boltstore moves it aside, to cache.db.damaged-TIME,
@@ -31,10 +53,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/store"
@@ -71,13 +92,13 @@ func DefaultFile() (string, error) {
 	return filepath.Join(dir, "robotstxt", "cache.db"), nil
 }
 
-var urlScheme = regexp.MustCompile(`^([a-zA-Z][a-zA-Z0-9+.-]*)://`)
-
 // Open opens the store spec names (see the package documentation). The
-// error is for a spec that names nothing usable: an unknown scheme, a
-// malformed Redis URL, a file that cannot be created or is not a cache
-// file. A file locked by another process, a missing user cache directory, or
-// a Redis server that does not answer are not errors: the store returned
+// error is for a spec that names nothing usable: an unknown scheme or a
+// value that looks like a mistyped kind or URL (matching ErrUnknownStore),
+// a malformed Redis URL, a file named that cannot be created or is not a
+// cache file. A file locked by another process, a default file that cannot
+// be used (no user cache directory, or one that cannot be made or written),
+// or a Redis server that does not answer are not errors: the store returned
 // answers from memory and says why in its Health.
 func Open(spec string, opts *Options) (store.Store, error) {
 	var o Options
@@ -87,27 +108,24 @@ func Open(spec string, opts *Options) (store.Store, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if spec == "memory" {
+	k, err := parseSpec(spec)
+	switch {
+	case err != nil:
+		return nil, err
+	case k == kindMemory:
 		return store.NewMemory(memoryOptions(o)), nil
-	}
-	if m := urlScheme.FindStringSubmatch(spec); m != nil {
-		switch strings.ToLower(m[1]) {
-		case "redis", "rediss", "unix":
-			return openRedis(spec, o)
-		case "redis-cluster", "rediss-cluster":
-			return openRedis(spec, o)
-		}
-		return nil, fmt.Errorf("storeopen: unknown store %q: want \"memory\", a file path, or a redis://, rediss://, unix:// or redis-cluster:// URL", m[1]+"://...")
+	case k == kindRedis, k == kindCluster:
+		return openRedis(spec, k, o)
 	}
 	path := spec
-	if path == "" {
+	if k == kindDefault {
 		var err error
 		if path, err = DefaultFile(); err != nil {
 			return degradedMemory(o, fmt.Sprintf("%v; using memory for this run", err)), nil
 		}
 	}
 	s, err := boltstore.Open(path, &boltstore.Options{LockTimeout: o.LockTimeout, Now: o.Now, NoSync: o.NoSync,
-		ReplaceUnreadable: spec == ""})
+		ReplaceUnreadable: k == kindDefault})
 	if errors.Is(err, boltstore.ErrLocked) {
 		var le *boltstore.LockedError
 		if errors.As(err, &le) {
@@ -115,15 +133,24 @@ func Open(spec string, opts *Options) (store.Store, error) {
 		}
 		return degradedMemory(o, fmt.Sprintf("cache file %s is in use by another process; using memory for this run", path)), nil
 	}
+	if err != nil && k == kindDefault {
+		// The default file is a convenience: without it the run goes on
+		// in memory. The system's error says what is wrong, and where.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe
+		}
+		return degradedMemory(o, fmt.Sprintf("cannot use the default cache file %s: %v; using memory for this run", path, err)), nil
+	}
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func openRedis(spec string, o Options) (store.Store, error) {
+func openRedis(spec string, k kind, o Options) (store.Store, error) {
 	open := redisstore.Open
-	if s := strings.ToLower(spec); strings.HasPrefix(s, "redis-cluster://") || strings.HasPrefix(s, "rediss-cluster://") {
+	if k == kindCluster {
 		open = redisstore.OpenCluster
 	}
 	rs, err := open(spec, o.Redis)
