@@ -35,11 +35,7 @@ func newLimiter(r rate.Limit, burst, max int) *limiter {
 // allow reports whether addr may make a request at now, and if not, how
 // long it must wait for one.
 func (l *limiter) allow(addr netip.Addr, now time.Time) (bool, time.Duration) {
-	if addr.Is6() {
-		// One client holds a whole /64.
-		p, _ := addr.WithZone("").Prefix(64)
-		addr = p.Addr()
-	}
+	addr = clientKey(addr)
 	l.mu.Lock()
 	c := l.clients[addr]
 	if c == nil {
@@ -61,6 +57,16 @@ func (l *limiter) allow(addr netip.Addr, now time.Time) (bool, time.Duration) {
 		return false, d
 	}
 	return true, 0
+}
+
+// clientKey is the address a client is known by: one client holds a
+// whole IPv6 /64.
+func clientKey(addr netip.Addr) netip.Addr {
+	if addr.Is6() {
+		p, _ := addr.WithZone("").Prefix(64)
+		return p.Addr()
+	}
+	return addr
 }
 
 func (l *limiter) unlink(c *client) {
@@ -93,4 +99,21 @@ func (l *limiter) len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return len(l.clients)
+}
+
+// exhausted reports whether addr has no request left at now, without
+// taking one, and if so how long it must wait for one. A client not
+// remembered has its whole burst.
+func (l *limiter) exhausted(addr netip.Addr, now time.Time) (bool, time.Duration) {
+	addr = clientKey(addr)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := l.clients[addr]
+	if c == nil {
+		return false, 0
+	}
+	if tokens := c.lim.TokensAt(now); tokens < 1 {
+		return true, time.Duration((1 - tokens) / float64(l.rate) * float64(time.Second))
+	}
+	return false, 0
 }

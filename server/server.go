@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/subtle"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -102,6 +101,8 @@ type Server struct {
 	parsed    *sourceLRU
 	strings   *stringCache // long strings of check bodies, unescaped
 	limits    *limiter
+	// authFailures counts each client's wrong tokens.
+	authFailures *limiter
 	metrics   *metrics
 	mux       *http.ServeMux
 	handler   http.Handler
@@ -195,6 +196,7 @@ func New(opts *Options) (*Server, error) {
 		o.Engine = &testerEngine{s: s}
 	}
 	s.limits = newLimiter(o.Rate, o.Burst, o.MaxClients)
+	s.authFailures = newAuthLimiter(o.MaxClients)
 	s.metrics = newMetrics(s)
 	s.routes = s.routeTable()
 	s.mux = http.NewServeMux()
@@ -230,7 +232,7 @@ func (s *Server) routeTable() []route {
 		{"GET /{$}", false, s.handlePage},
 		{"GET /healthz", false, s.handleHealthz},
 		{"GET /readyz", false, s.handleReadyz},
-		{"GET /metrics", false, s.metrics.handler().ServeHTTP},
+		{"GET /metrics", false, s.tokenGate(s.metrics.handler()).ServeHTTP},
 		{"GET /app.js", false, servePageFile("app.js", pageFiles["app.js"])},
 		{"GET /style.css", false, servePageFile("style.css", pageFiles["style.css"])},
 		{"GET /v1/openapi.json", false, s.handleOpenAPI},
@@ -356,35 +358,6 @@ var securityHeaders = []struct {
 // no inline script or style, no other origin, no framing.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// apiGate is the bearer token and the rate limit of the /v1/ routes.
-func (s *Server) apiGate(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.opts.Token != "" && !tokenMatches(r.Header.Get("Authorization"), s.opts.Token) {
-			w.Header().Set("WWW-Authenticate", `Bearer realm="robotstxt"`)
-			writeError(w, &Error{Status: http.StatusUnauthorized, Message: "server: this API needs a bearer token (Authorization: Bearer TOKEN)"})
-			return
-		}
-		if s.opts.Rate > 0 {
-			if ok, retry := s.limits.allow(clientIP(r), s.opts.Now()); !ok {
-				w.Header().Set("Retry-After", fmt.Sprint(int(retry.Seconds()+0.999)))
-				writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("server: too many requests from this client (at most %g a second, %d at once); retry later", float64(s.opts.Rate), s.opts.Burst)})
-				return
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-// tokenMatches reports whether an Authorization header carries token, in
-// constant time.
-func tokenMatches(header, token string) bool {
-	got, ok := strings.CutPrefix(header, "Bearer ")
-	if !ok {
-		return false
-	}
-	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(token)) == 1
-}
-
 // clientIP is the address of the connection's peer: headers such as
 // X-Forwarded-For are not trusted.
 func clientIP(r *http.Request) netip.Addr {
@@ -462,19 +435,36 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 // readyKey is the key /readyz reads: a miss is an answer.
 const readyKey = "readyz probe"
 
+// handleReadyz says whether the store answers. With a token set, a
+// request without it learns that alone (ready or not); the store's name,
+// its error and whether it is degraded need the token.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
+	details := s.opts.Token == ""
+	if !details && r.Header.Get("Authorization") != "" {
+		if !s.authorize(w, r) {
+			return
+		}
+		details = true
+	}
 	h := storeopen.Health(s.store)
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if _, _, err := s.store.Get(ctx, readyKey); err != nil {
 		s.metrics.storeProbeErrors.Inc()
-		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "store": h.Name, "error": "server: the store does not answer: " + err.Error()})
+		out := map[string]any{"status": "unavailable"}
+		if details {
+			out["store"], out["error"] = h.Name, "server: the store does not answer: "+err.Error()
+		}
+		writeJSON(w, http.StatusServiceUnavailable, out)
 		return
 	}
-	out := map[string]any{"status": "ready", "store": h.Name}
-	if h.Degraded {
-		// Answers still come, from memory: ready, and saying so.
-		out["degraded"] = h.Message
+	out := map[string]any{"status": "ready"}
+	if details {
+		out["store"] = h.Name
+		if h.Degraded {
+			// Answers still come, from memory: ready, and saying so.
+			out["degraded"] = h.Message
+		}
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -243,18 +243,85 @@ func TestAuth(t *testing.T) {
 	if r.header.Get("WWW-Authenticate") == "" {
 		t.Error("no WWW-Authenticate")
 	}
-	get(t, u, "Authorization", "Bearer wrong").wantError(t, 401, "")
+	if msg := r.json(t)["error"].(string); !strings.Contains(msg, "needs a bearer token") {
+		t.Errorf("no token: %q", msg)
+	}
+	r = get(t, u, "Authorization", "Bearer wrong")
+	r.wantError(t, 401, "")
+	if msg := r.json(t)["error"].(string); !strings.Contains(msg, "not valid") || strings.Contains(msg, "needs") {
+		t.Errorf("a wrong token: %q, want it to say the token is not valid", msg)
+	}
 	get(t, u, "Authorization", "s3cret").wantError(t, 401, "")
+	get(t, u, "Authorization", "Basic s3cret").wantError(t, 401, "")
+	get(t, u, "Authorization", "Bearer s3cretX").wantError(t, 401, "")
 	post(t, ts.URL+"/v1/check", "{}").wantError(t, 401, "")
-	// The token lets the request through to its own checks.
-	get(t, u, "Authorization", "Bearer s3cret").wantError(t, 400, "url")
-	for _, open := range []string{"/healthz", "/readyz", "/metrics", "/", "/v1/openapi.json"} {
+	// The token lets the request through to its own checks; the scheme's
+	// name is case-insensitive (RFC 9110, 11.1).
+	for _, h := range []string{"Bearer s3cret", "bearer s3cret", "BEARER s3cret", "Bearer   s3cret"} {
+		get(t, u, "Authorization", h).wantError(t, 400, "url")
+	}
+	for _, open := range []string{"/healthz", "/readyz", "/", "/v1/openapi.json"} {
 		if r := get(t, ts.URL+open); r.status != 200 {
 			t.Errorf("%s: %d without a token", open, r.status)
 		}
 	}
 	off := newTestServer(t, nil)
 	get(t, off.URL+"/v1/fetch").wantError(t, 400, "url")
+}
+
+// TestAuthMetricsAndReadyz: with a token set, /metrics needs it (a scraper
+// sends it as any client does), and /readyz says only whether the server
+// is ready unless it is given; without a token set both are open.
+func TestAuthMetricsAndReadyz(t *testing.T) {
+	ts := newTestServer(t, &Options{Token: "s3cret"})
+	get(t, ts.URL+"/metrics").wantError(t, 401, "")
+	if r := get(t, ts.URL+"/metrics", "Authorization", "Bearer s3cret"); r.status != 200 || !bytes.Contains(r.body, []byte("robotstxt_store_degraded")) {
+		t.Errorf("metrics with the token: %d %.200s", r.status, r.body)
+	}
+	r := get(t, ts.URL+"/readyz")
+	if m := r.json(t); r.status != 200 || m["status"] != "ready" || len(m) != 1 {
+		t.Errorf("readyz without the token names more than its state: %d %s", r.status, r.body)
+	}
+	r = get(t, ts.URL+"/readyz", "Authorization", "Bearer s3cret")
+	if m := r.json(t); r.status != 200 || m["store"] != "memory" {
+		t.Errorf("readyz with the token: %d %s", r.status, r.body)
+	}
+	get(t, ts.URL+"/readyz", "Authorization", "Bearer wrong").wantError(t, 401, "")
+	bad := newTestServer(t, &Options{Token: "s3cret", Store: failingStore{store.NewMemory(nil)}})
+	r = get(t, bad.URL+"/readyz")
+	if m := r.json(t); r.status != 503 || m["status"] != "unavailable" || len(m) != 1 {
+		t.Errorf("an unready server without the token: %d %s", r.status, r.body)
+	}
+
+	open := newTestServer(t, nil)
+	if r := get(t, open.URL+"/metrics"); r.status != 200 {
+		t.Errorf("metrics without a token set: %d", r.status)
+	}
+}
+
+// TestAuthFailuresLimited: wrong tokens are limited per client: past
+// AuthFailureBurst of them, every request bearing a token (the right one
+// too, so that guessing learns nothing) gets 429 until the bucket refills;
+// a request with no token is still told it needs one.
+func TestAuthFailuresLimited(t *testing.T) {
+	clk := &clock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	ts := newTestServer(t, &Options{Token: "s3cret", Now: clk.Now, Rate: -1})
+	u := ts.URL + "/v1/fetch"
+	for i := range AuthFailureBurst {
+		if r := get(t, u, "Authorization", fmt.Sprintf("Bearer guess%d", i)); r.status != 401 {
+			t.Fatalf("guess %d: %d %s", i, r.status, r.body)
+		}
+	}
+	r := get(t, u, "Authorization", "Bearer guess-again")
+	r.wantError(t, 429, "")
+	if r.header.Get("Retry-After") == "" {
+		t.Error("no Retry-After")
+	}
+	get(t, u, "Authorization", "Bearer s3cret").wantError(t, 429, "")
+	get(t, ts.URL+"/metrics", "Authorization", "Bearer s3cret").wantError(t, 429, "")
+	get(t, u).wantError(t, 401, "")
+	clk.Add(AuthFailureEvery)
+	get(t, u, "Authorization", "Bearer s3cret").wantError(t, 400, "url")
 }
 
 func TestRateLimit(t *testing.T) {
