@@ -103,10 +103,10 @@ type Server struct {
 	limits    *limiter
 	// authFailures counts each client's wrong tokens.
 	authFailures *limiter
-	metrics   *metrics
-	mux       *http.ServeMux
-	handler   http.Handler
-	routes    []route
+	metrics      *metrics
+	mux          *http.ServeMux
+	handler      http.Handler
+	routes       []route
 }
 
 // route is one pattern of the mux; api routes are under auth and the
