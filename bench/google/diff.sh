@@ -4,7 +4,11 @@
 # the same questions about every file of the real corpus, and reports every
 # verdict or deciding line that differs. Exit status 1 on any disagreement.
 #
-#   bench/google/diff.sh [GOOGLE_ROBOTSTXT_SRC] [-per-file N]
+#   bench/google/diff.sh [GOOGLE_ROBOTSTXT_SRC] [-per-file N] [-generated N]
+#
+# -generated N asks about N generated files of large rule sets too
+# (internal/rulegen: the shapes the real corpus does not reach); with
+# -corpus=false, about those alone.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bench="$(dirname "$here")"

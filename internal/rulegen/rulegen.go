@@ -78,11 +78,21 @@ type gen struct {
 	segShare  int  // percent of wildcard rules with text after their first '*'
 	anchor    int  // percent of rules ending in '$'
 	order     int  // file order of a group's rules: see group
-	plain     bool // no special values or repeats
+	plain     bool // no special values or repeats, plainPieces only
 	patterns  []string
 }
 
-func (g *gen) piece() string { return pieces[g.rng.IntN(len(pieces))] }
+// plainPieces are pieces that normalise to themselves: with them, a
+// pattern's length in the file is its length as matched, so a group sorted
+// by length in the file is in longest-match order.
+var plainPieces = []string{"a", "b", "ab", "ba", "/", "-", ".", "x", "1"}
+
+func (g *gen) piece() string {
+	if g.plain {
+		return plainPieces[g.rng.IntN(len(plainPieces))]
+	}
+	return pieces[g.rng.IntN(len(pieces))]
+}
 
 func (g *gen) text(lo, hi int) string {
 	var b strings.Builder

@@ -7,7 +7,14 @@
 // rule's pattern (each '*' as nothing and as "x1", '$' dropped; the path
 // with one byte more, one less, a '/' more, its parent; its query forms),
 // each asked for every product token the file names, "*"-only agents and
-// Googlebot. Run it through google/diff.sh.
+// Googlebot.
+//
+// With -generated N, it asks about N generated files of large rule sets
+// (internal/rulegen: 130 to 3,000 rules, hundreds of wildcard rules,
+// anchors, escapes, several groups and agents, file order unrelated to
+// length) as well, -gen-questions questions each: the shapes the real
+// corpus does not reach. With -corpus=false, about those alone. Run it
+// through google/diff.sh.
 package main
 
 import (
@@ -24,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/internal/rulegen"
 )
 
 type question struct {
@@ -35,26 +43,61 @@ func main() {
 	bin := flag.String("bin", "", "Google's answer program (google/answer.cc)")
 	shared := flag.String("shared", filepath.Join("..", "..", "shared"), "the shared data folder")
 	perFile := flag.Int("per-file", 200, "questions made per file, at most (besides the golden ones)")
+	generated := flag.Int("generated", 0, "generated files of large rule sets to ask about too")
+	genSeed := flag.Uint64("gen-seed", 0, "the first generated file's seed")
+	genQuestions := flag.Int("gen-questions", 600, "questions per generated file")
+	corpus := flag.Bool("corpus", true, "ask about the real corpus")
 	flag.Parse()
-	if err := run(*bin, *shared, *perFile); err != nil {
+	if err := run(*bin, *shared, *perFile, *corpus, gens{*generated, *genSeed, *genQuestions}); err != nil {
 		fmt.Fprintln(os.Stderr, "google-diff:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin, shared string, perFile int) error {
-	dir := filepath.Join(shared, "corpus", "real")
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
+// gens says which generated files to ask about.
+type gens struct {
+	n         int
+	seed      uint64
+	questions int
+}
+
+func run(bin, shared string, perFile int, corpus bool, g gens) error {
 	var files []string
-	for _, e := range ents {
-		if strings.HasSuffix(e.Name(), ".txt") {
-			files = append(files, filepath.Join(dir, e.Name()))
+	if corpus {
+		dir := filepath.Join(shared, "corpus", "real")
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return err
 		}
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".txt") {
+				files = append(files, filepath.Join(dir, e.Name()))
+			}
+		}
+		slices.Sort(files)
 	}
-	slices.Sort(files)
+	// Generated files are written to a folder of their own, which the
+	// answer program reads them from; their questions are made here.
+	genQs := map[string][][2]string{}
+	if g.n > 0 {
+		dir, err := os.MkdirTemp("", "google-diff-gen")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		rules := 0
+		for s := g.seed; s < g.seed+uint64(g.n); s++ {
+			f := rulegen.Generate(s, g.questions/2)
+			p := filepath.Join(dir, fmt.Sprintf("gen-%d.txt", s))
+			if err := os.WriteFile(p, []byte(f.Body), 0o644); err != nil {
+				return err
+			}
+			files = append(files, p)
+			genQs[p] = f.Questions(g.questions)
+			rules += f.Rules
+		}
+		fmt.Printf("%d generated files (seeds %d to %d), %d rules\n", g.n, g.seed, g.seed+uint64(g.n)-1, rules)
+	}
 	golden := map[string][][2]string{}
 	if f, err := os.Open(filepath.Join(shared, "conformance", "corpus_golden.jsonl")); err == nil {
 		sc := bufio.NewScanner(f)
@@ -88,7 +131,11 @@ func run(bin, shared string, perFile int) error {
 		w := bufio.NewWriter(in)
 		rng := rand.New(rand.NewPCG(7, 11))
 		for i, path := range files {
-			for _, q := range questionsFor(path, golden[path], perFile, rng) {
+			qq, ok := genQs[path]
+			if !ok {
+				qq = questionsFor(path, golden[path], perFile, rng)
+			}
+			for _, q := range qq {
 				fmt.Fprintf(w, "%s\t%s\t%s\n", path, q[0], q[1])
 				qs <- question{i, q[0], q[1]}
 			}
@@ -143,7 +190,7 @@ func run(bin, shared string, perFile int) error {
 	if err := cmd.Wait(); err != nil {
 		return err
 	}
-	fmt.Printf("%d files, %d questions: %d disagreements (verdict or deciding line)\n", len(files), n, bad)
+	fmt.Printf("%d files (%d generated), %d questions: %d disagreements (verdict or deciding line)\n", len(files), len(genQs), n, bad)
 	if bad > 0 {
 		return fmt.Errorf("%d disagreements", bad)
 	}
