@@ -26,9 +26,6 @@ import (
 // decodeCheck reads the body of POST /v1/check into req, as decode does;
 // sc (nil: none) remembers long strings already unescaped.
 func decodeCheck(w http.ResponseWriter, r *http.Request, req *CheckRequest, sc *stringCache) *Error {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		return decode(w, r, req)
-	}
 	var buf bytes.Buffer
 	if n := r.ContentLength; n > 0 && n <= MaxBodyBytes {
 		// ReadFrom wants bytes.MinRead free before each read, the one

@@ -60,6 +60,11 @@ type Options struct {
 	// AllowPrivate lets live fetches reach loopback, private, link-local
 	// and the other addresses AddressClass names.
 	AllowPrivate bool
+	// AllowedHosts are the Host header values accepted beside the
+	// server's own addresses (see checkHost): host names or IP addresses
+	// (any port), or host:port; "*" accepts any Host. Give the names a
+	// reverse proxy forwards, or the server is reached by.
+	AllowedHosts []string
 	// Resolver resolves the host names of live fetches; nil means
 	// net.DefaultResolver.
 	Resolver interface {
@@ -100,6 +105,7 @@ type Server struct {
 	history   *history
 	parsed    *sourceLRU
 	strings   *stringCache // long strings of check bodies, unescaped
+	hosts     *hostPolicy
 	limits    *limiter
 	// authFailures counts each client's wrong tokens.
 	authFailures *limiter
@@ -144,6 +150,11 @@ func New(opts *Options) (*Server, error) {
 	if err := fetch.CheckUserAgent(o.UserAgent); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
+	hosts, err := newHostPolicy(o.AllowedHosts)
+	if err != nil {
+		return nil, err
+	}
+	s.hosts = hosts
 	if o.Rate == 0 {
 		o.Rate = DefaultRate
 	}
@@ -202,6 +213,9 @@ func New(opts *Options) (*Server, error) {
 	s.mux = http.NewServeMux()
 	for _, r := range s.routes {
 		h := http.Handler(r.handler)
+		if strings.HasPrefix(r.pattern, "POST ") {
+			h = s.postGate(h)
+		}
 		if r.api {
 			h = s.apiGate(h)
 		}
@@ -255,6 +269,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 // at most ShutdownTimeout) and returns nil, or the error that stopped it.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	o := &s.opts
+	s.hosts.listening(ln.Addr())
 	hs := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: o.ReadHeaderTimeout,
@@ -320,7 +335,9 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			h[kv.key] = kv.value
 		}
 		sw := &statusWriter{ResponseWriter: w}
-		next.ServeHTTP(sw, r)
+		if s.checkHost(sw, r) {
+			next.ServeHTTP(sw, r)
+		}
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}
@@ -475,6 +492,9 @@ func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
+	if !s.sameOrigin(w, r) {
+		return
+	}
 	q := r.URL.Query()
 	if e := onlyParams(q, "url", "dialect"); e != nil {
 		writeError(w, e)
