@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -28,6 +30,13 @@ import (
 // is never overwritten by one written here during the outage: another
 // process may have written a fresher one.
 //
+// A primary made of parts that fail apart, such as the masters of a Redis
+// Cluster, says which part holds a key (Parted). Fallback then keeps the
+// state of each part apart: a part that fails sends its keys to memory, and
+// only those, while the keys of the other parts stay on the primary; each
+// failing part is tried again on its own. KeyDegraded says, for one key,
+// what Health says for the store.
+//
 // Leases go to the primary when it implements Leaser and answers; otherwise
 // Fallback grants them itself, for this process only (a fleet cut off from
 // its shared store cannot agree on anything, and each process then fetches
@@ -41,19 +50,44 @@ import (
 // primary does.
 type Fallback struct {
 	primary    Store
+	parted     Parted // the primary, when it has parts; nil otherwise
 	mem        *Memory
 	leases     *leaseTable
 	now        func() time.Time
 	retryAfter time.Duration
 	maxDirty   int
 
-	mu       sync.Mutex
-	closed   bool
-	degraded bool
-	since    time.Time // when the primary was first found failing
-	lastErr  error     // its last failure
-	nextTry  time.Time // when the primary may be tried again
-	dirty    map[string]dirtyKey
+	mu      sync.Mutex
+	closed  bool
+	failing map[string]*failure // by part; "" is the primary as a whole
+	dirty   map[string]dirtyKey
+}
+
+// Parted is implemented by a primary store made of parts that fail apart,
+// such as the masters of a Redis Cluster, so that a Fallback around it
+// sends to memory only the keys of a part that fails.
+type Parted interface {
+	// Part names the part of the store that holds key now, in a few words
+	// for a message ("master 10.0.0.7:6379"), or returns "" when it
+	// cannot tell: the store as a whole. It must answer at once, without
+	// asking a server.
+	Part(key string) string
+}
+
+// KeyReporter is implemented by stores whose keys can be degraded apart,
+// as a Fallback's are on a primary with parts.
+type KeyReporter interface {
+	// KeyDegraded reports whether key is answered from a fallback now,
+	// the store it belongs to failing.
+	KeyDegraded(key string) bool
+}
+
+// failure is a part of the primary found failing.
+type failure struct {
+	since   time.Time // when it was first found failing
+	last    time.Time // when it last failed
+	lastErr error     // its last failure
+	nextTry time.Time // when it may be tried again
 }
 
 // dirtyKey is a key written or deleted in memory while the primary was away.
@@ -98,40 +132,55 @@ func NewFallback(primary Store, opts *FallbackOptions) *Fallback {
 		}
 	}
 	mo.Now = o.Now
+	parted, _ := primary.(Parted)
 	return &Fallback{
 		primary:    primary,
+		parted:     parted,
 		mem:        NewMemory(&mo),
 		leases:     newLeaseTable(),
 		now:        o.Now,
 		retryAfter: o.RetryAfter,
 		maxDirty:   mo.MaxEntries,
+		failing:    map[string]*failure{},
 		dirty:      map[string]dirtyKey{},
 	}
 }
 
-// usePrimary reports whether an operation should go to the primary: always
-// while it works; once an interval after it failed, for the one operation
-// that tries it again.
-func (f *Fallback) usePrimary() bool {
+// part names the part of the primary that holds key: "" for the whole.
+func (f *Fallback) part(key string) string {
+	if f.parted == nil {
+		return ""
+	}
+	return f.parted.Part(key)
+}
+
+// usePrimary reports whether an operation on part should go to the
+// primary: always while the part works; once an interval after it failed,
+// for the one operation that tries it again.
+func (f *Fallback) usePrimary(part string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if !f.degraded {
+	fl := f.failing[part]
+	if fl == nil {
 		return true
 	}
 	now := f.now()
-	if now.Before(f.nextTry) {
+	if now.Before(fl.nextTry) {
 		return false
 	}
-	f.nextTry = now.Add(f.retryAfter)
+	fl.nextTry = now.Add(f.retryAfter)
 	return true
 }
 
-// settle records what the primary answered and reports whether that answer
-// stands (true), or the operation is to be answered from memory (false).
-func (f *Fallback) settle(ctx context.Context, err error) bool {
+// settle records what the primary answered for part and reports whether
+// that answer stands (true), or the operation is to be answered from memory
+// (false). An answer clears the part's failure, and that of the primary as
+// a whole, which has answered.
+func (f *Fallback) settle(ctx context.Context, part string, err error) bool {
 	if err == nil {
 		f.mu.Lock()
-		f.degraded, f.lastErr, f.since = false, nil, time.Time{}
+		delete(f.failing, part)
+		delete(f.failing, "")
 		f.mu.Unlock()
 		return true
 	}
@@ -141,12 +190,22 @@ func (f *Fallback) settle(ctx context.Context, err error) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := f.now()
-	if !f.degraded {
-		f.degraded, f.since = true, now
-		f.nextTry = now.Add(f.retryAfter)
+	fl := f.failing[part]
+	if fl == nil {
+		fl = &failure{since: now, nextTry: now.Add(f.retryAfter)}
+		f.failing[part] = fl
 	}
-	f.lastErr = err
+	fl.last, fl.lastErr = now, err
 	return false
+}
+
+// KeyDegraded implements KeyReporter: it reports whether the part of the
+// primary that holds key is failing, so that key is answered from memory.
+func (f *Fallback) KeyDegraded(key string) bool {
+	part := f.part(key)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.failing[part] != nil
 }
 
 func (f *Fallback) check(ctx context.Context, key string) error {
@@ -193,13 +252,14 @@ func (f *Fallback) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	if err := f.check(ctx, key); err != nil {
 		return nil, false, err
 	}
-	if f.usePrimary() {
+	part := f.part(key)
+	if f.usePrimary(part) {
 		v, ok, err := f.primary.Get(ctx, key)
-		if f.settle(ctx, err) {
+		if f.settle(ctx, part, err) {
 			if err != nil {
 				return nil, false, err
 			}
-			return f.reconcile(ctx, key, v, ok)
+			return f.reconcile(ctx, key, part, v, ok)
 		}
 	}
 	return f.mem.Get(ctx, key)
@@ -207,14 +267,14 @@ func (f *Fallback) Get(ctx context.Context, key string) ([]byte, bool, error) {
 
 // reconcile brings memory in line with what the primary answered for key,
 // writing back to the primary what was written here while it was away.
-func (f *Fallback) reconcile(ctx context.Context, key string, v []byte, ok bool) ([]byte, bool, error) {
+func (f *Fallback) reconcile(ctx context.Context, key, part string, v []byte, ok bool) ([]byte, bool, error) {
 	d, dirty := f.takeDirty(key)
 	switch {
 	case dirty && d.deleted && ok:
 		// Deleted here while the primary was away.
 		if err := f.primary.Delete(ctx, key); err != nil {
 			f.markDirty(key, d)
-			f.settle(ctx, err)
+			f.settle(ctx, part, err)
 		}
 		return nil, false, nil
 	case dirty && !d.deleted && !ok:
@@ -233,7 +293,7 @@ func (f *Fallback) reconcile(ctx context.Context, key string, v []byte, ok bool)
 		}
 		if err := f.primary.Put(ctx, key, mv, ttl); err != nil {
 			f.markDirty(key, d)
-			f.settle(ctx, err)
+			f.settle(ctx, part, err)
 		}
 		return mv, true, nil
 	case ok:
@@ -250,9 +310,9 @@ func (f *Fallback) Put(ctx context.Context, key string, value []byte, ttl time.D
 	if err := f.check(ctx, key); err != nil {
 		return err
 	}
-	if f.usePrimary() {
+	if part := f.part(key); f.usePrimary(part) {
 		err := f.primary.Put(ctx, key, value, ttl)
-		if f.settle(ctx, err) {
+		if f.settle(ctx, part, err) {
 			if err == nil {
 				f.clearDirty(key)
 				_ = f.mem.Put(ctx, key, value, ttl)
@@ -276,9 +336,9 @@ func (f *Fallback) Delete(ctx context.Context, key string) error {
 	if err := f.check(ctx, key); err != nil {
 		return err
 	}
-	if f.usePrimary() {
+	if part := f.part(key); f.usePrimary(part) {
 		err := f.primary.Delete(ctx, key)
-		if f.settle(ctx, err) {
+		if f.settle(ctx, part, err) {
 			if err == nil {
 				f.clearDirty(key)
 				f.mem.forget(key)
@@ -302,10 +362,12 @@ func (f *Fallback) Lease(ctx context.Context, key, owner string, ttl time.Durati
 	if err := CheckLease(key, owner, ttl); err != nil {
 		return false, err
 	}
-	if pl, ok := f.primary.(Leaser); ok && f.usePrimary() {
-		got, err := pl.Lease(ctx, key, owner, ttl)
-		if f.settle(ctx, err) {
-			return got, err
+	if pl, ok := f.primary.(Leaser); ok {
+		if part := f.part(key); f.usePrimary(part) {
+			got, err := pl.Lease(ctx, key, owner, ttl)
+			if f.settle(ctx, part, err) {
+				return got, err
+			}
 		}
 	}
 	return f.leases.lease(f.now(), key, owner, ttl), nil
@@ -321,10 +383,12 @@ func (f *Fallback) Release(ctx context.Context, key, owner string) error {
 		return err
 	}
 	f.leases.release(key, owner)
-	if pl, ok := f.primary.(Leaser); ok && f.usePrimary() {
-		err := pl.Release(ctx, key, owner)
-		if f.settle(ctx, err) {
-			return err
+	if pl, ok := f.primary.(Leaser); ok {
+		if part := f.part(key); f.usePrimary(part) {
+			err := pl.Release(ctx, key, owner)
+			if f.settle(ctx, part, err) {
+				return err
+			}
 		}
 	}
 	return nil
@@ -332,8 +396,9 @@ func (f *Fallback) Release(ctx context.Context, key, owner string) error {
 
 // Ping asks the primary whether it answers, when it can be asked (it has a
 // method Ping(context.Context) error, as the Redis store has), and records
-// the answer as any operation would: a failure makes the Fallback degraded,
-// a success clears that. It returns the primary's error, or nil.
+// the answer for the primary as a whole, as an operation on a key it cannot
+// place in a part would: a failure makes the Fallback degraded, a success
+// clears that. It returns the primary's error, or nil.
 func (f *Fallback) Ping(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -343,7 +408,7 @@ func (f *Fallback) Ping(ctx context.Context) error {
 		return nil
 	}
 	err := p.Ping(ctx)
-	f.settle(ctx, err)
+	f.settle(ctx, "", err)
 	return err
 }
 
@@ -365,7 +430,9 @@ func (f *Fallback) Close() error {
 // Health implements Reporter. Name is the primary's; when the primary is
 // failing, Degraded is true and Message says how (unreachable, or refusing
 // this client when the error matches ErrRefused), since when, its last
-// error, and that answers come from memory.
+// error, and that answers come from memory. When only parts of the primary
+// fail, Message names them first: "redis cluster ...: master 10.0.0.7:6379
+// unreachable since 09:30:00: ...; answering its keys from memory".
 func (f *Fallback) Health() Health {
 	h := Health{Name: fmt.Sprintf("%T", f.primary)}
 	if r, ok := f.primary.(Reporter); ok {
@@ -373,16 +440,47 @@ func (f *Fallback) Health() Health {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.degraded {
-		h.Degraded = true
-		state := "unreachable"
-		if errors.Is(f.lastErr, ErrRefused) {
-			state = "refuses this client"
-		}
-		h.Message = fmt.Sprintf("%s %s since %s: %v; answering from memory",
-			h.Name, state, clockTime(f.since, f.now()), f.lastErr)
+	if len(f.failing) == 0 {
+		return h
 	}
+	h.Degraded = true
+	now := f.now()
+	if whole := f.failing[""]; whole != nil {
+		h.Message = fmt.Sprintf("%s %s since %s: %v; answering from memory",
+			h.Name, failState(whole.lastErr), clockTime(whole.since, now), whole.lastErr)
+		return h
+	}
+	parts := make([]string, 0, len(f.failing))
+	var since time.Time
+	var latest *failure
+	for p, fl := range f.failing {
+		parts = append(parts, p)
+		if since.IsZero() || fl.since.Before(since) {
+			since = fl.since
+		}
+		if latest == nil || fl.last.After(latest.last) {
+			latest = fl
+		}
+	}
+	sort.Strings(parts)
+	whose := "its"
+	if len(parts) > 1 {
+		whose = "their"
+	}
+	if len(parts) > 3 {
+		parts = append(parts[:3], fmt.Sprintf("%d more", len(parts)-3))
+	}
+	h.Message = fmt.Sprintf("%s: %s %s since %s: %v; answering %s keys from memory",
+		h.Name, strings.Join(parts, ", "), failState(latest.lastErr), clockTime(since, now), latest.lastErr, whose)
 	return h
+}
+
+// failState says how a store that failed with err fails.
+func failState(err error) string {
+	if errors.Is(err, ErrRefused) {
+		return "refuses this client"
+	}
+	return "unreachable"
 }
 
 // clockTime writes t as a time of day, with the date when it is not now's.

@@ -18,11 +18,13 @@ type flaky struct {
 	leases *leaseTable
 	now    func() time.Time
 
-	mu     sync.Mutex
-	down   bool
-	calls  int
-	closed bool
-	hook   func(ctx context.Context) error // when set, its error is returned
+	mu        sync.Mutex
+	down      bool
+	calls     int
+	closed    bool
+	hook      func(ctx context.Context) error // when set, its error is returned
+	partOf    func(key string) string         // when set, the part of the primary that holds key
+	partsDown map[string]bool                 // parts down
 }
 
 func newFlaky(now func() time.Time) *flaky {
@@ -50,7 +52,18 @@ func (f *flaky) callCount() int {
 	return f.calls
 }
 
-func (f *flaky) enter(ctx context.Context) error {
+// setPartDown takes the part of the primary named down, or brings it back.
+func (f *flaky) setPartDown(part string, down bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.partsDown == nil {
+		f.partsDown = map[string]bool{}
+	}
+	f.partsDown[part] = down
+}
+
+// enter counts a call on key ("" for none) and returns its error.
+func (f *flaky) enter(ctx context.Context, key string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.calls++
@@ -61,47 +74,54 @@ func (f *flaky) enter(ctx context.Context) error {
 		return f.hook(ctx)
 	case f.down:
 		return errRefused
+	case key != "" && f.partOf != nil && f.partsDown[f.partOf(key)]:
+		return errRefused
 	}
 	return nil
 }
 
+// parted is a flaky primary with parts (flaky.partOf), which says so.
+type parted struct{ *flaky }
+
+func (p parted) Part(key string) string { return p.partOf(key) }
+
 func (f *flaky) Get(ctx context.Context, key string) ([]byte, bool, error) {
-	if err := f.enter(ctx); err != nil {
+	if err := f.enter(ctx, key); err != nil {
 		return nil, false, err
 	}
 	return f.mem.Get(ctx, key)
 }
 
 func (f *flaky) Put(ctx context.Context, key string, value []byte, ttl time.Duration) error {
-	if err := f.enter(ctx); err != nil {
+	if err := f.enter(ctx, key); err != nil {
 		return err
 	}
 	return f.mem.Put(ctx, key, value, ttl)
 }
 
 func (f *flaky) Delete(ctx context.Context, key string) error {
-	if err := f.enter(ctx); err != nil {
+	if err := f.enter(ctx, key); err != nil {
 		return err
 	}
 	return f.mem.Delete(ctx, key)
 }
 
 func (f *flaky) Lease(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
-	if err := f.enter(ctx); err != nil {
+	if err := f.enter(ctx, key); err != nil {
 		return false, err
 	}
 	return f.leases.lease(f.now(), key, owner, ttl), nil
 }
 
 func (f *flaky) Release(ctx context.Context, key, owner string) error {
-	if err := f.enter(ctx); err != nil {
+	if err := f.enter(ctx, key); err != nil {
 		return err
 	}
 	f.leases.release(key, owner)
 	return nil
 }
 
-func (f *flaky) Ping(ctx context.Context) error { return f.enter(ctx) }
+func (f *flaky) Ping(ctx context.Context) error { return f.enter(ctx, "") }
 
 func (f *flaky) Close() error {
 	f.mu.Lock()
@@ -220,6 +240,93 @@ func TestFallbackOutage(t *testing.T) {
 	}
 	wantValue(t, f, "https://during.example", "d")
 	wantValue(t, p.mem, "https://during.example", "d")
+}
+
+// TestFallbackParts: on a primary with parts, a part that fails sends its
+// keys to memory, and only those; the keys of the parts that work stay on
+// the primary, for values and leases. Each part is tried again on its own.
+func TestFallbackParts(t *testing.T) {
+	c := newTestClock()
+	p := newFlaky(c.Now)
+	p.partOf = func(key string) string {
+		if strings.HasPrefix(key, "https://a") {
+			return "part a"
+		}
+		return "part b"
+	}
+	f := NewFallback(parted{p}, &FallbackOptions{Now: c.Now, RetryAfter: 10 * time.Second})
+	defer f.Close()
+	put(t, f, "https://a1.example", "a1", 0)
+	put(t, f, "https://b1.example", "b1", 0)
+
+	p.setPartDown("part a", true)
+	wantValue(t, f, "https://a1.example", "a1") // from memory
+	const partMessage = "flaky 127.0.0.1:1: part a unreachable since 12:00:00: dial tcp 127.0.0.1:1: connect: connection refused; answering its keys from memory"
+	wantHealth(t, f, true, partMessage)
+	if !f.KeyDegraded("https://a1.example") || f.KeyDegraded("https://b1.example") {
+		t.Fatal("KeyDegraded: want part a's keys only")
+	}
+	calls := p.callCount()
+	// Part b's keys are read and written on the primary.
+	put(t, p.mem, "https://b2.example", "b2", 0) // by another process
+	wantValue(t, f, "https://b2.example", "b2")
+	put(t, f, "https://b3.example", "b3", 0)
+	wantValue(t, p.mem, "https://b3.example", "b3")
+	if got, err := f.Lease(ctx, "https://b3.example", "me", time.Minute); !got || err != nil {
+		t.Fatalf("Lease = %v, %v", got, err)
+	}
+	if got := p.leases.lease(c.Now(), "https://b3.example", "another", time.Minute); got {
+		t.Fatal("the lease on part b's key was not taken on the primary")
+	}
+	// Part a's are not tried until the interval has passed.
+	put(t, f, "https://a2.example", "a2", 0)
+	wantValue(t, f, "https://a2.example", "a2")
+	if got, err := f.Lease(ctx, "https://a2.example", "me", time.Minute); !got || err != nil {
+		t.Fatalf("Lease = %v, %v", got, err)
+	}
+	if n := p.callCount() - calls; n != 3 {
+		t.Fatalf("the primary was called %d times, want 3: part b's calls alone", n)
+	}
+	wantHealth(t, f, true, partMessage)
+
+	// The primary as a whole fails a Ping: its keys that have a part
+	// working stay on it, and an answer clears the failure of the whole.
+	p.setDown(true)
+	if err := f.Ping(ctx); err == nil {
+		t.Fatal("Ping succeeded")
+	}
+	p.setDown(false)
+	wantValue(t, f, "https://b1.example", "b1")
+	wantHealth(t, f, true, partMessage)
+
+	// Part a comes back: after the interval one operation finds it, and
+	// what was written meanwhile is written back when read.
+	p.setPartDown("part a", false)
+	c.Advance(10 * time.Second)
+	wantValue(t, f, "https://a2.example", "a2")
+	wantHealth(t, f, false, "")
+	wantValue(t, p.mem, "https://a2.example", "a2")
+}
+
+// TestFallbackPartsMessage: with several parts down, Health names them
+// (three at most), from the first failure, with the last error.
+func TestFallbackPartsMessage(t *testing.T) {
+	c := newTestClock()
+	p := newFlaky(c.Now)
+	p.partOf = func(key string) string { return "part " + key[len("https://"):][:1] }
+	f := NewFallback(parted{p}, &FallbackOptions{Now: c.Now})
+	defer f.Close()
+	for i, part := range []string{"c", "a", "e", "b", "d"} {
+		p.setPartDown("part "+part, true)
+		wantMissing(t, f, "https://"+part+".example")
+		if i == 1 {
+			wantHealth(t, f, true, "flaky 127.0.0.1:1: part a, part c unreachable since 12:00:00: "+
+				"dial tcp 127.0.0.1:1: connect: connection refused; answering their keys from memory")
+		}
+		c.Advance(time.Second)
+	}
+	wantHealth(t, f, true, "flaky 127.0.0.1:1: part a, part b, part c, 2 more unreachable since 12:00:00: "+
+		"dial tcp 127.0.0.1:1: connect: connection refused; answering their keys from memory")
 }
 
 func TestFallbackWriteBack(t *testing.T) {

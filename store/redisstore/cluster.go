@@ -1,6 +1,7 @@
 package redisstore
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strings"
@@ -24,7 +25,9 @@ import (
 // origin's entry and its lease live in one slot, on one master. When a
 // master is lost, the calls for its slots fail until the cluster has moved
 // them; wrapped in a store.Fallback, as storeopen does, the cache then
-// answers from memory and fetches on its own, and says so in its Health.
+// answers those origins from memory and fetches them on its own, and says
+// so in its Health, while the origins of the other masters stay on the
+// cluster: the store tells the Fallback which master holds a key (Part).
 func OpenCluster(rawURL string, opts *Options) (*Store, error) {
 	var o Options
 	if opts != nil {
@@ -93,4 +96,33 @@ func redactHosts(s string) string {
 		return "xxxxx@" + s[i+1:]
 	}
 	return s
+}
+
+// Part implements store.Parted: on a cluster it names the master that
+// serves key's slot ("master 127.0.0.1:7001"), as the client last learnt
+// the cluster's layout, so that a store.Fallback sends to memory only the
+// keys of a master that fails. It is "" on a single server, and on a
+// cluster before any call has answered: Part never asks a server, and the
+// layout is not known yet. A master's slots stay its own in the layout
+// while it is down, until the cluster gives them to another (a replica
+// promoted): their keys are then another master's.
+func (s *Store) Part(key string) string {
+	cc, ok := s.client.(*redis.ClusterClient)
+	if !ok || !s.mapped.Load() {
+		return ""
+	}
+	// With the layout known, MasterForKey reads it without a call.
+	c, err := cc.MasterForKey(context.Background(), s.entryKey(key))
+	if err != nil {
+		return ""
+	}
+	return "master " + c.Options().Addr
+}
+
+// answered records that a call answered: on a cluster, the client knows
+// its layout since (see Part).
+func (s *Store) answered() {
+	if s.hashTag && !s.mapped.Load() {
+		s.mapped.Store(true)
+	}
 }

@@ -181,6 +181,110 @@ func masterOf(cc *redis.ClusterClient, key string) (string, error) {
 	return addr, err
 }
 
+// TestClusterMasterDown: with one master of three killed, a Fallback on the
+// cluster answers from memory for that master's keys alone: the keys of
+// the other two are still read and written on the cluster, and their
+// leases taken there. (Any failure used to send every key to memory.)
+func TestClusterMasterDown(t *testing.T) {
+	cl := startCluster(t)
+	s, err := OpenCluster(cl.url()+"?prefix=t:", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// No second try of the lost master while the test runs.
+	f := store.NewFallback(s, &store.FallbackOptions{RetryAfter: time.Hour})
+	defer f.Close()
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: cl.addrs})
+	defer cc.Close()
+
+	const n = 300
+	keys := make([]string, n)
+	on := map[string]string{} // key: the address of its master
+	for i := range keys {
+		key := fmt.Sprintf("https://s%d.example", i)
+		keys[i] = key
+		if err := f.Put(ctx, key, []byte("before"), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		m, err := cc.MasterForKey(ctx, s.entryKey(key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		on[key] = m.Options().Addr
+		if part := s.Part(key); part != "master "+on[key] {
+			t.Fatalf("Part(%q) = %q, want master %s", key, part, on[key])
+		}
+	}
+	lost := cl.addrs[1]
+	cl.kill(1)
+	var lostKeys, liveKeys []string
+	for _, key := range keys {
+		if on[key] == lost {
+			lostKeys = append(lostKeys, key)
+		} else {
+			liveKeys = append(liveKeys, key)
+		}
+	}
+	if len(lostKeys) == 0 || len(liveKeys) == 0 {
+		t.Fatalf("%d keys on the lost master, %d on the others", len(lostKeys), len(liveKeys))
+	}
+
+	// A key of the lost master fails first, and is answered from memory.
+	if v, ok, err := f.Get(ctx, lostKeys[0]); err != nil || !ok || string(v) != "before" {
+		t.Fatalf("Get(%q) = %q, %v, %v", lostKeys[0], v, ok, err)
+	}
+	// Values written on the cluster by another process are read back
+	// from the cluster for the live masters' keys; memory answers the
+	// others.
+	for _, key := range liveKeys {
+		if err := cc.Set(ctx, s.entryKey(key), "another's", time.Hour).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, key := range keys {
+		want := "another's"
+		if on[key] == lost {
+			want = "before"
+		}
+		if v, ok, err := f.Get(ctx, key); err != nil || !ok || string(v) != want {
+			t.Fatalf("Get(%q) on %s = %q, %v, %v; want %q", key, on[key], v, ok, err, want)
+		}
+		if got := f.KeyDegraded(key); got != (on[key] == lost) {
+			t.Fatalf("KeyDegraded(%q) on %s = %v", key, on[key], got)
+		}
+	}
+	h := f.Health()
+	if want := h.Name + ": master " + lost + " unreachable since "; !h.Degraded || !strings.HasPrefix(h.Message, want) ||
+		!strings.HasSuffix(h.Message, "; answering its keys from memory") {
+		t.Fatalf("Health = %+v", h)
+	}
+	// Writes and leases of the live masters' keys reach the cluster.
+	for _, key := range liveKeys {
+		if err := f.Put(ctx, key, []byte("after"), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		if v, err := cc.Get(ctx, s.entryKey(key)).Result(); err != nil || v != "after" {
+			t.Fatalf("%s on the cluster: %q, %v", key, v, err)
+		}
+		if got, err := f.Lease(ctx, key, "me", time.Minute); err != nil || !got {
+			t.Fatalf("Lease(%q) = %v, %v", key, got, err)
+		}
+		if v, err := cc.Get(ctx, s.leaseKey(key)).Result(); err != nil || v != "me" {
+			t.Fatalf("the lease of %s on the cluster: %q, %v", key, v, err)
+		}
+	}
+	// Those of the lost master's keys are this process's alone.
+	for _, key := range lostKeys {
+		if got, err := f.Lease(ctx, key, "me", time.Minute); err != nil || !got {
+			t.Fatalf("Lease(%q) = %v, %v", key, got, err)
+		}
+	}
+	if h2 := f.Health(); h2 != h {
+		t.Fatalf("Health = %+v, was %+v", h2, h)
+	}
+	t.Logf("%d keys on the lost master answered from memory, %d on the others from the cluster", len(lostKeys), len(liveKeys))
+}
+
 // TestClusterFleet: three caches share a cluster and fetch each origin once;
 // then a master is killed mid-run: every answer stays correct, and the
 // caches fall back to memory and fetch on their own for what they cannot
@@ -206,8 +310,10 @@ func TestClusterFleet(t *testing.T) {
 	const n = 3
 	caches := make([]*cache.Cache, n)
 	stores := make([]*store.Fallback, n)
+	var s *Store
 	for i := range caches {
-		s, err := OpenCluster(cl.url(), nil)
+		var err error
+		s, err = OpenCluster(cl.url(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,25 +348,45 @@ func TestClusterFleet(t *testing.T) {
 			t.Errorf("s%d.test fetched %d times by %d caches on a cluster, want 1", o, got, n)
 		}
 	}
+	// Where each origin's entry lives.
+	cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: cl.addrs})
+	defer cc.Close()
+	on := map[int]string{}
+	for o := 60; o < 120; o++ {
+		m, err := cc.MasterForKey(ctx, s.entryKey(fmt.Sprintf("http://s%d.test", o)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		on[o] = m.Options().Addr
+	}
+	lost := cl.addrs[1]
 	cl.kill(1)
 	start := time.Now()
 	ask(60, 120)
 	t.Logf("60 origins asked by 3 caches with a master down: %v", time.Since(start))
-	// Fallback degrades the whole store for RetryAfter when a call fails,
-	// and tries the cluster again after it: a call that reaches a live
-	// master clears Health, so it is the fetches that say it.
+	// Each Fallback sends to memory the origins of the lost master only:
+	// those are fetched by each cache on its own, the others once by
+	// the three, through the cluster's leases.
 	var local uint64
 	for _, c := range caches {
 		local += c.Stats().LocalFetches
 	}
 	mu.Lock()
 	defer mu.Unlock()
+	lostOrigins := 0
 	for o := 60; o < 120; o++ {
-		if got := fetches[fmt.Sprintf("s%d.test", o)]; got < 1 || got > n {
-			t.Errorf("s%d.test fetched %d times, want 1 to %d", o, got, n)
+		got := fetches[fmt.Sprintf("s%d.test", o)]
+		switch {
+		case on[o] == lost:
+			lostOrigins++
+			if got < 1 || got > n {
+				t.Errorf("s%d.test, on the lost master, fetched %d times, want 1 to %d", o, got, n)
+			}
+		case got != 1:
+			t.Errorf("s%d.test, on the live master %s, fetched %d times by %d caches, want 1", o, on[o], got, n)
 		}
 	}
-	if local == 0 {
-		t.Errorf("with a master down: no fetch made alone, want some")
+	if lostOrigins == 0 || local == 0 {
+		t.Errorf("with a master down: %d origins on it, %d fetches made alone; want some", lostOrigins, local)
 	}
 }

@@ -70,7 +70,8 @@ type Store struct {
 	ownClient bool
 	prefix    string
 	name      string
-	hashTag   bool // key names carry the key in {}: a cluster
+	hashTag   bool        // key names carry the key in {}: a cluster
+	mapped    atomic.Bool // a call on the cluster has answered: the client knows its layout
 	closed    atomic.Bool
 }
 
@@ -78,6 +79,7 @@ var (
 	_ store.Store    = (*Store)(nil)
 	_ store.Leaser   = (*Store)(nil)
 	_ store.Reporter = (*Store)(nil)
+	_ store.Parted   = (*Store)(nil)
 )
 
 // Open returns a store on the Redis server rawURL names, in the forms
@@ -281,10 +283,12 @@ func (s *Store) Get(ctx context.Context, key string) ([]byte, bool, error) {
 	v, err := s.client.Get(ctx, s.entryKey(key)).Bytes()
 	switch {
 	case errors.Is(err, redis.Nil):
+		s.answered()
 		return nil, false, nil
 	case err != nil:
 		return nil, false, s.fail(ctx, "GET", key, err)
 	}
+	s.answered()
 	if v == nil {
 		v = []byte{}
 	}
@@ -308,6 +312,7 @@ func (s *Store) Put(ctx context.Context, key string, value []byte, ttl time.Dura
 	if err := s.client.Set(ctx, s.entryKey(key), value, exp).Err(); err != nil {
 		return s.fail(ctx, "SET", key, err)
 	}
+	s.answered()
 	return nil
 }
 
@@ -319,6 +324,7 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	if err := s.client.Del(ctx, s.entryKey(key)).Err(); err != nil {
 		return s.fail(ctx, "DEL", key, err)
 	}
+	s.answered()
 	return nil
 }
 
@@ -354,6 +360,7 @@ func (s *Store) Lease(ctx context.Context, key, owner string, ttl time.Duration)
 	if err != nil {
 		return false, s.fail(ctx, "lease", key, err)
 	}
+	s.answered()
 	return got == 1, nil
 }
 
@@ -368,6 +375,7 @@ func (s *Store) Release(ctx context.Context, key, owner string) error {
 	if err := releaseScript.Run(ctx, s.client, []string{s.leaseKey(key)}, owner).Err(); err != nil {
 		return s.fail(ctx, "release", key, err)
 	}
+	s.answered()
 	return nil
 }
 
@@ -382,6 +390,7 @@ func (s *Store) Ping(ctx context.Context) error {
 	if err := s.client.Ping(ctx).Err(); err != nil {
 		return s.fail(ctx, "PING", "", err)
 	}
+	s.answered()
 	return nil
 }
 
