@@ -3,6 +3,7 @@ package tester
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -91,7 +92,25 @@ type FetchInfo struct {
 	ExpiresAt    string          `json:"expires_at"` // RFC 3339, UTC
 	FailingSince string          `json:"failing_since,omitempty"`
 	Error        string          `json:"error,omitempty"`
-	Store        string          `json:"store"` // the cache's store: memory, bolt, redis...; "memory, in place of ..." when it fell back
+	// Refused says why this side refused to fetch the file, when it did
+	// (a cache.Refusal: the service's address guard does not connect to
+	// loopback or private addresses). The site was not asked: Policy is
+	// disallow-all because nothing can be fetched from it here, not
+	// because of anything it answered.
+	Refused string `json:"refused,omitempty"`
+	Store   string `json:"store"` // the cache's store: memory, bolt, redis...; "memory, in place of ..." when it fell back
+}
+
+// FetchOptions say how FetchInfoOf and Fetch ask the cache. The zero
+// value (or nil) fetches the file as it is now.
+type FetchOptions struct {
+	// Cached takes the answer from the cache when it holds a fresh copy,
+	// or a failure whose retry is not due, as a crawler does
+	// (cache.Cache.GetOrigin). Without it the file is fetched now
+	// (cache.Cache.RefreshOrigin, conditional when the cache holds a
+	// copy): what a site owner who has just changed it wants to see. The
+	// result is cached either way.
+	Cached bool
 }
 
 // CacheKeyPrefix is the cache key prefix (cache.Options.KeyPrefix) that
@@ -122,12 +141,14 @@ func NeedsScheme(s string) bool {
 }
 
 // FetchInfoOf fetches the robots.txt of rawURL's origin through c, with the
-// fetch policy of c's fetcher, and reports what happened. body is the
-// robots.txt to obey when info.Policy is "rules", else nil (allow all or
-// disallow all: info.Reason says why). A bare host means https. The error
-// is for bad input (a URL with no origin: an *Error with Field "origin")
-// or a failing cache; an unreachable site is no error.
-func FetchInfoOf(ctx context.Context, c *cache.Cache, rawURL string) (body []byte, info *FetchInfo, err error) {
+// fetch policy of c's fetcher, and reports what happened: by default the
+// file as it is now, with o.Cached the cache's answer (see FetchOptions);
+// info.Source says which it is. body is the robots.txt to obey when
+// info.Policy is "rules", else nil (allow all or disallow all:
+// info.Reason says why). A bare host means https. The error is for bad
+// input (a URL with no origin: an *Error with Field "origin") or a
+// failing cache; an unreachable site is no error.
+func FetchInfoOf(ctx context.Context, c *cache.Cache, rawURL string, o *FetchOptions) (body []byte, info *FetchInfo, err error) {
 	if NeedsScheme(rawURL) {
 		rawURL = "https://" + rawURL
 	}
@@ -136,7 +157,12 @@ func FetchInfoOf(ctx context.Context, c *cache.Cache, rawURL string) (body []byt
 		return nil, nil, &Error{Field: "origin", Value: rawURL, Msg: strings.TrimPrefix(err.Error(), "fetch: "), Err: err}
 	}
 	storeName := storeopen.Health(c.Store()).Name
-	a, err := c.GetOrigin(ctx, origin)
+	var a *cache.Answer
+	if o != nil && o.Cached {
+		a, err = c.GetOrigin(ctx, origin)
+	} else {
+		a, err = c.RefreshOrigin(ctx, origin)
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -167,6 +193,12 @@ func ReportAnswer(a *cache.Answer, storeName string) (body []byte, info *FetchIn
 	}
 	if a.Err != nil {
 		info.Error = a.Err.Error()
+		var r cache.Refusal
+		if errors.As(a.Err, &r) {
+			// Not the site's answer: this side did not ask it.
+			info.Refused = r.Refusal()
+			info.Reason = "refused by this server: " + info.Refused
+		}
 	}
 	if a.Policy == fetch.Rules && a.Robots != nil {
 		body = []byte(a.Robots.Body())
@@ -183,15 +215,16 @@ func rfc3339(t time.Time) string {
 }
 
 // Fetch returns the source of the live robots.txt of rawURL's origin,
-// fetched through c (see FetchInfoOf), named by its robots.txt URL.
+// fetched through c as o says (see FetchInfoOf), named by its robots.txt
+// URL.
 //
 // c's fetcher has the fetch policy of dialect d. With d DefaultDialect the
 // fetch is Google's (c must be a cache with Google's policy) and each
 // question reads the same answer with its own crawler's fetch policy (the
 // same code the fetcher decides with, fetch.Interpret): a 403 allows
 // Google and blocks Baidu. With another d, every question gets d's policy.
-func Fetch(ctx context.Context, c *cache.Cache, rawURL string, d robotstxt.Dialect) (*Source, error) {
-	body, info, err := FetchInfoOf(ctx, c, rawURL)
+func Fetch(ctx context.Context, c *cache.Cache, rawURL string, d robotstxt.Dialect, o *FetchOptions) (*Source, error) {
+	body, info, err := FetchInfoOf(ctx, c, rawURL, o)
 	if err != nil {
 		return nil, err
 	}
@@ -400,7 +433,11 @@ func (f *Source) fetchNotes(ds ...robotstxt.Dialect) []string {
 	if i == nil {
 		return nil
 	}
-	src := map[string]string{"network": "fetched now", "cache": "from the cache", "stale-cache": "from the cache (stale: the refresh failed)"}[i.Source]
+	if i.Refused != "" {
+		return []string{fmt.Sprintf("not fetched: %s", i.Reason),
+			"the site was not asked: everything is answered as disallowed"}
+	}
+	src := fetchedWhen(i)
 	if f.mixed(ds) {
 		return []string{fmt.Sprintf("%s (store: %s): %s", src, i.Store, i.Reason),
 			"each crawler's own engine reads this answer (its fetch policy, row by row); -d sets one for all"}
@@ -413,6 +450,19 @@ func (f *Source) fetchNotes(ds ...robotstxt.Dialect) []string {
 		notes = append(notes, "no robots.txt rules apply: everything is disallowed")
 	}
 	return notes
+}
+
+// fetchedWhen says where a fetch's answer came from: "fetched now", "from
+// the cache (fetched at T)", or "from the cache (fetched at T; stale: the
+// refresh failed)", T in RFC 3339, UTC.
+func fetchedWhen(i *FetchInfo) string {
+	switch i.Source {
+	case "network":
+		return "fetched now"
+	case "stale-cache":
+		return "from the cache (fetched at " + i.FetchedAt + "; stale: the refresh failed)"
+	}
+	return "from the cache (fetched at " + i.FetchedAt + ")"
 }
 
 // deciderKey is a question of a check without its URL: the answer it

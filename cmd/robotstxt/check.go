@@ -12,7 +12,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const checkHelp = `Usage: robotstxt check (-f FILE | -u URL [--store STORE]) [-c CRAWLER]... [-a TOKEN]...
+const checkHelp = `Usage: robotstxt check (-f FILE | -u URL [--store STORE] [--cached]) [-c CRAWLER]... [-a TOKEN]...
                        [--agents A,B]... [-d DIALECT] [-v] [--json] URL...
 
 Says, for each URL and each crawler, whether the crawler may fetch the URL,
@@ -21,9 +21,10 @@ other rules that matched and why they lost.
 
   -f FILE       the robots.txt file ("-" for standard input)
   -u URL        instead of -f: fetch the live robots.txt of URL's origin
-                once, through the cache, as robotstxt fetch does; each row
-                reads the answer with its crawler's own fetch policy (-d:
-                one for all). For Google a missing robots.txt (4xx) allows
+                now, once, as robotstxt fetch --refresh does (the request is
+                conditional when the cache holds a copy); each row reads
+                the answer with its crawler's own fetch policy (-d: one for
+                all). For Google a missing robots.txt (4xx) allows
                 everything and an unreachable one (5xx, network error)
                 disallows everything; for Baidu 401/403 disallow
                 everything; for Yandex anything but 200, or a file over
@@ -33,6 +34,9 @@ other rules that matched and why they lost.
   --store STORE  the cache's store, with -u: memory (this run only), a bbolt
                 file path, or a redis:// URL (default: robotstxt/cache.db in
                 the user's cache directory)
+  --cached      with -u: use the cache's copy while it is fresh (up to 24 h,
+                as crawlers use it) instead of fetching now; the note says
+                when it was fetched
   -c CRAWLER    a crawler from the table (repeatable): its fallback tokens,
                 whether it ignores the * group, and its engine's dialect apply
   -a TOKEN      a product token asked about as given (repeatable), with

@@ -13,7 +13,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store STORE]] [-c CRAWLER]... [-a TOKEN]...
+const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store STORE] [--cached]] [-c CRAWLER]... [-a TOKEN]...
                          [--agents A,B]... [--json] [URL...]
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
@@ -24,14 +24,17 @@ the table.
   -f FILE       the robots.txt file ("-" for standard input); without -f
                 or -u, the example file bundled with robotstxt
   -u URL        instead of -f: fetch the live robots.txt of URL's origin
-                once, through the cache; each crawler and dialect reads the
-                answer with its own fetch policy (a 403 allows Google and
-                blocks Baidu; a 503 blocks Google and allows Yandex). When
+                now, once (conditionally when the cache holds a copy); each
+                crawler and dialect reads the answer with its own fetch
+                policy (a 403 allows Google and blocks Baidu; a 503 blocks
+                Google and allows Yandex). When
                 every engine reads it alike and no rules apply (a 404), there
                 is nothing to compare: the output says what applies, and why
   --store STORE  the cache's store, with -u: memory (this run only), a bbolt
                 file path, or a redis:// URL (default: robotstxt/cache.db in
                 the user's cache directory)
+  --cached      with -u: use the cache's copy while it is fresh (up to 24 h)
+                instead of fetching now
   -c CRAWLER    a crawler from the table (repeatable); the default set is
                 Googlebot, Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
                 Baiduspider, GPTBot, CCBot and every crawler the file names

@@ -15,7 +15,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--store STORE] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
+const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--refresh] [--store STORE] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
 
 Fetches the robots.txt of URL's origin as a crawler must (RFC 9309, and the
 fetch policy of the dialect), through the cache, and shows what happened:
@@ -33,6 +33,10 @@ stale cache) and when it expires.
                 or a redis:// URL (default: robotstxt/cache.db in the user's
                 cache directory, so that a second run within the copy's
                 lifetime is answered from it: "source: fresh cache")
+  --refresh     fetch now, even when the cache holds a fresh copy (or a
+                failure whose retry is not due); the request is conditional
+                when the copy has an ETag or Last-Modified, and a 304 makes
+                it fresh again. The result is cached
   -d DIALECT    fetch policy: google (default), rfc9309, bing, yandex, baidu,
                 original
   -A UA         the User-Agent header (default: robotstxt/VERSION (+URL))
@@ -53,6 +57,7 @@ type fetchOptions struct {
 	dialect   robotstxt.Dialect
 	userAgent string
 	timeout   time.Duration
+	fresh     bool             // fetch now, whatever the cache holds (cache.Cache.RefreshOrigin)
 	now       func() time.Time // nil: time.Now
 	fetcher   *fetch.Fetcher   // nil: one built from the fields above
 	cache     *cache.Cache     // nil: a cache on the store above
@@ -93,7 +98,7 @@ func fetchRobotsWith(ctx context.Context, rawURL string, o fetchOptions, stderr 
 		}
 		c = cache.New(&cache.Options{Store: st, Fetcher: f, Now: o.now, KeyPrefix: tester.CacheKeyPrefix(f.Dialect)})
 	}
-	body, info, err := tester.FetchInfoOf(ctx, c, rawURL)
+	body, info, err := tester.FetchInfoOf(ctx, c, rawURL, &tester.FetchOptions{Cached: !o.fresh})
 	if err != nil {
 		return nil, fetchInfo{}, err
 	}
@@ -112,6 +117,7 @@ func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("fetch")
 	jsonOut := fs.Bool("json", false, "JSON output")
 	bodyOut := fs.Bool("body", false, "print the body")
+	refresh := fs.Bool("refresh", false, "fetch now, whatever the cache holds")
 	storeSpec := fs.String("store", defaultStoreSpec, "the cache's store")
 	dialectName := fs.String("d", "google", "fetch policy")
 	ua := fs.String("A", "", "User-Agent header")
@@ -138,7 +144,7 @@ func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	body, info, err := fetchRobotsWith(context.Background(), pos[0], fetchOptions{
-		store: *storeSpec, dialect: d, userAgent: *ua, timeout: *timeout, now: fetchClock,
+		store: *storeSpec, dialect: d, userAgent: *ua, timeout: *timeout, now: fetchClock, fresh: *refresh,
 	}, stderr)
 	if err != nil {
 		complain(stderr, "fetch", "%v", err)

@@ -193,3 +193,27 @@ func TestFetchBodyDisallowAllSaysWhy(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
+
+// TestFetchRefresh: fetch answers from the cache for a day, as a crawler
+// would use the file; --refresh fetches now, and the copy it gets is the
+// cache's from then on.
+func TestFetchRefresh(t *testing.T) {
+	fixedClock(t)
+	s := newSite(t, 200, siteRules)
+	store := filepath.Join(t.TempDir(), "cache.db")
+	for i, c := range []struct {
+		flags  []string
+		source string
+		hits   int32
+	}{{nil, "network", 1}, {nil, "cache", 1}, {[]string{"--refresh"}, "network", 2}, {nil, "cache", 2}} {
+		args := append([]string{"fetch", "--json", "--store", store}, c.flags...)
+		code, out, stderr := runCmd(t, "", append(args, s.URL)...)
+		var info fetchInfo
+		if err := json.Unmarshal([]byte(out), &info); err != nil || code != 0 {
+			t.Fatalf("run %d: exit %d, %v: %s", i+1, code, err, stderr)
+		}
+		if info.Source != c.source || s.hits.Load() != c.hits || info.Policy != "rules" {
+			t.Errorf("run %d %q: source %s, %d requests; want %s, %d", i+1, c.flags, info.Source, s.hits.Load(), c.source, c.hits)
+		}
+	}
+}

@@ -79,26 +79,37 @@ type robotsFile = tester.Source
 // file: a live site (-u), fetched through the cache on --store. check, lint
 // and compare define these flags through addSourceFlags, so that they take
 // the same values and say the same things.
+//
+// A site owner checks the file as it is now: -u fetches it (conditionally
+// when the cache holds a copy, which a 304 renews), unless --cached asks
+// for the cache's copy, as a crawler would use it.
 type robotsSource struct {
-	URL      string
-	Store    string
-	storeSet bool
+	URL       string
+	Store     string
+	Cached    bool
+	storeSet  bool
+	cachedSet bool
 }
 
-// addSourceFlags defines -u and --store on fs.
+// addSourceFlags defines -u, --store and --cached on fs.
 func addSourceFlags(fs *flag.FlagSet) *robotsSource {
 	s := &robotsSource{}
 	fs.StringVar(&s.URL, "u", "", "fetch the robots.txt of URL's origin")
 	fs.StringVar(&s.Store, "store", defaultStoreSpec, "the cache's store (with -u)")
+	fs.BoolVar(&s.Cached, "cached", false, "with -u, use the cache's copy when it is fresh")
 	return s
 }
 
 // check validates the flags once fs is parsed: -u excludes a file (what
-// names it is fileWhat, "-f" or "a file argument"), and --store needs -u.
+// names it is fileWhat, "-f" or "a file argument"), and --store and
+// --cached need -u.
 func (s *robotsSource) check(fs *flag.FlagSet, haveFile bool, fileWhat string) error {
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "store" {
+		switch f.Name {
+		case "store":
 			s.storeSet = true
+		case "cached":
+			s.cachedSet = true
 		}
 	})
 	switch {
@@ -106,20 +117,24 @@ func (s *robotsSource) check(fs *flag.FlagSet, haveFile bool, fileWhat string) e
 		return fmt.Errorf("-u and %s are exclusive: give the robots.txt as a site's URL or as a file, not both", fileWhat)
 	case s.URL == "" && s.storeSet:
 		return errors.New("--store applies only with -u (it is where fetched robots.txt files are cached)")
+	case s.URL == "" && s.cachedSet:
+		return errors.New("--cached applies only with -u (it answers from the cache's copy of the site's robots.txt)")
 	}
 	return nil
 }
 
 // load fetches the robots.txt of the site s.URL names through the cache,
-// with the fetch policy of dialect d (DefaultDialect: Google's). The file's
-// name is its robots.txt URL. An unreachable site is not an error: the
-// file's Fetched says which policy applies and why. The error is for a URL
-// with no origin or a store that cannot be opened.
+// with the fetch policy of dialect d (DefaultDialect: Google's): now,
+// unless s.Cached takes a fresh copy from the cache. The file's name is
+// its robots.txt URL. An unreachable site is not an error: the file's
+// Fetched says which policy applies and why, and where the answer came
+// from. The error is for a URL with no origin or a store that cannot be
+// opened.
 //
 // With d DefaultDialect the fetch uses Google's policy, and the file's
 // answer(d) reads the same answer with each dialect's own policy.
 func (s *robotsSource) load(ctx context.Context, d robotstxt.Dialect, stderr io.Writer) (*robotsFile, error) {
-	body, info, err := fetchRobotsWith(ctx, s.URL, fetchOptions{store: s.Store, dialect: d, now: fetchClock}, stderr)
+	body, info, err := fetchRobotsWith(ctx, s.URL, fetchOptions{store: s.Store, dialect: d, now: fetchClock, fresh: !s.Cached}, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("-u %s: %v", s.URL, err)
 	}

@@ -14,7 +14,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const lintHelp = `Usage: robotstxt lint [--json | --sarif | --all] [--disable CODE,...] (FILE... | -u URL [--store STORE])
+const lintHelp = `Usage: robotstxt lint [--json | --sarif | --all] [--disable CODE,...] (FILE... | -u URL [--store STORE] [--cached])
 
 Reports, compiler-style, what in robots.txt files crawlers read differently
 from what was meant: typos and unknown fields, fields some crawlers ignore,
@@ -24,13 +24,16 @@ lines inside groups, a site closed by Disallow: /, encoding problems, the
 
   FILE              robots.txt files; "-" reads standard input
   -u URL            instead of files: fetch the live robots.txt of URL's
-                    origin through the cache (Google's fetch policy) and lint
-                    it, named by its URL. A missing one (4xx: allow all) has
-                    nothing to lint, an unreachable one (5xx, network error:
-                    disallow all) cannot be read; the output says why
+                    origin now (Google's fetch policy; conditionally when the
+                    cache holds a copy) and lint it, named by its URL. A
+                    missing one (4xx: allow all) has nothing to lint, an
+                    unreachable one (5xx, network error: disallow all)
+                    cannot be read; the output says why
   --store STORE      the cache's store, with -u: memory (this run only), a
                     bbolt file path, or a redis:// URL (default:
                     robotstxt/cache.db in the user's cache directory)
+  --cached          with -u: lint the cache's copy while it is fresh (up to
+                    24 h) instead of fetching now
   --json            JSON output (see README: "lint --json")
   --sarif           SARIF 2.1.0 output, for code-scanning tools
   --disable CODES   comma-separated codes not to report

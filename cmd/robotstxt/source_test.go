@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -93,17 +95,78 @@ func TestCheckURL(t *testing.T) {
 		t.Errorf("stderr %q", stderr)
 	}
 
-	// The second run is answered from the default cache.
-	code, out, _ = runCmd(t, "", "check", "--json", "-u", s.URL, "/public")
-	var rep checkReport
-	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
-		t.Fatalf("exit %d, %v: %s", code, err, out)
+	// The second run fetches the file again: a site owner checks it as
+	// it is now. With --cached it is answered from the default cache.
+	for i, c := range []struct {
+		flags  []string
+		source string
+		hits   int32
+	}{{nil, "network", 2}, {[]string{"--cached"}, "cache", 2}} {
+		args := append([]string{"check", "--json", "-u", s.URL}, c.flags...)
+		code, out, _ = runCmd(t, "", append(args, "/public")...)
+		var rep checkReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
+			t.Fatalf("run %d: exit %d, %v: %s", i+2, code, err, out)
+		}
+		if rep.Fetch == nil || rep.Fetch.Source != c.source || rep.Fetch.Policy != "rules" || rep.File != s.URL+"/robots.txt" || s.hits.Load() != c.hits {
+			t.Errorf("run %d: fetch %+v, file %q, %d requests; want source %s, %d requests", i+2, rep.Fetch, rep.File, s.hits.Load(), c.source, c.hits)
+		}
+		if len(rep.Results) != 1 || !rep.Results[0].Allowed || rep.Results[0].Policy != "" {
+			t.Errorf("run %d: results %+v", i+2, rep.Results)
+		}
 	}
-	if rep.Fetch == nil || rep.Fetch.Source != "cache" || rep.Fetch.Policy != "rules" || rep.File != s.URL+"/robots.txt" || s.hits.Load() != 1 {
-		t.Errorf("fetch %+v, file %q, %d requests", rep.Fetch, rep.File, s.hits.Load())
+}
+
+// TestSiteOwnerSeesTheFileAsItIsNow: a site owner who changes robots.txt
+// and runs check, lint or compare -u again sees the new file, not the copy
+// cached a moment ago (the request is conditional: an unchanged file is a
+// 304, and the copy is fetched now all the same); --cached shows the
+// cache's copy and says when it was fetched.
+func TestSiteOwnerSeesTheFileAsItIsNow(t *testing.T) {
+	useTempCache(t)
+	fixedClock(t)
+	var body atomic.Value
+	body.Store("User-agent: *\nDisallow: /old/\n")
+	var hits, notModified atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		b := body.Load().(string)
+		etag := fmt.Sprintf(`"%d"`, len(b))
+		if r.Header.Get("If-None-Match") == etag {
+			notModified.Add(1)
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		w.Header().Set("ETag", etag)
+		io.WriteString(w, b)
+	}))
+	t.Cleanup(srv.Close)
+	code, out, stderr := runCmd(t, "", "check", "-u", srv.URL, "/old/a", "/new/a")
+	if code != 1 || !strings.Contains(out, "BLOCKED  Googlebot  google  line 2: Disallow: /old/") {
+		t.Fatalf("exit %d: %s\n%s", code, stderr, out)
 	}
-	if len(rep.Results) != 1 || !rep.Results[0].Allowed || rep.Results[0].Policy != "" {
-		t.Errorf("results %+v", rep.Results)
+	body.Store("User-agent: *\nDisallow: /newer/\n")
+	for _, args := range [][]string{
+		{"check", "-u", srv.URL, "/old/a", "/newer/a"},
+		{"lint", "-u", srv.URL},
+		{"compare", "-u", srv.URL, "/newer/a"},
+	} {
+		before := hits.Load()
+		_, out, stderr := runCmd(t, "", args...)
+		if hits.Load() != before+1 || !strings.Contains(out, "fetched now with the google fetch policy") || strings.Contains(out, "from the cache") {
+			t.Errorf("%q: %d requests, want 1:\n%s%s", args, hits.Load()-before, out, stderr)
+		}
+		if args[0] == "check" && (!strings.Contains(out, "allowed  Googlebot  google  no rule matches") || !strings.Contains(out, "line 2: Disallow: /newer/")) {
+			t.Errorf("check -u does not read the new file:\n%s", out)
+		}
+	}
+	if notModified.Load() != 2 {
+		t.Errorf("%d answers 304, want 2 (lint and compare revalidate the copy check fetched)", notModified.Load())
+	}
+	before := hits.Load()
+	code, out, _ = runCmd(t, "", "check", "--cached", "-u", srv.URL, "/newer/a")
+	if code != 1 || hits.Load() != before || !strings.Contains(out, "note: from the cache (fetched at 2026-03-01T12:00:00Z) with the google fetch policy") {
+		t.Errorf("--cached: exit %d, %d requests:\n%s", code, hits.Load()-before, out)
 	}
 }
 
@@ -279,6 +342,8 @@ func TestSourceUsage(t *testing.T) {
 		{[]string{"lint", "-u", "http://127.0.0.1:1", "robots.txt"}, "-u and a file argument are exclusive"},
 		{[]string{"check", "--store", "memory", "-f", "x", "/a"}, "--store applies only with -u"},
 		{[]string{"lint", "--store", "memory", "robots.txt"}, "--store applies only with -u"},
+		{[]string{"check", "--cached", "-f", "x", "/a"}, "--cached applies only with -u"},
+		{[]string{"compare", "--cached"}, "--cached applies only with -u"},
 		{[]string{"check", "-u", "mailto:a@example.com", "/a"}, "-u mailto:a@example.com: "},
 		{[]string{"lint", "-u", "http://127.0.0.1:1", "--store", "ftp://x"}, `unknown store "ftp://..."`},
 		{[]string{"check", "/a"}, "-f FILE or -u URL is required"},
@@ -311,9 +376,9 @@ func TestDefaultStoreIsUserCacheFile(t *testing.T) {
 		t.Errorf("%d requests, want 1: the second run should be answered by the cache file", n)
 	}
 	// The other commands share the file.
-	code, out, _ := runCmd(t, "", "lint", "-u", s.URL)
-	if code != 0 || !strings.Contains(out, "note: from the cache with the google fetch policy (store: bbolt "+file+")") || s.hits.Load() != 1 {
-		t.Errorf("lint -u: exit %d, %d requests:\n%s", code, s.hits.Load(), out)
+	code, out, _ := runCmd(t, "", "lint", "--cached", "-u", s.URL)
+	if code != 0 || !strings.Contains(out, "note: from the cache (fetched at ") || !strings.Contains(out, "Z) with the google fetch policy (store: bbolt "+file+")") || s.hits.Load() != 1 {
+		t.Errorf("lint --cached -u: exit %d, %d requests:\n%s", code, s.hits.Load(), out)
 	}
 }
 
