@@ -25,11 +25,18 @@ type AddressError struct {
 }
 
 func (e *AddressError) Error() string {
+	return fmt.Sprintf("server: %v: %s", ErrRefusedAddress, e.Refusal())
+}
+
+// Refusal says why the guard refused, in words: it makes an AddressError a
+// cache.Refusal, a fetch this side refused, of which the cache stores
+// nothing (nor the history).
+func (e *AddressError) Refusal() string {
 	via := ""
 	if e.Via != "" {
 		via = " (" + e.Via + ")"
 	}
-	return fmt.Sprintf("server: %v: %s is a %s address%s (start the server with --allow-private to fetch from it)", ErrRefusedAddress, e.Addr, e.Class, via)
+	return fmt.Sprintf("%s is a %s address%s (start the server with --allow-private to fetch from it)", e.Addr, e.Class, via)
 }
 
 // Unwrap returns ErrRefusedAddress.

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt/cache"
+	"github.com/seed53c283f5/robotstxt/store"
 )
 
 // One address of every refused class, IPv4, IPv6 and IPv4-mapped.
@@ -220,5 +223,25 @@ func TestGuardNamesCarriedAddress(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", addr, err, want)
 		}
+	}
+}
+
+// TestRefusedFetchNotStored: a fetch the guard refuses is a refusal for the
+// cache (cache.Refusal): the site was not asked, and nothing is stored
+// about it.
+func TestRefusedFetchNotStored(t *testing.T) {
+	site := robotsSite(t, "User-agent: *\nDisallow: /\n")
+	mem := store.NewMemory(nil)
+	ts := newTestServer(t, &Options{Store: mem})
+	r := get(t, ts.URL+"/v1/fetch?url="+url.QueryEscape(site.URL))
+	if r.status != 200 || r.json(t)["policy"] != "disallow-all" {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	if _, ok, _ := mem.Get(context.Background(), site.URL); ok {
+		t.Error("the refused fetch's answer is stored in the cache")
+	}
+	var refusal cache.Refusal
+	if err := error(&AddressError{Addr: netip.MustParseAddr("10.0.0.1"), Class: "private"}); !errors.As(err, &refusal) || !strings.Contains(refusal.Refusal(), "10.0.0.1 is a private address") {
+		t.Errorf("AddressError is not a cache.Refusal naming the address")
 	}
 }

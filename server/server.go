@@ -70,6 +70,16 @@ type Options struct {
 	Resolver interface {
 		LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 	}
+	// HistoryTTL is how long the history keeps a version after it was
+	// last seen (the time to live of its keys in the store); 0 means
+	// DefaultHistoryTTL, a negative value records no history.
+	// HistoryOrigins bounds the origins whose history the server records
+	// (0 means DefaultHistoryOrigins): past it, the history of the origin
+	// fetched least recently is deleted. Only the site's answers are
+	// recorded: not a fetch the guard refused, nor one that got no
+	// answer.
+	HistoryTTL     time.Duration
+	HistoryOrigins int
 	// UserAgent is the User-Agent of live fetches ("" means
 	// fetch.DefaultUserAgent); FetchTimeout bounds one (0 means
 	// fetch.DefaultTimeout).
@@ -197,7 +207,7 @@ func New(opts *Options) (*Server, error) {
 		}
 		s.caches[d] = cache.New(&cache.Options{Store: s.store, Fetcher: f, Now: o.Now, KeyPrefix: KeyPrefix(d)})
 	}
-	s.history = &history{store: s.store, now: o.Now}
+	s.history = newHistory(s.store, o.Now, o.HistoryTTL, o.HistoryOrigins)
 	if o.ParsedBytes == 0 {
 		o.ParsedBytes = DefaultParsedBytes
 	}
@@ -426,7 +436,7 @@ func (s *Server) answer(ctx context.Context, o fetch.Origin, d robotstxt.Dialect
 		name = "memory, in place of " + h.Name
 	}
 	body, info := tester.ReportAnswer(a, name)
-	if a.Source == cache.Network {
+	if recordable(a) {
 		if err := s.history.record(ctx, a, body); err != nil {
 			s.metrics.historyErrors.Inc()
 			s.log.Warn("history not recorded", "origin", o.String(), "err", err)
