@@ -79,6 +79,8 @@ type compiled struct {
 	draftOnce, looseOnce sync.Once
 	draft                *draftIndex
 	loose                *looseIndex
+
+	ai *aiLines // the groups' Content-Usage and Content-Signal lines; nil when none
 }
 
 // group is one group (record) of the file. The parsed form of a file keeps
@@ -650,14 +652,17 @@ func carve[T any](blk []uint32, s []T) ([]T, []uint32) {
 
 // builder gathers the groups of a reading while its lines are read.
 type builder struct {
-	c      *compiled
-	draft  bool // records end at blank lines (the draft's dialects)
-	cur    int  // the group being read, -1 when none
-	raws   []rawRule
-	agents []agentLine
-	groups []group
-	global []int32      // the groups naming '*'
-	counts *groupCounts // what a first reading counts, once a list needs it
+	c     *compiled
+	draft bool // records end at blank lines (the draft's dialects)
+	cur   int  // the group being read, -1 when none
+	// usageRule: the group being read has a Content-Usage line, which
+	// RFC 9309 as draft-ietf-aipref-attach updates it counts as a rule.
+	usageRule bool
+	raws      []rawRule
+	agents    []agentLine
+	groups    []group
+	global    []int32      // the groups naming '*'
+	counts    *groupCounts // what a first reading counts, once a list needs it
 }
 
 // The lists whose bound growBy asks for.
@@ -723,13 +728,16 @@ func (b *builder) line(ln *lexLine) {
 		g.last = int32(ln.num)
 	case FieldCleanParam, FieldHost:
 		c.ext.add(ln)
+	case FieldContentUsage, FieldContentSignal:
+		b.addAI(ln)
 	}
 }
 
 // agent adds a user-agent line whose value, as written and trimmed, is
 // value, at off in the body.
 func (b *builder) agent(num int32, off int, value string) {
-	if b.cur < 0 || b.groups[b.cur].hi > b.groups[b.cur].lo {
+	if b.cur < 0 || b.groups[b.cur].hi > b.groups[b.cur].lo || b.usageRule {
+		b.usageRule = false
 		n := int32(len(b.raws))
 		b.groups = append(growBy(b.groups, b, boundGroups), group{alo: int32(len(b.agents)), ahi: int32(len(b.agents)), lo: n, hi: n})
 		b.cur = len(b.groups) - 1
@@ -824,6 +832,10 @@ func (c *compiled) countGroups(body string) *groupCounts {
 			n.agents++
 		case FieldAllow, FieldDisallow:
 			rules = rules || open
+		case FieldContentUsage:
+			// A rule in RFC 9309 as the AI preferences draft updates it
+			// (see builder.usageRule).
+			rules = rules || open && c.dialect == RFC9309 && ln.flags&flagMissingColon == 0
 		case FieldCrawlDelay, FieldRequestRate, FieldVisitTime:
 			if open && !ext {
 				ext = true

@@ -105,14 +105,9 @@ func (p *Decider) decide(dec *Decision, url string) {
 	d := p.d
 	path := decisionPath(url, d)
 	dec.Path = path
-	if d.robotsTxtAllowed() && (path == "/robots.txt" || d == RFC9309 && strings.HasPrefix(path, "/robots.txt?")) {
+	if reason, ok := p.fixed(path, dec.Group.Kind); ok {
 		dec.Allowed = true
-		dec.Reason = "/robots.txt itself is always allowed in the " + d.String() + " dialect"
-		return
-	}
-	if dec.Group.Kind == GroupNone {
-		dec.Allowed = true
-		dec.Reason = "no group applies: everything is allowed"
+		dec.Reason = reason
 		return
 	}
 	sets := p.sets
@@ -137,20 +132,11 @@ func (p *Decider) decide(dec *Decision, url string) {
 			}
 		}
 	} else {
-		for _, s := range sets {
-			if r := s.decide(path, p.skip); r != nil && (win.r == nil || s.before(r, win.r)) {
-				win = hit{s, r}
-			}
-		}
+		win = p.winner(sets, path)
 	}
-	switch {
-	case win.r == nil:
-		dec.Allowed = true
+	dec.Allowed = win.allows(d)
+	if win.r == nil {
 		dec.Reason = "no rule matches: allowed"
-	case win.r.allow():
-		dec.Allowed = true
-	default:
-		dec.Allowed = win.r.n == 0 && !d.firstMatch()
 	}
 	if win.r != nil {
 		m := p.r.ruleMatch(win)
@@ -167,6 +153,36 @@ func (p *Decider) decide(dec *Decision, url string) {
 	if p.explain {
 		dec.Matches = p.r.explain(hits, win.r, d)
 	}
+}
+
+// fixed returns the answer's reason when no rule decides for path: the
+// dialect always allows /robots.txt itself, or no group applies (kind).
+func (p *Decider) fixed(path string, kind GroupKind) (reason string, ok bool) {
+	d := p.d
+	switch {
+	case d.robotsTxtAllowed() && (path == "/robots.txt" || d == RFC9309 && strings.HasPrefix(path, "/robots.txt?")):
+		return "/robots.txt itself is always allowed in the " + d.String() + " dialect", true
+	case kind == GroupNone:
+		return "no group applies: everything is allowed", true
+	}
+	return "", false
+}
+
+// winner returns the deciding rule of sets for path, in precedence order.
+func (p *Decider) winner(sets []*ruleSet, path string) hit {
+	var win hit
+	for _, s := range sets {
+		if r := s.decide(path, p.skip); r != nil && (win.r == nil || s.before(r, win.r)) {
+			win = hit{s, r}
+		}
+	}
+	return win
+}
+
+// allows reports whether the deciding rule h (none when h.r is nil) allows,
+// in dialect d: an allow, or Google's empty disallow of weight 0.
+func (h hit) allows(d Dialect) bool {
+	return h.r == nil || h.r.allow() || h.r.n == 0 && !d.firstMatch()
 }
 
 // intText returns a, n in decimal, b and c, built without fmt.

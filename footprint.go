@@ -56,6 +56,12 @@ func (c *compiled) footprint() int64 {
 	n := sliceBytes(c.raws) + sliceBytes(c.agents) + sliceBytes(c.groups) + sliceBytes(c.exts) +
 		sliceBytes(c.orphans) + sliceBytes(c.globalGroups) +
 		sliceBytes(c.ext.sitemaps) + sliceBytes(c.ext.hosts) + sliceBytes(c.ext.cleanParams)
+	if c.ai != nil {
+		// The lines, and what compiling them keeps (built on the first
+		// usage question): a rule, a parsed statement and a line list each.
+		n += int64(unsafe.Sizeof(aiLines{})) + sliceBytes(c.ai.lines) + 160*int64(len(c.ai.lines)) +
+			int64(unsafe.Sizeof(aiTable{})) + int64(unsafe.Sizeof(aiGroup{}))*int64(len(c.groups))
+	}
 	for i := range c.exts {
 		// With the "HH:MM" a time window may have copied without its colons.
 		if c.exts[i].requestRate != nil {

@@ -360,7 +360,7 @@ func exactField(key string) Field {
 
 // extensionField recognises the fields other crawlers read and Google ignores.
 func extensionField(key string) Field {
-	if len(key) < 4 || len(key) > 12 {
+	if len(key) < 4 || len(key) > 14 {
 		return FieldUnknown
 	}
 	switch {
@@ -380,6 +380,10 @@ func extensionField(key string) Field {
 		return FieldNofollow
 	case strings.EqualFold(key, "noarchive"):
 		return FieldNoarchive
+	case strings.EqualFold(key, "content-usage"):
+		return FieldContentUsage
+	case strings.EqualFold(key, "content-signal"):
+		return FieldContentSignal
 	}
 	return FieldUnknown
 }

@@ -2,6 +2,7 @@ package robotstxt
 
 import (
 	"iter"
+	"strings"
 	"sync"
 )
 
@@ -12,37 +13,41 @@ type Field uint8
 // disallow and sitemap; the others are read by other crawlers (see [Dialect])
 // and reported by the line report.
 const (
-	FieldNone        Field = iota // no key: an empty, comment-only or unreadable line
-	FieldUserAgent                // user-agent
-	FieldAllow                    // allow
-	FieldDisallow                 // disallow
-	FieldSitemap                  // sitemap
-	FieldCrawlDelay               // crawl-delay (Bing, Yandex)
-	FieldRequestRate              // request-rate (some crawlers of the 2000s)
-	FieldVisitTime                // visit-time (some crawlers of the 2000s)
-	FieldCleanParam               // clean-param (Yandex)
-	FieldHost                     // host (Yandex, legacy)
-	FieldNoindex                  // noindex (never supported by Google in robots.txt)
-	FieldNofollow                 // nofollow (not a robots.txt field)
-	FieldNoarchive                // noarchive (not a robots.txt field)
-	FieldUnknown                  // a key no crawler we know reads
+	FieldNone          Field = iota // no key: an empty, comment-only or unreadable line
+	FieldUserAgent                  // user-agent
+	FieldAllow                      // allow
+	FieldDisallow                   // disallow
+	FieldSitemap                    // sitemap
+	FieldCrawlDelay                 // crawl-delay (Bing, Yandex)
+	FieldRequestRate                // request-rate (some crawlers of the 2000s)
+	FieldVisitTime                  // visit-time (some crawlers of the 2000s)
+	FieldCleanParam                 // clean-param (Yandex)
+	FieldHost                       // host (Yandex, legacy)
+	FieldNoindex                    // noindex (never supported by Google in robots.txt)
+	FieldNofollow                   // nofollow (not a robots.txt field)
+	FieldNoarchive                  // noarchive (not a robots.txt field)
+	FieldUnknown                    // a key no crawler we know reads
+	FieldContentUsage               // content-usage (IETF AI preferences, draft-ietf-aipref-attach)
+	FieldContentSignal              // content-signal (Cloudflare's AI content signals)
 )
 
 var fieldNames = [...]string{
-	FieldNone:        "",
-	FieldUserAgent:   "user-agent",
-	FieldAllow:       "allow",
-	FieldDisallow:    "disallow",
-	FieldSitemap:     "sitemap",
-	FieldCrawlDelay:  "crawl-delay",
-	FieldRequestRate: "request-rate",
-	FieldVisitTime:   "visit-time",
-	FieldCleanParam:  "clean-param",
-	FieldHost:        "host",
-	FieldNoindex:     "noindex",
-	FieldNofollow:    "nofollow",
-	FieldNoarchive:   "noarchive",
-	FieldUnknown:     "unknown",
+	FieldNone:          "",
+	FieldUserAgent:     "user-agent",
+	FieldAllow:         "allow",
+	FieldDisallow:      "disallow",
+	FieldSitemap:       "sitemap",
+	FieldCrawlDelay:    "crawl-delay",
+	FieldRequestRate:   "request-rate",
+	FieldVisitTime:     "visit-time",
+	FieldCleanParam:    "clean-param",
+	FieldHost:          "host",
+	FieldNoindex:       "noindex",
+	FieldNofollow:      "nofollow",
+	FieldNoarchive:     "noarchive",
+	FieldUnknown:       "unknown",
+	FieldContentUsage:  "content-usage",
+	FieldContentSignal: "content-signal",
 }
 
 // String returns the field's canonical lower-case name, "unknown" for an
@@ -77,8 +82,9 @@ type Line struct {
 
 // GoogleTag returns the tag Google's parsing report gives the line: one of
 // "UserAgent", "Allow", "Disallow", "Sitemap", "Unused" (a field Google knows
-// and ignores: crawl-delay, clean-param, host, noindex, nofollow, noarchive)
-// and "Unknown".
+// and ignores: clean-param, content-signal, content-usage, crawl-delay,
+// domain, host, noarchive, nofollow, noindex, request-rate, revisit-after,
+// visit-time) and "Unknown".
 func (l Line) GoogleTag() string {
 	if !l.HasDirective {
 		return "Unknown"
@@ -92,7 +98,11 @@ func (l Line) GoogleTag() string {
 		return "Disallow"
 	case FieldSitemap:
 		return "Sitemap"
-	case FieldCrawlDelay, FieldCleanParam, FieldHost, FieldNoindex, FieldNofollow, FieldNoarchive:
+	case FieldCrawlDelay, FieldCleanParam, FieldHost, FieldNoindex, FieldNofollow, FieldNoarchive,
+		FieldRequestRate, FieldVisitTime, FieldContentUsage, FieldContentSignal:
+		return "Unused"
+	}
+	if strings.EqualFold(l.Key, "domain") || strings.EqualFold(l.Key, "revisit-after") {
 		return "Unused"
 	}
 	return "Unknown"
