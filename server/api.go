@@ -40,11 +40,13 @@ type Engine interface {
 }
 
 // Error is an API error: the HTTP status, and the JSON body
-// {"error": Message, "field": Field}.
+// {"error": Message, "field": Field}; Retry, when positive, is the seconds
+// of its Retry-After header.
 type Error struct {
 	Status  int    `json:"-"`
 	Message string `json:"error"`
 	Field   string `json:"field,omitempty"`
+	Retry   int    `json:"-"`
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -75,3 +75,13 @@ var closedDone = func() chan struct{} { ch := make(chan struct{}); close(ch); re
 
 func (stoppedContext) Done() <-chan struct{} { return closedDone }
 func (stoppedContext) Err() error            { return context.Canceled }
+
+// expired reports whether ctx is done, without making a timer when ctx is
+// a request's deadlineContext that nothing waited on yet: a loop asks it
+// often.
+func expired(ctx context.Context) bool {
+	if c, ok := ctx.(*deadlineContext); ok && !c.started.Load() {
+		return c.parent.Err() != nil || !time.Now().Before(c.deadline)
+	}
+	return ctx.Err() != nil
+}

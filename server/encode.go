@@ -1,8 +1,10 @@
 package server
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"math"
 	"math/bits"
 	"net/http"
@@ -29,17 +31,21 @@ var (
 )
 
 // writeCheckReport answers rep as writeJSON would, byte for byte, without
-// reflection. It reports false, having written nothing, when rep holds a
-// value it does not write as json.Marshal does (a crawl-delay that is not a
-// finite number, which json.Marshal refuses): writeJSON then answers.
-func writeCheckReport(w http.ResponseWriter, rep *tester.CheckReport) bool {
+// reflection, or with 413 when it is more than maxBytes. It reports false,
+// having written nothing, when rep holds a value it does not write as
+// json.Marshal does (a crawl-delay that is not a finite number, which
+// json.Marshal refuses): the caller then answers.
+func writeCheckReport(w http.ResponseWriter, rep *tester.CheckReport, maxBytes int64) bool {
 	bp := bufPool.Get().(*[]byte)
 	b := (*bp)[:0]
 	if n := reportSize(rep); cap(b) < n {
 		b = make([]byte, 0, n)
 	}
 	b, ok := appendCheckReport(b, rep)
-	if ok {
+	if ok && int64(len(b)) >= maxBytes {
+		writeError(w, &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf(
+			"server: the answer is %s, more than %s (--max-answer-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests", sizeString(int64(len(b))+1), sizeString(maxBytes))})
+	} else if ok {
 		b = append(b, '\n')
 		h := w.Header()
 		h["Content-Type"] = jsonContentType
@@ -118,26 +124,11 @@ func appendCheckTail(b []byte, rep *tester.CheckReport) []byte {
 	return append(b, '}')
 }
 
-// encodedCheck is the answer of a check already written as JSON, with its
-// final line end, in a buffer of bufPool: what writeCheckReport would
-// write for the report.
-type encodedCheck struct {
-	buf *[]byte
-}
-
-// MarshalJSON returns the answer (for a caller that adds to it).
-func (e *encodedCheck) MarshalJSON() ([]byte, error) {
-	return bytes.TrimSuffix(*e.buf, []byte{'\n'}), nil
-}
-
-// write answers with the JSON and gives the buffer back.
-func (e *encodedCheck) write(w http.ResponseWriter) {
-	h := w.Header()
-	h["Content-Type"] = jsonContentType
-	h["Cache-Control"] = noStore
-	w.WriteHeader(http.StatusOK)
-	w.Write(*e.buf)
-	putBuf(e.buf, *e.buf)
+// checkStream is the answer of a check, not yet made: respond writes it
+// with writeCheck, each result as it comes (tester.CheckStream), instead of
+// holding them all.
+type checkStream struct {
+	req *tester.CheckRequest
 }
 
 // putBuf gives a buffer back to bufPool, unless it grew too large to keep.
@@ -148,40 +139,129 @@ func putBuf(bp *[]byte, b []byte) {
 	}
 }
 
-// encodeCheck answers req as tester.Check and appendCheckReport would,
-// writing each result as it comes (tester.CheckStream) instead of keeping
-// them all: a large batch is written without a result object per
-// question. It returns nil and no error when a result holds a value it
-// does not write as json.Marshal does (see writeCheckReport): the caller
-// then answers the usual way.
-func encodeCheck(req *tester.CheckRequest) (*encodedCheck, error) {
+// Why a check's writing stopped.
+var (
+	errAnswerTooLarge = errors.New("server: the answer is larger than its limit")
+	errClientGone     = errors.New("server: the client is gone")
+	errNotFinite      = errors.New("server: the answer cannot be encoded: a crawl-delay is not a finite number")
+)
+
+// stopCheck is the panic by which a check's writer stops tester.CheckStream
+// from within its callback (which cannot say stop): runCheck recovers it.
+type stopCheck struct{ err error }
+
+// checkWriter writes the answer of a check as tester.Check and
+// writeCheckReport would write it (and size notes after its counts),
+// holding at most about streamBuffer of it: an answer that fits is written
+// at once, and an error before then is answered as one; past that, the
+// status is sent and the answer goes out in pieces of that size.
+type checkWriter struct {
+	w       http.ResponseWriter
+	bp      *[]byte
+	b       []byte
+	sent    int64 // bytes written to w
+	started bool  // the status is sent
+	max     int64
+	expired func() bool
+	first   bool
+	results int
+	notes   []string
+}
+
+// writeCheck answers req on w, at most maxBytes of it, until expired
+// reports true (checked every few results). Its error is nil when the
+// answer was written whole; otherwise, with started false, nothing was
+// written and the error is the answer to give (errAnswerTooLarge, a
+// *tester.Error, the deadline's), and with started true a part of the
+// answer was sent: the caller must break the connection, so that the
+// client does not take the part for the whole.
+func writeCheck(w http.ResponseWriter, req *tester.CheckRequest, sizeNotes []string, maxBytes int64, expired func() bool) (started bool, err error) {
 	bp := bufPool.Get().(*[]byte)
-	b := (*bp)[:0]
-	if n := 512 + 400*len(req.URLs); cap(b) < n && n <= 1<<20 {
-		b = make([]byte, 0, n)
+	cw := &checkWriter{w: w, bp: bp, b: (*bp)[:0], max: maxBytes, expired: expired, first: true, notes: sizeNotes}
+	defer func() { putBuf(cw.bp, cw.b) }()
+	rep, err := runCheck(req, cw.head, cw.result)
+	if err != nil {
+		return cw.started, err
 	}
-	ok, first := true, true
-	rep, err := tester.CheckStream(req, func(rep *tester.CheckReport) {
-		b, ok = appendCheckHead(b, rep)
-		b = append(b, '[')
-	}, func(r *tester.CheckResult) {
-		if !ok {
-			return
-		}
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b, ok = appendCheckResult(b, r)
-	})
-	if err != nil || !ok {
-		putBuf(bp, b)
-		return nil, err
+	cw.b = append(cw.b, ']')
+	cw.b = appendCheckTail(cw.b, rep)
+	if len(cw.notes) > 0 {
+		cw.b = cw.b[:len(cw.b)-1] // the closing brace
+		cw.b = append(cw.b, `,"size_notes":`...)
+		cw.b = append(appendStrings(cw.b, cw.notes), '}')
 	}
-	b = append(b, ']')
-	b = append(appendCheckTail(b, rep), '\n')
-	*bp = b
-	return &encodedCheck{buf: bp}, nil
+	cw.b = append(cw.b, '\n')
+	if cw.sent+int64(len(cw.b)) > cw.max {
+		return cw.started, errAnswerTooLarge
+	}
+	if err := cw.flush(); err != nil {
+		return cw.started, err
+	}
+	return cw.started, nil
+}
+
+// runCheck is tester.CheckStream, stopped by a stopCheck panic of each.
+func runCheck(req *tester.CheckRequest, before func(*tester.CheckReport), each func(*tester.CheckResult)) (rep *tester.CheckReport, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			stop, ok := v.(stopCheck)
+			if !ok {
+				panic(v)
+			}
+			rep, err = nil, stop.err
+		}
+	}()
+	return tester.CheckStream(req, before, each)
+}
+
+func (cw *checkWriter) head(rep *tester.CheckReport) {
+	var ok bool
+	if cw.b, ok = appendCheckHead(cw.b, rep); !ok {
+		panic(stopCheck{errNotFinite})
+	}
+	cw.b = append(cw.b, '[')
+}
+
+func (cw *checkWriter) result(r *tester.CheckResult) {
+	if !cw.first {
+		cw.b = append(cw.b, ',')
+	}
+	cw.first = false
+	var ok bool
+	if cw.b, ok = appendCheckResult(cw.b, r); !ok {
+		panic(stopCheck{errNotFinite})
+	}
+	if cw.sent+int64(len(cw.b)) > cw.max {
+		panic(stopCheck{errAnswerTooLarge})
+	}
+	// The deadline, every 64 results and before each piece goes out.
+	full := len(cw.b) >= streamBuffer
+	if cw.results++; (cw.results%64 == 0 || full) && cw.expired() {
+		panic(stopCheck{context.DeadlineExceeded})
+	}
+	if full {
+		if err := cw.flush(); err != nil {
+			panic(stopCheck{err})
+		}
+	}
+}
+
+// flush writes what the buffer holds, after the status the first time.
+func (cw *checkWriter) flush() error {
+	if !cw.started {
+		h := cw.w.Header()
+		h["Content-Type"] = jsonContentType
+		h["Cache-Control"] = noStore
+		cw.w.WriteHeader(http.StatusOK)
+		cw.started = true
+	}
+	n, err := cw.w.Write(cw.b)
+	cw.sent += int64(n)
+	cw.b = cw.b[:0]
+	if err != nil {
+		return errClientGone
+	}
+	return nil
 }
 
 func appendCheckResult(b []byte, r *tester.CheckResult) ([]byte, bool) {

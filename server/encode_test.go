@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"math"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -175,18 +176,27 @@ func TestEncodeCheckEqualsReport(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: not written", req.Source.Name)
 		}
-		enc, err := encodeCheck(req)
-		if err != nil || enc == nil {
-			t.Fatalf("%s: %v %v", req.Source.Name, enc, err)
+		w := httptest.NewRecorder()
+		if started, err := writeCheck(w, req, nil, 1<<40, func() bool { return false }); err != nil || !started {
+			t.Fatalf("%s: %v", req.Source.Name, err)
 		}
-		if got := string(*enc.buf); got != string(want)+"\n" {
+		if got := w.Body.String(); got != string(want)+"\n" {
 			t.Fatalf("%s:\n got %s\nwant %s", req.Source.Name, got, want)
 		}
-		if m, _ := enc.MarshalJSON(); string(m) != string(want) {
-			t.Fatalf("%s: MarshalJSON differs", req.Source.Name)
+		// Written in pieces: the same bytes.
+		big := &tester.CheckRequest{Source: req.Source, URLs: slices.Repeat(urls, 200), Subjects: req.Subjects}
+		rep, err = tester.Check(big)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ = appendCheckReport(nil, rep)
+		w = httptest.NewRecorder()
+		if _, err := writeCheck(w, big, nil, 1<<40, func() bool { return false }); err != nil || w.Body.String() != string(want)+"\n" || len(want) < 2*streamBuffer {
+			t.Fatalf("%s, %d bytes: %v, or not the same bytes", req.Source.Name, len(want), err)
 		}
 	}
-	if enc, err := encodeCheck(&tester.CheckRequest{URLs: urls}); enc != nil || err == nil {
-		t.Fatalf("a request without a file: %v %v", enc, err)
+	w := httptest.NewRecorder()
+	if started, err := writeCheck(w, &tester.CheckRequest{URLs: urls}, nil, 1<<40, func() bool { return false }); started || err == nil || w.Body.Len() > 0 {
+		t.Fatalf("a request without a file: %v %v", started, err)
 	}
 }

@@ -48,30 +48,17 @@ func (e *testerEngine) source(ctx context.Context, sub *Subject, d robotstxt.Dia
 	return tester.FetchedSource(body, &info, d), nil
 }
 
-// Check answers POST /v1/check with tester.Check: the object of
-// "robotstxt check --json".
+// Check answers POST /v1/check with tester.CheckStream: the object of
+// "robotstxt check --json", written as the results come.
 func (e *testerEngine) Check(ctx context.Context, in *CheckInput) (any, error) {
 	src, err := e.source(ctx, &in.Subject, in.Dialect)
 	if err != nil {
 		return nil, err
 	}
 	req := &tester.CheckRequest{Source: src, URLs: in.URLs, Subjects: subjects(in.Crawlers, in.Agents), Dialect: in.Dialect}
-	if !in.Truncated {
-		// The answer written as the results come (the server adds
-		// nothing to it: no size note).
-		enc, err := encodeCheck(req)
-		if err != nil {
-			return nil, apiError(err)
-		}
-		if enc != nil {
-			return enc, nil
-		}
-	}
-	rep, err := tester.Check(req)
-	if err != nil {
-		return nil, apiError(err)
-	}
-	return rep, nil
+	// Answered as it is written, result by result (writeCheck): the
+	// answer is not held whole.
+	return &checkStream{req: req}, nil
 }
 
 // Lint answers POST /v1/lint with tester.Lint: the object of "robotstxt

@@ -185,7 +185,8 @@ func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // postGate refuses a POST whose body is not declared as JSON (415) or that
-// a browser sends from another origin (403).
+// a browser sends from another origin (403), and holds the memory its body
+// needs (bodyWeight) while it is answered.
 func (s *Server) postGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ct := r.Header.Get("Content-Type"); !jsonContent(ct) {
@@ -196,8 +197,15 @@ func (s *Server) postGate(next http.Handler) http.Handler {
 			writeError(w, &Error{Status: http.StatusUnsupportedMediaType, Message: msg})
 			return
 		}
-		if s.sameOrigin(w, r) {
-			next.ServeHTTP(w, r)
+		if !s.sameOrigin(w, r) {
+			return
 		}
+		release, e := s.acquire(r.Context(), bodyWeight(r.ContentLength), 0)
+		if e != nil {
+			writeError(w, e)
+			return
+		}
+		defer release()
+		next.ServeHTTP(w, r)
 	})
 }

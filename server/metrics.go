@@ -21,6 +21,8 @@ type metrics struct {
 	latency          *prometheus.HistogramVec
 	historyErrors    prometheus.Counter
 	storeProbeErrors prometheus.Counter
+	admissionWaits   prometheus.Counter
+	admissionRefused prometheus.Counter
 	handles          sync.Map // routeCode -> *routeMetrics
 }
 
@@ -43,7 +45,19 @@ func newMetrics(s *Server) *metrics {
 		Name: "robotstxt_readyz_store_errors_total",
 		Help: "Readiness probes the store did not answer.",
 	})
-	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors,
+	m.admissionWaits = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "robotstxt_inflight_waits_total",
+		Help: "Requests that waited for the memory they need (--max-inflight-bytes).",
+	})
+	m.admissionRefused = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "robotstxt_inflight_refused_total",
+		Help: "Requests answered 503 because the memory they need was not free in time.",
+	})
+	inflight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "robotstxt_inflight_bytes",
+		Help: "Memory the requests in flight hold, as estimated (of --max-inflight-bytes).",
+	}, func() float64 { return float64(s.admit.held.Load()) })
+	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors, m.admissionWaits, m.admissionRefused, inflight,
 		&cacheCollector{s: s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

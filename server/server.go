@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strconv"
 	"strings"
 	"time"
 
@@ -93,6 +94,15 @@ type Options struct {
 	MaxClients int
 	// RequestTimeout is the deadline of every request (default 30 s).
 	RequestTimeout time.Duration
+	// The work a request may ask for (see limits.go): MaxQuestions
+	// questions (a URL asked about for one crawler in one reading),
+	// MaxAnswerBytes of answer, and of the memory all requests in flight
+	// hold together, MaxInFlightBytes (at least MinInFlightBytes). 0
+	// means DefaultMaxQuestions, DefaultMaxAnswerBytes and
+	// DefaultMaxInFlightBytes.
+	MaxQuestions     int
+	MaxAnswerBytes   int64
+	MaxInFlightBytes int64
 	// The timeouts of the HTTP server Serve runs (see net/http.Server),
 	// and how long Serve waits for requests in flight when its context
 	// ends.
@@ -117,6 +127,7 @@ type Server struct {
 	strings   *stringCache // long strings of check bodies, unescaped
 	hosts     *hostPolicy
 	limits    *limiter
+	admit     *admission
 	// authFailures counts each client's wrong tokens.
 	authFailures *limiter
 	metrics      *metrics
@@ -174,6 +185,17 @@ func New(opts *Options) (*Server, error) {
 	if o.MaxClients <= 0 {
 		o.MaxClients = DefaultMaxClients
 	}
+	if o.MaxQuestions <= 0 {
+		o.MaxQuestions = DefaultMaxQuestions
+	}
+	if o.MaxAnswerBytes <= 0 {
+		o.MaxAnswerBytes = DefaultMaxAnswerBytes
+	}
+	if o.MaxInFlightBytes <= 0 {
+		o.MaxInFlightBytes = DefaultMaxInFlightBytes
+	}
+	o.MaxInFlightBytes = max(o.MaxInFlightBytes, MinInFlightBytes)
+	s.admit = newAdmission(o.MaxInFlightBytes)
 	setDefault(&o.RequestTimeout, DefaultRequestTimeout)
 	setDefault(&o.ReadHeaderTimeout, DefaultReadHeaderTimeout)
 	setDefault(&o.ReadTimeout, DefaultReadTimeout)
@@ -345,16 +367,25 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			h[kv.key] = kv.value
 		}
 		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if v := recover(); v != nil {
+				// An answer cut after its start (http.ErrAbortHandler):
+				// counted, logged, and passed on, to break the
+				// connection.
+				s.metrics.observe(routeOf(r), sw.status, time.Since(start))
+				s.log.LogAttrs(ctx, slog.LevelWarn, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+					slog.String("route", routeOf(r)), slog.Int("status", sw.status), slog.Duration("elapsed", time.Since(start)),
+					slog.String("client", clientIP(r).String()), slog.Any("aborted", v))
+				panic(v)
+			}
+		}()
 		if s.checkHost(sw, r) {
 			next.ServeHTTP(sw, r)
 		}
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}
-		route := r.Pattern
-		if route == "" {
-			route = "unmatched"
-		}
+		route := routeOf(r)
 		elapsed := time.Since(start)
 		s.metrics.observe(route, sw.status, elapsed)
 		if !s.log.Enabled(ctx, slog.LevelInfo) {
@@ -364,6 +395,14 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			slog.String("route", route), slog.Int("status", sw.status), slog.Duration("elapsed", elapsed),
 			slog.String("client", clientIP(r).String()))
 	})
+}
+
+// routeOf is the route of a request in logs and metrics: its pattern.
+func routeOf(r *http.Request) string {
+	if r.Pattern == "" {
+		return "unmatched"
+	}
+	return r.Pattern
 }
 
 // securityHeaders are the headers every answer carries, their keys in
@@ -412,6 +451,9 @@ func writeError(w http.ResponseWriter, e *Error) {
 	status := e.Status
 	if status == 0 {
 		status = http.StatusInternalServerError
+	}
+	if e.Retry > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.Retry))
 	}
 	writeJSON(w, status, e)
 }
@@ -525,6 +567,12 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
+	release, e := s.acquire(r.Context(), liveWeight, 0)
+	if e != nil {
+		writeError(w, e)
+		return
+	}
+	defer release()
 	_, info, err := s.answer(r.Context(), o, d)
 	if err != nil {
 		writeError(w, s.failure(r.Context(), err))
@@ -630,29 +678,77 @@ func (s *Server) handleHistoryVersion(w http.ResponseWriter, r *http.Request) {
 }
 
 // respond answers a POST route with the engine's value, and notes about
-// files past the size limit.
+// files past the size limit: a check's answer as it is made (writeCheck),
+// any other encoded whole, within MaxAnswerBytes.
 func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err error, notes []string) {
 	if err != nil {
-		writeError(w, s.failure(r.Context(), err))
+		writeError(w, s.failure(r.Context(), apiError(err)))
 		return
 	}
-	if enc, ok := v.(*encodedCheck); ok && len(notes) == 0 {
-		enc.write(w)
+	if cs, ok := v.(*checkStream); ok {
+		s.writeCheck(w, r, cs, notes)
 		return
 	}
-	if rep, ok := v.(*tester.CheckReport); ok && len(notes) == 0 && writeCheckReport(w, rep) {
+	if rep, ok := v.(*tester.CheckReport); ok && len(notes) == 0 && writeCheckReport(w, rep, s.opts.MaxAnswerBytes) {
 		return
 	}
-	if len(notes) > 0 {
-		b, err := json.Marshal(v)
-		var obj map[string]json.RawMessage
-		if err == nil && json.Unmarshal(b, &obj) == nil && obj != nil {
-			n, _ := json.Marshal(notes)
-			obj["size_notes"] = n
-			v = obj
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, &Error{Message: "server: the answer cannot be encoded: " + err.Error()})
+		return
+	}
+	if len(notes) > 0 && len(b) > 1 && b[0] == '{' && b[len(b)-1] == '}' {
+		// The notes go last: {..., "size_notes": [...]}.
+		n, _ := json.Marshal(notes)
+		sep := ","
+		if len(b) == 2 {
+			sep = ""
 		}
+		b = append(append(append(append(b[:len(b)-1], sep+`"size_notes":`...), n...), '}'), '\n')
+	} else {
+		b = append(b, '\n')
 	}
-	writeJSON(w, http.StatusOK, v)
+	if int64(len(b)) > s.opts.MaxAnswerBytes {
+		writeError(w, s.answerTooLarge(int64(len(b))))
+		return
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Cache-Control"] = noStore
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}
+
+// answerTooLarge is the error of an answer found past MaxAnswerBytes
+// (n bytes, or more when n is 0).
+func (s *Server) answerTooLarge(n int64) *Error {
+	size := "more"
+	if n > 0 {
+		size = sizeString(n) + ","
+	}
+	return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf(
+		"server: the answer is %s more than %s (--max-answer-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests", size, sizeString(s.opts.MaxAnswerBytes))}
+}
+
+// writeCheck answers a check with writeCheck, result by result. An answer
+// cut after its start breaks the connection (http.ErrAbortHandler), so
+// that the client does not take a part for the whole.
+func (s *Server) writeCheck(w http.ResponseWriter, r *http.Request, cs *checkStream, notes []string) {
+	ctx := r.Context()
+	started, err := writeCheck(w, cs.req, notes, s.opts.MaxAnswerBytes, func() bool { return expired(ctx) })
+	switch {
+	case err == nil:
+		return
+	case started:
+		s.log.Warn("check answer cut", "err", err, "client", clientIP(r).String())
+		panic(http.ErrAbortHandler)
+	case errors.Is(err, errAnswerTooLarge):
+		writeError(w, s.answerTooLarge(0))
+	case errors.Is(err, errNotFinite):
+		writeError(w, &Error{Message: err.Error()})
+	default:
+		writeError(w, s.failure(ctx, apiError(err)))
+	}
 }
 
 type sizeFile = struct {
@@ -662,11 +758,13 @@ type sizeFile = struct {
 }
 
 // answerPost answers a POST route: it decodes the request, validates it into
-// the engine's input, asks the engine, and answers with the value and the
+// the engine's input, checks its cost against the limits and takes the
+// memory it needs, asks the engine, and answers with the value and the
 // notes on files past the size limit.
 func answerPost[Req, In any](s *Server, w http.ResponseWriter, r *http.Request,
 	decodeReq func(http.ResponseWriter, *http.Request, *Req) *Error,
 	input func(*Req) (In, *Error),
+	costOf func(In) cost,
 	run func(context.Context, In) (any, error),
 	sizes func(In) []sizeFile) {
 	var req Req
@@ -678,6 +776,19 @@ func answerPost[Req, In any](s *Server, w http.ResponseWriter, r *http.Request,
 	if e != nil {
 		writeError(w, e)
 		return
+	}
+	c := costOf(in)
+	if e := s.checkLimits(c); e != nil {
+		writeError(w, e)
+		return
+	}
+	if c.memory > 0 {
+		release, e := s.acquire(r.Context(), c.memory, bodyWeight(r.ContentLength))
+		if e != nil {
+			writeError(w, e)
+			return
+		}
+		defer release()
 	}
 	v, err := run(r.Context(), in)
 	s.respond(w, r, v, err, truncationNotes(sizes(in)...))
@@ -701,24 +812,37 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
+	c := checkCost(in)
+	if e := s.checkLimits(c); e != nil {
+		writeError(w, e)
+		return
+	}
+	if c.memory > 0 {
+		release, e := s.acquire(r.Context(), c.memory, bodyWeight(r.ContentLength))
+		if e != nil {
+			writeError(w, e)
+			return
+		}
+		defer release()
+	}
 	v, err := s.opts.Engine.Check(r.Context(), in)
 	s.respond(w, r, v, err, truncationNotes(sizeFile{"robots", in.Truncated, len(in.Robots)}))
 }
 
 func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
-	answerPost(s, w, r, decodeAny[LintRequest], s.lintInput, s.opts.Engine.Lint, func(in *LintInput) []sizeFile {
+	answerPost(s, w, r, decodeAny[LintRequest], s.lintInput, lintCost, s.opts.Engine.Lint, func(in *LintInput) []sizeFile {
 		return []sizeFile{{"robots", in.Truncated, len(in.Robots)}}
 	})
 }
 
 func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) {
-	answerPost(s, w, r, decodeAny[CompareRequest], s.compareInput, s.opts.Engine.Compare, func(in *CompareInput) []sizeFile {
+	answerPost(s, w, r, decodeAny[CompareRequest], s.compareInput, compareCost, s.opts.Engine.Compare, func(in *CompareInput) []sizeFile {
 		return []sizeFile{{"robots", in.Truncated, len(in.Robots)}}
 	})
 }
 
 func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) {
-	answerPost(s, w, r, decodeAny[DiffRequest], s.diffInput, s.opts.Engine.Diff, func(in *DiffInput) []sizeFile {
+	answerPost(s, w, r, decodeAny[DiffRequest], s.diffInput, diffCost, s.opts.Engine.Diff, func(in *DiffInput) []sizeFile {
 		return []sizeFile{{"old", in.OldTruncated, len(in.Old)}, {"new", in.NewTruncated, len(in.New)}}
 	})
 }

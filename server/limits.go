@@ -1,0 +1,288 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/tester"
+	"golang.org/x/sync/semaphore"
+)
+
+// A request of a few megabytes can ask for an answer of gigabytes: 2,000
+// URLs of 800 bytes asked about for 256 agents is 512,000 results of 2 KB.
+// The work a request may ask for is bounded three ways, each with an
+// answer that names the limit:
+//
+//   - questions: a question is one URL asked about for one crawler in one
+//     reading. A check asks URLs x subjects, a compare URLs x rows x 7 (the
+//     row's own reading and the six dialects'), a diff URLs x rows x 2 (one
+//     per file). Past Options.MaxQuestions: 413.
+//   - answer bytes: past Options.MaxAnswerBytes, 413. A check's answer is
+//     estimated before any work and then written as the results come, so
+//     that its memory is one buffer whatever its size; a result larger than
+//     estimated (a URL that thousands of rules match) is cut at the limit
+//     (413 before the first byte is sent, else the connection is closed).
+//     The other answers are built whole: estimated before, measured after.
+//   - memory in flight: every POST, and each live fetch, holds its
+//     estimated memory (its body three times over, the files it parses, the
+//     answer it builds) from a weighted semaphore of
+//     Options.MaxInFlightBytes while it runs. A request that cannot get it
+//     waits, for at most half its deadline, then gets 503 with
+//     Retry-After; one that needs more than the whole gets 413.
+//
+// A check's writing stops at the request's deadline too (504 before the
+// first byte, else the connection is closed).
+
+// The defaults of the limits of Options, and the least memory in flight
+// a server takes: enough for a body of MaxBodyBytes and a live fetch.
+const (
+	DefaultMaxQuestions     = 100_000
+	DefaultMaxAnswerBytes   = 128 << 20
+	DefaultMaxInFlightBytes = 256 << 20
+	MinInFlightBytes        = 3*MaxBodyBytes + parseFactor*robotstxt.DefaultMaxBytes + streamBuffer + requestOverhead + liveWeight
+)
+
+// The estimates of the limits: bytes a request is taken to need.
+const (
+	// streamBuffer is the most of a check's answer held before it is
+	// written (a larger answer goes out in pieces of about this size).
+	streamBuffer = 512 << 10
+	// requestOverhead is what any request holds beside its body and its
+	// answer: buffers, the decoder's state.
+	requestOverhead = 256 << 10
+	// liveWeight is a live fetch: the body read (at most 500 KiB), its
+	// parse and the transport's buffers.
+	liveWeight = 4 << 20
+	// parseFactor is what parsing a file holds, per byte of the file read.
+	parseFactor = 8
+	// builtFactor is what an answer built whole holds per byte of its
+	// JSON: the values, their encoding and its copy.
+	builtFactor = 3
+	// derivedDiffWeight is the answer of a diff whose URLs are derived
+	// from the files: the tester bounds its questions, not its answer.
+	derivedDiffWeight = 16 << 20
+	// Per result of a check, of a compare's cell and of a diff's change,
+	// the bytes of JSON beside the URL and the subject's name.
+	checkResultBytes  = 420
+	compareCellBytes  = 750
+	diffChangeBytes   = 300
+	lintFindingBytes  = 300
+	compareReadings   = 7 // the row's own and the six dialects'
+	defaultCompareRow = 8 + tester.MaxFileRows
+	defaultDiffRows   = 1 + defaultCompareRow // and "*"
+)
+
+// admission is the weighted semaphore of memory in flight.
+type admission struct {
+	sem      *semaphore.Weighted
+	capacity int64
+	held     atomic.Int64 // for the metrics
+	waiting  atomic.Int64 // requests waiting, for the tests
+}
+
+func newAdmission(capacity int64) *admission {
+	return &admission{sem: semaphore.NewWeighted(capacity), capacity: capacity}
+}
+
+// acquire takes n bytes for a request that holds held bytes already,
+// waiting for at most half of what is left of ctx's deadline; the error is
+// the request's answer: 413 when n and held are more than the whole, 503
+// when the wait is over. release gives them back.
+func (s *Server) acquire(ctx context.Context, n, held int64) (release func(), e *Error) {
+	a := s.admit
+	if n+held > a.capacity {
+		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf(
+			"server: this request needs about %s of memory, more than the server gives all requests at once (%s, --max-inflight-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests",
+			sizeString(n+held), sizeString(a.capacity))}
+	}
+	if a.sem.TryAcquire(n) {
+		return a.holding(n), nil
+	}
+	wait := s.opts.RequestTimeout / 2
+	if d, ok := ctx.Deadline(); ok {
+		wait = min(wait, time.Until(d)/2)
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	s.metrics.admissionWaits.Inc()
+	a.waiting.Add(1)
+	err := a.sem.Acquire(wctx, n)
+	a.waiting.Add(-1)
+	if err != nil {
+		s.metrics.admissionRefused.Inc()
+		return nil, &Error{Status: http.StatusServiceUnavailable, Retry: 1 + int(wait/time.Second), Message: fmt.Sprintf(
+			"server: busy: the requests in flight hold the memory this one needs (%s of %s, --max-inflight-bytes) and none finished in %v; retry later",
+			sizeString(n), sizeString(a.capacity), wait.Round(time.Millisecond))}
+	}
+	return a.holding(n), nil
+}
+
+// holding notes n bytes taken, and returns their release.
+func (a *admission) holding(n int64) func() {
+	a.held.Add(n)
+	return func() {
+		a.held.Add(-n)
+		a.sem.Release(n)
+	}
+}
+
+// bodyWeight is what a request of n body bytes holds before its body is
+// decoded (n < 0: unknown, up to MaxBodyBytes): the body, its strings
+// unescaped and the decoder's copy, a file of it parsed, and a check's
+// answer buffer.
+func bodyWeight(n int64) int64 {
+	if n < 0 || n > MaxBodyBytes {
+		n = MaxBodyBytes
+	}
+	return 3*n + parseFactor*min(n, robotstxt.DefaultMaxBytes) + streamBuffer + requestOverhead
+}
+
+// sizeString writes n bytes for a person: "512 KiB", "1.5 GiB".
+func sizeString(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// cost is what a validated request asks for: its questions, the bytes of
+// its answer (an estimate) and the memory it holds beyond its body's
+// weight.
+type cost struct {
+	what      string // "check", "compare", ...
+	urls      int
+	subjects  int
+	questions int64
+	answer    int64
+	memory    int64
+}
+
+// checkLimits answers 413 for a request that asks for more than the limits.
+func (s *Server) checkLimits(c cost) *Error {
+	if c.questions > int64(s.opts.MaxQuestions) {
+		return &Error{Status: http.StatusRequestEntityTooLarge, Field: "urls", Message: fmt.Sprintf(
+			"server: this %s asks %d questions (%d URLs x %d crawlers and agents%s), more than %d (--max-questions); ask about fewer URLs or crawlers, in several requests",
+			c.what, c.questions, c.urls, c.subjects, readingsNote(c.what), s.opts.MaxQuestions)}
+	}
+	if c.answer > s.opts.MaxAnswerBytes {
+		return &Error{Status: http.StatusRequestEntityTooLarge, Field: "urls", Message: fmt.Sprintf(
+			"server: the answer to this %s would be about %s, more than %s (--max-answer-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests",
+			c.what, sizeString(c.answer), sizeString(s.opts.MaxAnswerBytes))}
+	}
+	return nil
+}
+
+func readingsNote(what string) string {
+	switch what {
+	case "compare":
+		return " x 7 readings"
+	case "diff":
+		return " x 2 files"
+	}
+	return ""
+}
+
+// urlBytes is the length of the URLs together.
+func urlBytes(urls []string) int64 {
+	var n int64
+	for _, u := range urls {
+		n += int64(len(u))
+	}
+	return n
+}
+
+// subjectCount is how many rows crawlers and agents make; def when none
+// is named.
+func subjectCount(crawlers []robotstxt.Crawler, agents []string, def int) (n int, names int64) {
+	for _, c := range crawlers {
+		names += int64(len(c.Name))
+	}
+	for _, a := range agents {
+		names += int64(len(a))
+	}
+	if n = len(crawlers) + len(agents); n == 0 {
+		return def, 0
+	}
+	return n, names
+}
+
+func parseWeight(files ...[]byte) int64 {
+	var n int64
+	for _, f := range files {
+		n += parseFactor * int64(min(len(f), robotstxt.DefaultMaxBytes))
+	}
+	return n
+}
+
+func liveCost(sub *Subject) int64 {
+	if sub.Live != nil {
+		return liveWeight
+	}
+	return 0
+}
+
+func checkCost(in *CheckInput) cost {
+	s, names := subjectCount(in.Crawlers, in.Agents, 1)
+	u := int64(len(in.URLs))
+	// The URL twice (normalised, and as given when that differs), the
+	// subject's name twice (who, crawler or agents).
+	answer := int64(s)*(2*urlBytes(in.URLs)+u*checkResultBytes) + 2*u*names
+	// Written as it comes: the buffer, not the answer, is held.
+	return cost{what: "check", urls: len(in.URLs), subjects: s, questions: u * int64(s), answer: answer, memory: liveCost(&in.Subject)}
+}
+
+func compareCost(in *CompareInput) cost {
+	s, names := subjectCount(in.Crawlers, in.Agents, defaultCompareRow)
+	u, ub := int64(len(in.URLs)), urlBytes(in.URLs)
+	if u == 0 {
+		u, ub = tester.MaxDerivedURLs, tester.MaxDerivedURLs*64
+	}
+	answer := int64(s)*(ub+u*compareCellBytes) + ub + names
+	return cost{what: "compare", urls: int(u), subjects: s, questions: u * int64(s) * compareReadings, answer: answer,
+		memory: liveCost(&in.Subject) + builtFactor*answer}
+}
+
+func diffCost(in *DiffInput) cost {
+	s, names := subjectCount(in.Crawlers, in.Agents, defaultDiffRows)
+	c := cost{what: "diff", subjects: s, memory: parseWeight(in.Old, in.New)}
+	if in.URLs == nil {
+		// Derived from the rules: the tester bounds its questions.
+		c.memory += derivedDiffWeight
+		return c
+	}
+	u := int64(len(in.URLs))
+	c.urls, c.questions = len(in.URLs), u*int64(s)*2
+	// At most every (URL, row) changes.
+	c.answer = int64(s)*(urlBytes(in.URLs)+u*diffChangeBytes) + u*names
+	c.memory += builtFactor * c.answer
+	return c
+}
+
+func lintCost(in *LintInput) cost {
+	// At most a finding a line of what is read.
+	lines := int64(0)
+	robots := in.Robots
+	if len(robots) > robotstxt.DefaultMaxBytes {
+		robots = robots[:robotstxt.DefaultMaxBytes]
+	}
+	for _, b := range robots {
+		if b == '\n' {
+			lines++
+		}
+	}
+	answer := (lines + 1) * lintFindingBytes
+	if in.Live != nil {
+		answer = robotstxt.DefaultMaxBytes / 2 * lintFindingBytes
+	}
+	// Not refused on its estimate: a lint is bounded by the file it reads.
+	return cost{what: "lint", memory: liveCost(&in.Subject) + builtFactor*answer}
+}
