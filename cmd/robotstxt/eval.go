@@ -2,15 +2,19 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/suggest"
 )
 
 const evalHelp = `Usage: robotstxt eval [-max-bytes N] < questions.jsonl > answers.jsonl
@@ -38,7 +42,11 @@ Question fields:
                                       applies, as check -u applies it (e.g.
                                       403: allowed for Google, disallowed
                                       for Baidu)
-Unknown fields are ignored.
+  usage                               optional: true adds the AI usage
+                                      preferences (usage, signals)
+  name, id, comment, source, kind,    annotations, ignored (a test case's
+  allowed, line, rule, expected       name and expected answer)
+Any other field is an error (a misspelt field is never ignored).
 
 Answer fields:
   allowed      true or false
@@ -51,6 +59,13 @@ Answer fields:
   warning      present when a ua or agents value is not a product token
                ("Googlebot/2.1", "My Bot"): it is still asked about as given
                (not in the original dialect, which reads names loosely)
+  usage        with "usage": true: null when the URL may not be crawled,
+               else {"train-ai", "search" (each "y", "n" or "unknown"),
+               any other key the deciding Content-Usage rules set, and
+               "lines": their lines, ascending, [] when none}
+  signals      with "usage": true: null when the crawler's groups have no
+               Content-Signal line, else {"search", "ai-train", "ai-input"
+               (each "yes", "no" or null), "line"}
 A malformed question gets {"error": "..."} and the run goes on.
 
 Example:
@@ -71,7 +86,23 @@ type question struct {
 	URL        *string         `json:"url"`
 	Dialect    *string         `json:"dialect"`
 	Status     *int            `json:"status"`
+	Usage      *bool           `json:"usage"`
+
+	// Annotations a test case carries: accepted and ignored.
+	Name     json.RawMessage `json:"name"`
+	ID       json.RawMessage `json:"id"`
+	Comment  json.RawMessage `json:"comment"`
+	Source   json.RawMessage `json:"source"`
+	Kind     json.RawMessage `json:"kind"`
+	Allowed  json.RawMessage `json:"allowed"`
+	Line     json.RawMessage `json:"line"`
+	Rule     json.RawMessage `json:"rule"`
+	Expected json.RawMessage `json:"expected"`
 }
+
+// questionFields are the fields a question may have, for suggestions.
+var questionFields = []string{"robots", "robots_b64", "robots_file", "ua", "agents", "crawler", "url",
+	"dialect", "status", "usage", "name", "id", "comment", "source", "kind", "allowed", "line", "rule", "expected"}
 
 type answer struct {
 	Allowed    bool     `json:"allowed"`
@@ -81,6 +112,9 @@ type answer struct {
 	CrawlDelay *float64 `json:"crawl_delay,omitempty"`
 	// Warning says why a ua or agents value is not a product token.
 	Warning string `json:"warning,omitempty"`
+	// Usage and Signals, asked for with "usage": true (JSON null kept).
+	Usage   json.RawMessage `json:"usage,omitempty"`
+	Signals json.RawMessage `json:"signals,omitempty"`
 }
 
 // answerWithNullDelay is answer for dialects that read crawl-delay, where a
@@ -92,7 +126,9 @@ type answerWithNullDelay struct {
 	Dialect    string   `json:"dialect"`
 	CrawlDelay *float64 `json:"crawl_delay"`
 	// Warning says why a ua or agents value is not a product token.
-	Warning string `json:"warning,omitempty"`
+	Warning string          `json:"warning,omitempty"`
+	Usage   json.RawMessage `json:"usage,omitempty"`
+	Signals json.RawMessage `json:"signals,omitempty"`
 }
 
 func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -195,8 +231,8 @@ type evaluator struct {
 
 func (e *evaluator) answer(line []byte) (any, error) {
 	var q question
-	if err := json.Unmarshal(line, &q); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
+	if err := decodeStrict(line, &q, questionFields); err != nil {
+		return nil, err
 	}
 	r, err := e.robots(&q)
 	if err != nil {
@@ -251,6 +287,7 @@ func (e *evaluator) answer(line []byte) (any, error) {
 		query.Dialect = d
 	}
 	var dec robotstxt.Decision
+	rules := true // the file's rules answer (not a fetch policy alone)
 	if q.Status != nil {
 		if *q.Status < 100 || *q.Status > 999 {
 			return nil, fmt.Errorf("status: %d is not an HTTP status", *q.Status)
@@ -264,6 +301,8 @@ func (e *evaluator) answer(line []byte) (any, error) {
 		ans := fetch.Response{Status: *q.Status, Size: r.Size()}.Interpret(d)
 		if ans.Policy == fetch.Rules {
 			ans.Robots = r
+		} else {
+			rules = false
 		}
 		dec = ans.Decide(query)
 	} else {
@@ -287,6 +326,9 @@ func (e *evaluator) answer(line []byte) (any, error) {
 	if dec.HasRule() {
 		a.Rule = dec.Rule.Text
 	}
+	if q.Usage != nil && *q.Usage {
+		a.Usage, a.Signals = usageJSON(r, query, dec, rules)
+	}
 	if !dec.Dialect.HonoursCrawlDelay() {
 		return a, nil
 	}
@@ -295,6 +337,69 @@ func (e *evaluator) answer(line []byte) (any, error) {
 		a.CrawlDelay = &cd
 	}
 	return answerWithNullDelay(a), nil
+}
+
+// usageJSON is the usage and signals of an answer asked for with "usage":
+// null when dec disallows (no preference applies), else the preferences of
+// the file's Content-Usage rules (none when the file's rules do not
+// answer, rules false: a fetch policy decided); signals null when the
+// crawler's groups have no Content-Signal line.
+func usageJSON(r *robotstxt.Robots, q robotstxt.Query, dec robotstxt.Decision, rules bool) (usage, signals json.RawMessage) {
+	usage, signals = json.RawMessage("null"), json.RawMessage("null")
+	var ua robotstxt.UsageAnswer
+	if rules {
+		ua = r.Usage(q)
+	}
+	if dec.Allowed {
+		u := map[string]any{robotstxt.UsageTrainAI: "unknown", robotstxt.UsageSearch: "unknown"}
+		for _, p := range ua.Usage.Prefs {
+			u[p.Key] = p.Pref.String()
+		}
+		lines := ua.Usage.Lines
+		if lines == nil {
+			lines = []int{}
+		}
+		u["lines"] = lines
+		usage, _ = json.Marshal(u)
+	}
+	if s := ua.Signals; s.Line != 0 {
+		word := func(v robotstxt.Signal) any {
+			if v == robotstxt.SignalUnset {
+				return nil
+			}
+			return v.String()
+		}
+		signals, _ = json.Marshal(map[string]any{"search": word(s.Search), "ai-train": word(s.AITrain),
+			"ai-input": word(s.AIInput), "line": s.Line})
+	}
+	return usage, signals
+}
+
+// decodeStrict decodes a JSON object into v, refusing a field v does not
+// have (fields lists them, for the suggestion) and anything after the
+// object.
+func decodeStrict(data []byte, v any, fields []string) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		msg := err.Error()
+		if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+			name, _ := strconv.Unquote(f)
+			if near := suggest.Nearest(name, fields); near != "" {
+				return fmt.Errorf("unknown field %s (did you mean %q?)", f, near)
+			}
+			return fmt.Errorf("unknown field %s", f)
+		}
+		var x any
+		if jerr := json.Unmarshal(data, &x); jerr != nil {
+			err = jerr // its words for a syntax error
+		}
+		return fmt.Errorf("not a JSON object: %v", err)
+	}
+	if d.More() {
+		return errors.New("not a JSON object: more after the object")
+	}
+	return nil
 }
 
 // robots returns the parsed file a question names.
