@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"container/list"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,8 +19,10 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unicode/utf8"
+	"weak"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -35,7 +36,7 @@ import (
 
 const bulkHelp = `Usage: robotstxt bulk [-c CRAWLER]... [-a TOKEN]... [-d DIALECT] [--format jsonl|csv]
                       [--store STORE] [--concurrency N] [--per-host N] [--quiet]
-                      [--summary FILE] [--timeout D] [FILE|-]
+                      [--summary FILE] [--timeout D] [--order input|any] [FILE|-]
 
 Checks a crawl frontier: for every URL and every crawler, whether the crawler
 may fetch it, under its origin's live robots.txt. Each origin's robots.txt is
@@ -43,10 +44,11 @@ fetched once, through the cache (shared by a fleet with a redis:// or
 redis-cluster:// store: one fetch per origin between all processes).
 
   FILE            URLs one a line, or JSON Lines with a "url" field (the other
-                  fields are copied to each result); "-" or nothing: standard
-                  input. Blank lines and lines starting with # are skipped; a
-                  line that is not an absolute http(s)/ftp URL gets an error
-                  result.
+                  fields are copied to each result, but for those named like a
+                  result field in any case: "Allowed" is not copied); "-" or
+                  nothing: standard input. Blank lines and lines starting with
+                  # are skipped; a line that is not an absolute http(s)/ftp
+                  URL gets an error result.
   -c CRAWLER      a crawler from the table (repeatable; robotstxt check
                   --crawlers lists them)
   -a TOKEN        a product token, with Google's semantics (repeatable)
@@ -55,7 +57,7 @@ redis-cluster:// store: one fetch per origin between all processes).
                   policy, and the reading for every crawler (default: Google's
                   fetch policy, each crawler's own reading)
   --format F      jsonl (default) or csv (with a header; the extra fields of
-                  JSON input are not copied)
+                  JSON input are not copied; see CSV below)
   --store STORE    the cache's store: memory, a bbolt file path, a redis:// or
                   redis-cluster://h1:p1,h2:p2 URL (default: robotstxt/cache.db
                   in the user's cache directory)
@@ -66,23 +68,36 @@ redis-cluster:// store: one fetch per origin between all processes).
                   terminal) and no summary on stderr
   --summary FILE  also write the summary as JSON to FILE
   --timeout D     time allowed for one origin's fetch, redirects included
-                  (default 15s)
+                  (default 15s), counted while its requests are under way:
+                  time waiting for a --per-host slot is not counted
+  --order O       input (default): results in input order; a slow origin
+                  holds back the results after it, and reading stops once
+                  max(4096, 16 x concurrency) URLs wait. any: each URL's
+                  results as soon as they are known, with its input line
+                  number: "input_line" in JSON, a first column in CSV
 
-Output, one result per (URL, crawler), in input order: url, crawler (or agent
-for -a), allowed, line and rule (the deciding rule, when one decided), origin,
-policy (rules, allow-all, disallow-all), reason, source (network, cache,
+Output, one result per (URL, crawler): url, crawler (or agent for -a),
+allowed, line and rule (the deciding rule, when one decided), origin, policy
+(rules, allow-all, disallow-all), reason, source (network, cache,
 stale-cache), and error for a line that could not be checked. Results are
 written as soon as they are known, so memory stays bounded whatever the input
-size. HTTP_PROXY, HTTPS_PROXY and NO_PROXY are honoured. SIGINT stops the run:
-every line written is complete; a rerun on the same store does not fetch again
-the origins the cache holds fresh.
+size; the progress bar counts the URLs whose results are known. HTTP_PROXY,
+HTTPS_PROXY and NO_PROXY are honoured. SIGINT or SIGTERM stops the run: every
+line written is complete and the summary is written; a rerun on the same
+store does not fetch again the origins the cache holds fresh.
+
+CSV is for spreadsheets: a cell that starts with = + - @, a tab or a carriage
+return gets a leading ' (OWASP's advice against formula injection), and
+control characters are shown as \xNN (C1 as \u00NN), as robotstxt check
+shows them. JSON keeps every value exact (control characters as \u escapes).
 
 Exit status: 0 when done, 1 when some line could not be checked, 2 on bad
-usage, 130 when interrupted.
+usage, 130 when interrupted by SIGINT, 143 by SIGTERM.
 
 Examples:
   robotstxt bulk -c Googlebot -c Bingbot frontier.txt > verdicts.jsonl
   robotstxt bulk --store redis://cache:6379/0 --summary run.json - < urls.txt
+  robotstxt bulk --order any --format csv frontier.txt > verdicts.csv
 `
 
 // bulkConfig is one bulk run.
@@ -99,6 +114,19 @@ type bulkConfig struct {
 	cache       *cache.Cache
 	storeName   string
 	health      func() (bool, string)
+	// anyOrder writes each URL's results as soon as they are known, with
+	// its input line number (--order any).
+	anyOrder bool
+	// timeout is one origin's fetch budget, counted while its requests hold
+	// their --per-host slots (see slotClock); 0: the fetcher's own timeout
+	// alone.
+	timeout time.Duration
+	// originBytes bounds the answers kept for the URLs that follow, by
+	// weight (see origins); 0 means bulkOriginBytes.
+	originBytes int64
+	// done counts the URLs whose results are known, written or not (the
+	// progress bar's count); nil: bulk makes its own.
+	done *atomic.Int64
 }
 
 // bulkMaxLine bounds an input line; a longer one is an error result, read
@@ -117,9 +145,44 @@ var bulkIsTerminal = func(w io.Writer) bool {
 // tests replace it).
 var bulkProxy = http.ProxyFromEnvironment
 
-// bulkInterrupt is the signal that stops a run; tests replace it.
+// bulkInterrupt returns a context cancelled by the signals that stop a
+// run, SIGINT and SIGTERM, with a bulkSignal as its cause; tests replace
+// it. After the first signal the process no longer catches them: a second
+// one ends it at once.
 var bulkInterrupt = func(ctx context.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(ctx, os.Interrupt)
+	ctx, cancel := context.WithCancelCause(ctx)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-ch:
+			signal.Stop(ch)
+			cancel(bulkSignal{s})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		cancel(nil)
+	}
+}
+
+// bulkSignal is the cause of a run stopped by a signal.
+type bulkSignal struct{ sig os.Signal }
+
+func (s bulkSignal) Error() string { return s.sig.String() }
+
+// bulkExitStatus is the exit status of a run stopped by ctx: 128 plus the
+// signal's number, as a shell reports a process the signal ended (130 for
+// SIGINT, 143 for SIGTERM); 130 when no signal says otherwise.
+func bulkExitStatus(ctx context.Context) int {
+	var s bulkSignal
+	if errors.As(context.Cause(ctx), &s) {
+		if n, ok := s.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return 130
 }
 
 func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -137,6 +200,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	quiet := fs.Bool("quiet", false, "no progress, no summary on stderr")
 	summaryFile := fs.String("summary", "", "summary JSON file")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "time allowed for one origin's fetch")
+	order := fs.String("order", "input", "input or any")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -153,6 +217,9 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *format != "jsonl" && *format != "csv" {
 		return fail("--format %q: want jsonl or csv", *format)
+	}
+	if *order != "input" && *order != "any" {
+		return fail("--order %q: want input or any", *order)
 	}
 	if *concurrency < 1 || *concurrency > 100_000 {
 		return fail("--concurrency %d: want 1 to 100000", *concurrency)
@@ -175,6 +242,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		subjects: subjects, dialect: d, csv: *format == "csv", concurrency: *concurrency,
 		perHost: *perHost, window: max(4096, 16**concurrency),
 		progress: !*quiet && bulkIsTerminal(stderr), summary: !*quiet,
+		anyOrder: *order == "any", timeout: *timeout,
 	}
 	in := stdin
 	if len(files) == 1 && files[0] != "-" {
@@ -200,8 +268,13 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fetchDialect == robotstxt.DefaultDialect {
 		fetchDialect = robotstxt.Google
 	}
-	f := &fetch.Fetcher{Dialect: fetchDialect, Timeout: *timeout, Transport: newBulkTransport(cfg.concurrency, cfg.perHost)}
-	cfg.cache = cache.New(&cache.Options{Store: st, Fetcher: f, KeyPrefix: tester.CacheKeyPrefix(fetchDialect)})
+	// The fetch's budget is counted by the transport while its requests
+	// hold their --per-host slots (slotClock); the fetcher's own timeout
+	// is only a backstop, past the longest a fetch can wait for its slots.
+	f := &fetch.Fetcher{Dialect: fetchDialect, Timeout: bulkBackstop(*timeout, cfg.concurrency, cfg.perHost),
+		Transport: newBulkTransport(cfg.concurrency, cfg.perHost), DialContext: clockDial}
+	cfg.cache = cache.New(&cache.Options{Store: st, Fetcher: f, KeyPrefix: tester.CacheKeyPrefix(fetchDialect),
+		LeaseTTL: *timeout + 5*time.Second, ParsedBytes: bulkParsedBytes})
 	cfg.storeName = storeopen.Health(st).Name
 	cfg.health = func() (bool, string) {
 		h := storeopen.Health(st)
@@ -229,7 +302,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	switch {
 	case sum.Interrupted:
-		return 130
+		return bulkExitStatus(ctx)
 	case sum.BadLines > 0:
 		return 1
 	}
@@ -250,80 +323,6 @@ func bulkTuneGC() {
 	debug.SetMemoryLimit(256 << 20)
 }
 
-// newBulkTransport is the fetcher's transport (as fetch builds its own:
-// proxies from the environment, bodies left compressed, a small HTTP/2
-// window) with idle connections kept for a run's concurrency, and at most
-// perHost requests at once to one host name. The limit is counted per
-// target host, not per connection: through an HTTP proxy every request
-// shares the proxy's connections.
-func newBulkTransport(concurrency, perHost int) http.RoundTripper {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.Proxy = bulkProxy
-	t.DisableCompression = true
-	t.MaxResponseHeaderBytes = 64 << 10
-	t.MaxIdleConns = max(100, concurrency)
-	t.MaxIdleConnsPerHost = max(2, concurrency)
-	t.HTTP2 = &http.HTTP2Config{MaxReceiveBufferPerStream: 64 << 10}
-	return &hostLimit{rt: t, n: perHost, busy: map[string]chan struct{}{}, refs: map[string]int{}}
-}
-
-// hostLimit lets at most n requests at once go to one host.
-type hostLimit struct {
-	rt   http.RoundTripper
-	n    int
-	mu   sync.Mutex
-	busy map[string]chan struct{}
-	refs map[string]int
-}
-
-func (h *hostLimit) RoundTrip(req *http.Request) (*http.Response, error) {
-	host := req.URL.Hostname()
-	h.mu.Lock()
-	sem, ok := h.busy[host]
-	if !ok {
-		sem = make(chan struct{}, h.n)
-		h.busy[host] = sem
-	}
-	h.refs[host]++
-	h.mu.Unlock()
-	done := func() {
-		h.mu.Lock()
-		if h.refs[host]--; h.refs[host] == 0 {
-			delete(h.refs, host)
-			delete(h.busy, host)
-		}
-		h.mu.Unlock()
-	}
-	select {
-	case sem <- struct{}{}:
-	case <-req.Context().Done():
-		done()
-		return nil, req.Context().Err()
-	}
-	release := func() { <-sem; done() }
-	resp, err := h.rt.RoundTrip(req)
-	if err != nil {
-		release()
-		return nil, err
-	}
-	// The slot is held until the body is closed: the request is under way
-	// until then.
-	resp.Body = &releaseBody{ReadCloser: resp.Body, release: release}
-	return resp, nil
-}
-
-type releaseBody struct {
-	io.ReadCloser
-	once    sync.Once
-	release func()
-}
-
-func (b *releaseBody) Close() error {
-	err := b.ReadCloser.Close()
-	b.once.Do(b.release)
-	return err
-}
-
 // bulkItem is one input line on its way to the output.
 type bulkItem struct {
 	lineNo int
@@ -331,21 +330,50 @@ type bulkItem struct {
 	norm   string // normalised
 	extra  []byte // JSON input's other members, `"k":v,...`
 	err    string
-	state  *originState
-	// formatted says a worker wrote the item's results: its batch's
-	// out[start:end].
-	formatted  bool
+	// state is the origin's, until the results are formatted: the item
+	// does not hold the answer while it waits to be written.
+	state *originState
+	// waiting says the origin's answer was not there when the line was
+	// read: the origin's fetch formats the results when it comes, into
+	// own. Otherwise the batch's worker does, into its out[start:end].
+	waiting    bool
+	own        []byte
 	start, end int
+	stats      itemStats
+	// ready says the results are formatted (set last: it publishes the
+	// fields above to the writer). An item whose origin got no answer
+	// because the run was interrupted never is.
+	ready atomic.Bool
+}
+
+// bytes returns the item's formatted results.
+func (it *bulkItem) bytes(b *bulkBatch) []byte {
+	if it.waiting {
+		return it.own
+	}
+	return b.out[it.start:it.end]
+}
+
+// itemStats is what an item's results count in the summary.
+type itemStats struct {
+	allowed, disallowed int32
+	bad                 bool
+	policy              fetch.Policy // 0 with an error
+	first               cache.Source // the answer's source, when the item is its origin's first; else 0
 }
 
 // bulkBatch is a run of consecutive items: the reader fills it, a worker
-// writes the results of the items whose answer is known (in parallel with
-// the other batches), and the writer writes them in order, with the rest.
+// formats the results of the items whose answer is known (in parallel with
+// the other batches), the origins' fetches format the others, and the
+// writer writes them.
 type bulkBatch struct {
-	items []bulkItem // a slab: one allocation per batch, not per line
-	out   []byte     // from bulkBufs; the writer gives it back
-	tally bulkTally
+	items []bulkItem    // a slab: one allocation per batch, not per line
+	out   []byte        // from bulkBufs; the writer gives it back
 	done  chan struct{} // closed when the worker is through
+	// With --order any, the writer's: taken from the order channel, and
+	// the items written.
+	taken   bool
+	written int
 }
 
 // bulkBatchSize is the number of items in a batch.
@@ -359,190 +387,27 @@ func newBulkBatch() *bulkBatch {
 	return &bulkBatch{items: make([]bulkItem, 0, bulkBatchSize), done: make(chan struct{})}
 }
 
-// bulkTally counts results; the summary adds them up.
-type bulkTally struct {
-	results, allowed, disallowed, bad, rules, allowAll, disallowAll int64
-}
-
-func (t *bulkTally) addTo(s *bulkSummary) {
-	s.Results += t.results
-	s.Allowed += t.allowed
-	s.Disallowed += t.disallowed
-	s.BadLines += t.bad
-	for p, n := range map[string]int64{"rules": t.rules, "allow-all": t.allowAll, "disallow-all": t.disallowAll} {
-		if n > 0 {
-			s.Policies[p] += n
-		}
+// addTo adds the results of an item written to the summary.
+func (st *itemStats) addTo(s *bulkSummary, subjects int) {
+	s.URLs++
+	s.Results += int64(subjects)
+	s.Allowed += int64(st.allowed)
+	s.Disallowed += int64(st.disallowed)
+	if st.bad {
+		s.BadLines++
 	}
-}
-
-// originState is what a run knows of one origin: done is closed when the
-// answer (or err) is there, and ready says so without touching the channel
-// (a closed channel's receive takes its lock: once per URL, it showed).
-type originState struct {
-	origin   fetch.Origin
-	done     chan struct{}
-	ready    atomic.Bool // set, after answer and err, just before done is closed
-	answer   *cache.Answer
-	err      error
-	reported atomic.Bool // its source was written once: later URLs say "cache"
-	elem     *list.Element
-	gone     bool // no longer in origins.m (only the reader reads it)
-	// The texts every result of the origin writes, made once: the
-	// origin, and with an answer its policy and its sources (the first
-	// result's, and the later ones').
-	originText, originJSON           string
-	policyText, policyJSON           string
-	sourceFirstJSON, sourceLaterJSON string
-	sourceFirstText, sourceLaterText string
-	// deciders holds one prepared question a subject (cfg.subjects),
-	// made with the answer: the group choice is made once an origin, not
-	// once a URL.
-	deciders []*cache.Decider
-}
-
-// bulkQuery is the question of subject s, as a bulk result asks it (the
-// URL aside).
-func bulkQuery(cfg *bulkConfig, s *bulkSubject) robotstxt.Query {
-	q := robotstxt.Query{Crawler: s.crawler, Agents: s.agents, Dialect: cfg.dialect}
-	if s.crawler == nil && cfg.dialect == robotstxt.DefaultDialect {
-		q.Dialect = robotstxt.Google
-	}
-	return q
-}
-
-// prepare makes the origin's deciders, one a subject, from its answer.
-func (st *originState) prepare(cfg *bulkConfig) {
-	if cfg == nil || st.answer == nil {
-		return
-	}
-	st.deciders = make([]*cache.Decider, len(cfg.subjects))
-	for i := range cfg.subjects {
-		st.deciders[i] = st.answer.Decider(bulkQuery(cfg, &cfg.subjects[i]))
-	}
-}
-
-// setAnswer records the answer (or err) and the texts it gives.
-func (st *originState) setAnswer(a *cache.Answer, err error) {
-	st.answer, st.err = a, err
-	if a == nil {
-		return
-	}
-	st.policyText = a.Policy.String()
-	st.policyJSON = bulkQuote(st.policyText)
-	st.sourceFirstText = a.Source.String()
-	st.sourceLaterText = st.sourceFirstText
-	if a.Source == cache.Network {
-		st.sourceLaterText = cache.Cached.String()
-	}
-	st.sourceFirstJSON = bulkQuote(st.sourceFirstText)
-	st.sourceLaterJSON = bulkQuote(st.sourceLaterText)
-}
-
-// bulkQuote returns s as a JSON string, the names of policies and sources
-// without an allocation.
-func bulkQuote(s string) string {
-	switch s {
-	case "rules":
-		return `"rules"`
-	case "allow-all":
-		return `"allow-all"`
-	case "disallow-all":
-		return `"disallow-all"`
-	case "network":
-		return `"network"`
-	case "cache":
-		return `"cache"`
-	case "stale-cache":
-		return `"stale-cache"`
-	}
-	return string(appendJSONString(nil, s))
-}
-
-// isDone reports whether the answer (or err) is there.
-func (st *originState) isDone() bool {
-	if st.ready.Load() {
-		return true
-	}
-	select {
-	case <-st.done:
-		return true
+	switch st.policy {
+	case 0:
+	case fetch.Rules:
+		s.Policies["rules"] += int64(subjects)
+	case fetch.AllowAll:
+		s.Policies["allow-all"] += int64(subjects)
 	default:
-		return false
+		s.Policies["disallow-all"] += int64(subjects)
 	}
-}
-
-// origins keeps the answers of recently seen origins, at most max, so that
-// the URLs of one origin are answered without asking the cache again.
-type origins struct {
-	max   int
-	m     map[fetch.Origin]*originState
-	lru   *list.List
-	sem   chan struct{}
-	c     *cache.Cache
-	ctx   context.Context
-	cfg   *bulkConfig  // the subjects each origin's deciders are prepared for
-	seen  atomic.Int64 // origins looked up
-	fails atomic.Int64 // looked up with no answer (interrupted)
-}
-
-// lookup returns the state of o, starting its fetch when it is new. Only
-// the reader calls it. hint, when not nil, is where the caller keeps the
-// state last returned for o: when it is still current, o is not looked up
-// in the map; it is updated.
-func (s *origins) lookup(o fetch.Origin, hint **originState, now time.Time) *originState {
-	st, ok := (*originState)(nil), false
-	if hint != nil && *hint != nil && !(*hint).gone {
-		st, ok = *hint, true
-	} else {
-		st, ok = s.m[o]
+	if st.first != 0 {
+		s.Sources[st.first.String()]++
 	}
-	if ok {
-		if !st.isDone() || st.answer != nil && now.Before(st.answer.ExpiresAt) {
-			if s.lru.Front() != st.elem {
-				s.lru.MoveToFront(st.elem)
-			}
-			if hint != nil {
-				*hint = st
-			}
-			return st
-		}
-		s.lru.Remove(st.elem)
-		delete(s.m, o)
-		st.gone = true
-	}
-	st = &originState{origin: o, done: make(chan struct{}), originText: o.String()}
-	st.originJSON = string(appendJSONString(nil, st.originText))
-	st.elem = s.lru.PushFront(st)
-	s.m[o] = st
-	s.seen.Add(1)
-	for s.lru.Len() > s.max {
-		old := s.lru.Back().Value.(*originState)
-		s.lru.Remove(old.elem)
-		delete(s.m, old.origin)
-		old.gone = true
-	}
-	if hint != nil {
-		*hint = st
-	}
-	go func() {
-		defer close(st.done)
-		defer st.ready.Store(true)
-		select {
-		case s.sem <- struct{}{}:
-		case <-s.ctx.Done():
-			st.err = s.ctx.Err()
-			s.fails.Add(1)
-			return
-		}
-		defer func() { <-s.sem }()
-		st.setAnswer(s.c.GetOrigin(s.ctx, o))
-		st.prepare(s.cfg)
-		if st.err != nil {
-			s.fails.Add(1)
-		}
-	}()
-	return st
 }
 
 // bulkSummary is what a run did, also the JSON of --summary.
@@ -592,8 +457,13 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	org := &origins{max: max(cfg.window, 16384), m: map[fetch.Origin]*originState{}, lru: list.New(),
-		sem: make(chan struct{}, cfg.concurrency), c: cfg.cache, ctx: ctx, cfg: &cfg}
+	if cfg.done == nil {
+		cfg.done = new(atomic.Int64)
+	}
+	if cfg.originBytes <= 0 {
+		cfg.originBytes = bulkOriginBytes
+	}
+	org := newOrigins(ctx, &cfg, max(cfg.window, 16384), cfg.originBytes)
 	batches := cfg.window/bulkBatchSize + 1
 	order := make(chan *bulkBatch, batches)
 	work := make(chan *bulkBatch, batches)
@@ -610,13 +480,12 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 	for range max(1, runtime.GOMAXPROCS(0)) {
 		go func() {
 			for b := range work {
-				bulkFormatBatch(&cfg, b)
+				bulkFormatBatch(&cfg, b, org)
 			}
 		}()
 	}
-	var tally bulkTally
 
-	var done atomic.Int64
+	done := cfg.done
 	var bar *progressbar.ProgressBar
 	stopBar := func() {}
 	if cfg.progress {
@@ -655,98 +524,21 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 		}
 	}
 
-	w := bufio.NewWriterSize(out, 256<<10)
-	var buf []byte
+	bw := &bulkWriter{w: bufio.NewWriterSize(out, 256<<10), sum: &sum, subjects: len(cfg.subjects)}
 	if cfg.csv {
-		buf = append(buf, "url,"+bulkWho(cfg.subjects)+",allowed,line,rule,origin,policy,reason,source,error\n"...)
+		if cfg.anyOrder {
+			bw.buf = append(bw.buf, "input_line,"...)
+		}
+		bw.buf = append(bw.buf, "url,"+bulkWho(cfg.subjects)+",allowed,line,rule,origin,policy,reason,source,error\n"...)
 	}
-	var werr error
-	interrupted := false
-	// flush writes what is buffered; it is called before the writer waits,
-	// so that a slow input or a slow origin never holds results back.
-	flush := func() {
-		if werr != nil || len(buf) == 0 && w.Buffered() == 0 {
-			return
-		}
-		if _, werr = w.Write(buf); werr == nil {
-			werr = w.Flush()
-		}
-		buf = buf[:0]
+	var interrupted bool
+	if cfg.anyOrder {
+		interrupted = bw.anyOrder(ctx, order, org.wake, org.anyq, batches)
+	} else {
+		interrupted = bw.inOrder(ctx, order, org.wake)
 	}
-loop:
-	for werr == nil {
-		var b *bulkBatch
-		var ok bool
-		select {
-		case b, ok = <-order:
-		default:
-			flush()
-			select {
-			case b, ok = <-order:
-			case <-ctx.Done():
-				interrupted = true
-				break loop
-			}
-		}
-		if !ok {
-			break
-		}
-		select {
-		case <-b.done:
-		case <-ctx.Done():
-			interrupted = true
-			break loop
-		}
-		b.tally.addTo(&sum)
-		for i := range b.items {
-			it := &b.items[i]
-			if it.formatted {
-				buf = append(buf, b.out[it.start:it.end]...)
-			} else {
-				if it.state != nil {
-					if !it.state.isDone() {
-						flush()
-						select {
-						case <-it.state.done:
-						case <-ctx.Done():
-							// The answer may never come: stop before this
-							// line.
-							interrupted = true
-							break loop
-						}
-					}
-					if it.state.err != nil && ctx.Err() != nil {
-						interrupted = true
-						break loop
-					}
-				}
-				first := false
-				if it.state != nil && it.state.answer != nil && it.state.reported.CompareAndSwap(false, true) {
-					first = true
-					sum.Sources[it.state.answer.Source.String()]++
-				}
-				buf = bulkResults(buf, &cfg, it, first, &tally)
-			}
-			sum.URLs++
-			done.Add(1)
-			if len(buf) >= 64<<10 {
-				if _, werr = w.Write(buf); werr != nil {
-					break loop
-				}
-				buf = buf[:0]
-			}
-		}
-		if out := b.out; cap(out) <= 1<<20 { // a batch of huge lines' buffer is not kept
-			b.out = nil
-			bulkBufs.Put(&out)
-		}
-		if ctx.Err() != nil {
-			interrupted = true
-			break
-		}
-	}
-	tally.addTo(&sum)
-	flush()
+	bw.flush()
+	werr := bw.err
 	cancel()
 	stopBar()
 	select {
@@ -899,7 +691,7 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 					if oerr != nil {
 						it.err = fmt.Sprintf("line %d: %v", lineNo, oerr)
 					} else {
-						it.state = org.lookup(o, hint, now)
+						org.lookup(o, hint, now, b, it)
 					}
 				}
 				if len(b.items) == bulkBatchSize && !send() {
@@ -929,10 +721,10 @@ type originCache struct {
 }
 
 // originHint is a remembered origin and the state origins.lookup last
-// gave for it.
+// gave for it, which it does not keep alive.
 type originHint struct {
 	origin fetch.Origin
-	state  *originState
+	state  weak.Pointer[originState]
 }
 
 // originCacheMax bounds the origins remembered; past it they are forgotten
@@ -946,7 +738,7 @@ const originCacheMax = 1 << 16
 // and whose rest is plain, printable ASCII with well-formed escapes, has the
 // remembered origin; any other is parsed whole, and only successes are
 // remembered.
-func (c *originCache) originOf(u string) (fetch.Origin, **originState, error) {
+func (c *originCache) originOf(u string) (fetch.Origin, *weak.Pointer[originState], error) {
 	i := strings.Index(u, "://")
 	if i <= 0 {
 		o, err := fetch.OriginOf(u)
@@ -1019,13 +811,11 @@ func bulkParse(it *bulkItem, line []byte, lineNo int, tooLong bool) bool {
 			it.err = fmt.Sprintf("line %d: the JSON object has no \"url\" string", lineNo)
 			return true
 		}
-		delete(m, "url")
-		for _, k := range bulkFields {
-			delete(m, k)
-		}
 		keys := make([]string, 0, len(m))
 		for k := range m {
-			keys = append(keys, k)
+			if !bulkField(k) {
+				keys = append(keys, k)
+			}
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
@@ -1050,57 +840,79 @@ func bulkParse(it *bulkItem, line []byte, lineNo int, tooLong bool) bool {
 	return true
 }
 
-// bulkFields are the members a result writes; JSON input's own are dropped.
-var bulkFields = []string{"crawler", "agent", "allowed", "line", "rule", "origin", "policy", "reason", "source", "error"}
+// bulkFields are the members a result writes; JSON input's own are
+// dropped.
+var bulkFields = []string{"url", "input_line", "crawler", "agent", "allowed", "line", "rule", "origin", "policy", "reason", "source", "error"}
 
-// bulkFormatBatch writes the results of the batch's items that need no
-// waiting: bad lines, and URLs whose origin's answer is there and was
-// written once already (so that the first result of an origin, in input
-// order, is the one that says "network").
-func bulkFormatBatch(cfg *bulkConfig, b *bulkBatch) {
-	defer close(b.done)
-	b.out = (*bulkBufs.Get().(*[]byte))[:0]
-	for i := range b.items {
-		it := &b.items[i]
-		if it.state != nil {
-			if !it.state.isDone() {
-				continue
-			}
-			if it.state.answer == nil || !it.state.reported.Load() {
-				continue
-			}
+// bulkField reports whether an input member named k would be read as a
+// result's member: named like one in any case, as JSON decoders that match
+// names without case do (Go's encoding/json among them, with Unicode's
+// simple folding: "ſource" is "source", "K" with the Kelvin sign is "k").
+// Copied, "Allowed" or "URL" would overwrite the result's own there.
+func bulkField(k string) bool {
+	for _, f := range bulkFields {
+		if strings.EqualFold(k, f) {
+			return true
 		}
-		it.start = len(b.out)
-		b.out = bulkResults(b.out, cfg, it, false, &b.tally)
-		it.end = len(b.out)
-		it.formatted = true
 	}
+	return false
 }
 
-// bulkResults appends the results of one item, one per subject. first says
-// that they are the first written for the origin's answer: they give its
-// source; the later ones say "cache" for an answer fetched in this run.
-func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkTally) []byte {
+// bulkFormatBatch formats the results of the batch's items that need no
+// waiting: bad lines, and URLs whose origin's answer was there when they
+// were read. The origins' fetches format the others (the waiters).
+func bulkFormatBatch(cfg *bulkConfig, b *bulkBatch, org *origins) {
+	defer close(b.done)
+	b.out = (*bulkBufs.Get().(*[]byte))[:0]
+	n := 0
+	for i := range b.items {
+		it := &b.items[i]
+		if it.waiting {
+			continue
+		}
+		if st := it.state; st != nil && st.answer == nil && org.ctx.Err() != nil {
+			continue // no answer: the run was interrupted
+		}
+		it.start = len(b.out)
+		b.out = bulkResults(b.out, cfg, it)
+		it.end = len(b.out)
+		it.state = nil
+		it.ready.Store(true)
+		n++
+	}
+	org.done.Add(int64(n))
+}
+
+// bulkResults appends the results of one item, one per subject, and sets
+// its stats. The results of the line whose question asked for the origin
+// give its answer's source; the later ones say "cache" for an answer
+// fetched in this run.
+func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem) []byte {
 	var a *cache.Answer
 	errText := it.err
 	st := it.state
 	var source, sourceJSON string
 	if st != nil {
 		a = st.answer
-		if a == nil {
+		switch {
+		case a == nil:
 			errText = fmt.Sprintf("line %d: no answer for %s: %v", it.lineNo, st.origin, st.err)
-		} else if first {
+		case it.lineNo == st.firstLine:
 			source, sourceJSON = st.sourceFirstText, st.sourceFirstJSON
-		} else {
+			it.stats.first = a.Source
+		default:
 			source, sourceJSON = st.sourceLaterText, st.sourceLaterJSON
 		}
 	}
 	if errText != "" {
-		t.bad++
+		it.stats.bad = true
 	}
 	origin := ""
 	if st != nil {
 		origin = st.originText
+	}
+	if a != nil {
+		it.stats.policy = a.Policy
 	}
 	for i := range cfg.subjects {
 		s := &cfg.subjects[i]
@@ -1109,21 +921,12 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 		if a != nil {
 			dec = st.deciders[i].Decide(it.norm)
 			policy = st.policyText
-			switch a.Policy {
-			case fetch.Rules:
-				t.rules++
-			case fetch.AllowAll:
-				t.allowAll++
-			default:
-				t.disallowAll++
-			}
 			if dec.Allowed {
-				t.allowed++
+				it.stats.allowed++
 			} else {
-				t.disallowed++
+				it.stats.disallowed++
 			}
 		}
-		t.results++
 		rule := ""
 		if dec.HasRule() {
 			rule = dec.Rule.Text
@@ -1133,6 +936,10 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 			who = "crawler"
 		}
 		if cfg.csv {
+			if cfg.anyOrder {
+				buf = strconv.AppendInt(buf, int64(it.lineNo), 10)
+				buf = append(buf, ',')
+			}
 			buf = appendCSV(buf, it.url)
 			buf = append(buf, ',')
 			buf = appendCSV(buf, s.label)
@@ -1151,7 +958,13 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem, first bool, t *bulkT
 			buf = append(buf, '\n')
 			continue
 		}
-		buf = append(buf, `{"url":`...)
+		buf = append(buf, '{')
+		if cfg.anyOrder {
+			buf = append(buf, `"input_line":`...)
+			buf = strconv.AppendInt(buf, int64(it.lineNo), 10)
+			buf = append(buf, ',')
+		}
+		buf = append(buf, `"url":`...)
 		buf = appendJSONString(buf, it.url)
 		buf = append(buf, ',')
 		buf = append(buf, it.extra...)
