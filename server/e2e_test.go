@@ -567,3 +567,183 @@ func TestE2ELive(t *testing.T) {
 	b.screenshot(ctx, "history")
 	b.check()
 }
+
+// editableSite is a site on loopback whose robots.txt the test changes:
+// its status and body, cacheable for an hour.
+type editableSite struct {
+	*httptest.Server
+	status atomic.Int32
+	body   atomic.Value
+}
+
+func newEditableSite(t *testing.T, status int, body string) *editableSite {
+	s := &editableSite{}
+	s.status.Store(int32(status))
+	s.body.Store(body)
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/robots.txt" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Cache-Control", "max-age=3600")
+		w.WriteHeader(int(s.status.Load()))
+		fmt.Fprint(w, s.body.Load())
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// fetchLive types the origin under "Fetch a live file" and presses Fetch.
+func (b *browser) fetchLive(ctx context.Context, origin string) {
+	b.t.Helper()
+	b.do(ctx, chromedp.Click(chromedp.CSS("#mode-live")))
+	b.paste(ctx, "origin", origin)
+	b.do(ctx, chromedp.Click(chromedp.CSS("#live-form button")))
+	b.waitForFetch(ctx)
+}
+
+// waitForFetch waits for the fetch under way to end.
+func (b *browser) waitForFetch(ctx context.Context) {
+	b.t.Helper()
+	b.waitFor(ctx, `document.getElementById('fetch-trace').getAttribute('aria-busy') !== 'true' && !document.getElementById('status').textContent.startsWith('Fetching ')`)
+}
+
+// fetchAgain presses "Fetch again" in the fetch report and waits for the
+// fetch.
+func (b *browser) fetchAgain(ctx context.Context) {
+	b.t.Helper()
+	if !eval[bool](b, ctx, `document.getElementById('fetch-again') !== null`) {
+		b.t.Fatal(`no "Fetch again" button in the fetch report`)
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS("#fetch-again")))
+	b.waitForFetch(ctx)
+}
+
+const typedRobots = "# typed in the page, not saved anywhere\nUser-agent: *\nDisallow: /draft/\n"
+
+// TestE2ELiveKeepsTypedText: a live fetch that gets no file (a 503)
+// leaves the typed text in the editor, and tests ask about it; once the
+// site answers, the live file takes the editor and the typed text is kept
+// aside, put back with one click (and the live file with another).
+func TestE2ELiveKeepsTypedText(t *testing.T) {
+	site := newEditableSite(t, http.StatusServiceUnavailable, "")
+	b := newBrowser(t, 1280, 1000, func(o *Options) { o.AllowPrivate = true })
+	ctx := b.ctx
+	b.open(ctx, b.base+"/")
+	b.paste(ctx, "robots", typedRobots)
+	b.fetchLive(ctx, site.URL)
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); got != typedRobots {
+		t.Fatalf("after a failed fetch the editor holds %q, want the typed text", got)
+	}
+	if info := eval[string](b, ctx, `document.getElementById('fetch-trace').textContent`); !strings.Contains(info, "disallow-all") || !strings.Contains(info, "503") {
+		t.Errorf("the fetch report: %s", info)
+	}
+	if status := eval[string](b, ctx, `document.getElementById('status').textContent`); !strings.Contains(status, "The editor keeps its text") {
+		t.Errorf("status %q", status)
+	}
+	b.paste(ctx, "urls", "/draft/a\n/b")
+	b.chooseCrawlers(ctx, "Googlebot")
+	b.runCheck(ctx)
+	if row := eval[string](b, ctx, `document.querySelector('#results-table tbody tr').textContent`); !strings.Contains(row, "blocked · line 3") {
+		t.Errorf("the check does not ask about the typed file: %q", row)
+	}
+
+	live := "User-agent: *\nDisallow: /live/\n"
+	site.body.Store(live)
+	site.status.Store(http.StatusOK)
+	b.fetchAgain(ctx)
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); got != live {
+		t.Fatalf("after the fetch again the editor holds %q, want the live file", got)
+	}
+	if eval[bool](b, ctx, `document.getElementById('undo-bar').hidden`) {
+		t.Fatal("no offer to put the typed text back")
+	}
+	if bar := eval[string](b, ctx, `document.getElementById('undo-bar').textContent`); !strings.Contains(bar, "replaced your text") || !strings.Contains(bar, "Put back my text") {
+		t.Errorf("undo bar %q", bar)
+	}
+	b.screenshot(ctx, "live-undo")
+	b.do(ctx, chromedp.Click(chromedp.CSS("#undo-btn")))
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); got != typedRobots {
+		t.Fatalf("put back: the editor holds %q, want the typed text", got)
+	}
+	if mode := eval[string](b, ctx, `document.getElementById('mode-paste').getAttribute('aria-selected')`); mode != "true" {
+		t.Errorf("the typed text back is not tested as pasted (paste tab selected: %s)", mode)
+	}
+	if btn := eval[string](b, ctx, `document.getElementById('undo-btn').textContent`); !strings.Contains(btn, "the live file of") {
+		t.Errorf("after putting the text back the bar offers %q, want the live file", btn)
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS("#undo-btn")))
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); got != live {
+		t.Errorf("the live file put back: the editor holds %q", got)
+	}
+	b.check()
+}
+
+// TestE2EFetchAgain: the page's live fetch shows the file as it is now,
+// not the server's cached copy: after the site changes its file (within
+// its max-age), "Fetch again" shows the new one, and says it was fetched
+// now.
+func TestE2EFetchAgain(t *testing.T) {
+	site := newEditableSite(t, http.StatusOK, "User-agent: *\nDisallow: /v1/\n")
+	b := newBrowser(t, 1280, 1000, func(o *Options) { o.AllowPrivate = true })
+	ctx := b.ctx
+	b.open(ctx, b.base+"/")
+	b.fetchLive(ctx, site.URL)
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); !strings.Contains(got, "/v1/") {
+		t.Fatalf("editor %q", got)
+	}
+	site.body.Store("User-agent: *\nDisallow: /v2/\n")
+	b.fetchAgain(ctx)
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); !strings.Contains(got, "/v2/") {
+		t.Errorf("after Fetch again the editor holds %q, want the site's new file", got)
+	}
+	if when := eval[string](b, ctx, `document.getElementById('fetched-when').textContent`); when != "Fetched now." {
+		t.Errorf("the report says %q, want Fetched now.", when)
+	}
+	if !eval[bool](b, ctx, `document.getElementById('undo-bar').hidden`) {
+		t.Error("the undo bar offers to put back a live file the page itself loaded")
+	}
+	// The API without refresh is the cache's answer, and says when it was
+	// fetched.
+	src := eval[string](b, ctx, fmt.Sprintf(`fetch('/v1/fetch?url=' + encodeURIComponent(%s)).then(r => r.json()).then(j => j.source)`, jsString(site.URL)))
+	if src != "cache" {
+		t.Errorf("GET /v1/fetch without refresh: source %q, want cache", src)
+	}
+	b.screenshot(ctx, "fetch-again")
+	b.check()
+}
+
+// TestE2ERefused: a server started without --allow-private refuses to
+// fetch from loopback: the page says so, with the guard's reason, rather
+// than showing the site's "disallow all"; the API's fetch report says it
+// too, and the editor keeps its text.
+func TestE2ERefused(t *testing.T) {
+	site := newEditableSite(t, http.StatusOK, "User-agent: *\nAllow: /\n")
+	b := newBrowser(t, 1280, 1000)
+	ctx := b.ctx
+	b.open(ctx, b.base+"/")
+	b.paste(ctx, "robots", typedRobots)
+	b.fetchLive(ctx, site.URL)
+	report := eval[string](b, ctx, `document.getElementById('fetch-trace').textContent`)
+	for _, want := range []string{"Refused by this server", "127.0.0.1 is a loopback address", "--allow-private", "The site was not asked"} {
+		if !strings.Contains(report, want) {
+			t.Errorf("the fetch report lacks %q: %s", want, report)
+		}
+	}
+	if n := eval[int](b, ctx, `document.querySelectorAll('#fetch-trace .policy-disallow-all').length`); n != 0 {
+		t.Errorf("the refusal is shown as the site's disallow-all")
+	}
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); got != typedRobots {
+		t.Errorf("editor %q, want the typed text", got)
+	}
+	type report2 struct {
+		Policy, Reason, Refused string
+	}
+	got := eval[report2](b, ctx, fmt.Sprintf(`fetch('/v1/fetch?refresh=true&url=' + encodeURIComponent(%s)).then(r => r.json()).then(j => ({Policy: j.policy, Reason: j.reason, Refused: j.refused || ''}))`, jsString(site.URL)))
+	if got.Policy != "disallow-all" || !strings.HasPrefix(got.Reason, "refused by this server: 127.0.0.1 is a loopback address") || !strings.HasPrefix(got.Refused, "127.0.0.1 is a loopback address") {
+		t.Errorf("GET /v1/fetch: %+v", got)
+	}
+	b.screenshot(ctx, "refused")
+	b.check()
+}

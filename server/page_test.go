@@ -3,11 +3,17 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/tester"
 )
 
 // TestCrawlersRoute: GET /v1/crawlers lists the whole table, in order, with
@@ -84,5 +90,66 @@ func TestPageFiles(t *testing.T) {
 	}
 	if r := get(t, ts.URL+"/index.html"); r.status != 404 {
 		t.Errorf("/index.html: %d (the page is served at / only)", r.status)
+	}
+}
+
+// TestFetchRefreshParam: GET /v1/fetch answers from the cache, as a
+// crawler uses the file; with refresh=true (the page's live fetch) it
+// fetches the file as it is now. Anything but a boolean is refused.
+func TestFetchRefreshParam(t *testing.T) {
+	const before, after = "User-agent: *\nDisallow: /a/\n", "User-agent: *\nDisallow: /newer/\n"
+	var body atomic.Value
+	body.Store(before)
+	var hits atomic.Int32
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, body.Load().(string))
+	}))
+	t.Cleanup(site.Close)
+	ts := newTestServer(t, &Options{AllowPrivate: true})
+	fetchURL := ts.URL + "/v1/fetch?url=" + url.QueryEscape(site.URL)
+	var info tester.FetchInfo
+	for i, c := range []struct {
+		query, source string
+		bytes         int
+		hits          int32
+	}{
+		{"", "network", len(before), 1},
+		{"", "cache", len(before), 1},
+		{"&refresh=false", "cache", len(before), 1},
+		{"&refresh=true", "network", len(after), 2},
+		{"", "cache", len(after), 2},
+	} {
+		if i == 2 {
+			body.Store(after)
+		}
+		r := get(t, fetchURL+c.query)
+		if err := json.Unmarshal(r.body, &info); err != nil || r.status != 200 {
+			t.Fatalf("%d %q: %d %v: %s", i, c.query, r.status, err, r.body)
+		}
+		if info.Source != c.source || info.Bytes != c.bytes || hits.Load() != c.hits {
+			t.Errorf("%d %q: source %s, %d bytes, %d requests; want %s, %d, %d", i, c.query, info.Source, info.Bytes, hits.Load(), c.source, c.bytes, c.hits)
+		}
+	}
+	get(t, fetchURL+"&refresh=soon").wantError(t, 400, "refresh")
+}
+
+// TestFetchRefusedReport: a fetch the address guard refused is reported as
+// refused, with the guard's reason, not as the site's answer.
+func TestFetchRefusedReport(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Error("the site was asked")
+	}))
+	t.Cleanup(site.Close)
+	ts := newTestServer(t, nil)
+	for _, q := range []string{"", "&refresh=true"} {
+		var info tester.FetchInfo
+		r := get(t, ts.URL+"/v1/fetch?url="+url.QueryEscape(site.URL)+q)
+		if err := json.Unmarshal(r.body, &info); err != nil || r.status != 200 {
+			t.Fatalf("%d %v: %s", r.status, err, r.body)
+		}
+		if !strings.HasPrefix(info.Refused, "127.0.0.1 is a loopback address") || info.Reason != "refused by this server: "+info.Refused || info.Policy != "disallow-all" || info.Source != "network" {
+			t.Errorf("%q: %+v", q, info)
+		}
 	}
 }

@@ -461,6 +461,13 @@ func writeError(w http.ResponseWriter, e *Error) {
 // answer fetches the robots.txt of o with d's fetch policy through the
 // cache, records a new version in the history, and reports it.
 func (s *Server) answer(ctx context.Context, o fetch.Origin, d robotstxt.Dialect) (*cache.Answer, tester.FetchInfo, error) {
+	return s.fetchAnswer(ctx, o, d, false)
+}
+
+// fetchAnswer is answer; with refresh the file is fetched now, whatever
+// the cache holds (cache.Cache.RefreshOrigin), as GET /v1/fetch?refresh=true
+// asks.
+func (s *Server) fetchAnswer(ctx context.Context, o fetch.Origin, d robotstxt.Dialect, refresh bool) (*cache.Answer, tester.FetchInfo, error) {
 	if d == robotstxt.DefaultDialect {
 		d = robotstxt.Google
 	}
@@ -468,7 +475,11 @@ func (s *Server) answer(ctx context.Context, o fetch.Origin, d robotstxt.Dialect
 	if c == nil {
 		return nil, tester.FetchInfo{}, fmt.Errorf("server: no cache for dialect %v", d)
 	}
-	a, err := c.GetOrigin(ctx, o)
+	get := c.GetOrigin
+	if refresh {
+		get = c.RefreshOrigin
+	}
+	a, err := get(ctx, o)
 	if err != nil {
 		return nil, tester.FetchInfo{}, err
 	}
@@ -548,9 +559,17 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	if e := onlyParams(q, "url", "dialect"); e != nil {
+	if e := onlyParams(q, "url", "dialect", "refresh"); e != nil {
 		writeError(w, e)
 		return
+	}
+	refresh := false
+	if v := q.Get("refresh"); v != "" {
+		var err error
+		if refresh, err = strconv.ParseBool(v); err != nil {
+			writeError(w, badField("refresh", "want true or false, not %q", clip(v)))
+			return
+		}
 	}
 	raw := q.Get("url")
 	if raw == "" {
@@ -573,7 +592,7 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	_, info, err := s.answer(r.Context(), o, d)
+	_, info, err := s.fetchAnswer(r.Context(), o, d, refresh)
 	if err != nil {
 		writeError(w, s.failure(r.Context(), err))
 		return

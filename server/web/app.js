@@ -184,8 +184,65 @@
   // ---- Source: pasted or live ---------------------------------------------
 
   let mode = 'paste';
-  let liveBody = null; // the live file's text, once fetched
+  let liveBody = null; // the live file's text, once fetched with rules to show
   let liveInfo = null;
+  let fetching = false;
+
+  // The page never drops text from the editor. loaded is what the page
+  // itself put there last (a live file, a history version: {text, label});
+  // kept is the text it replaced, kept aside ({text, label, button}) until
+  // the undo bar swaps it back. Swapping keeps the other text aside in its
+  // turn, so neither is lost.
+  let loaded = null;
+  let kept = null;
+  let oldLoaded = null; // what the page last put in the Diff view's old version
+
+  function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+
+  function setEditor(text) {
+    ed.ta.value = text;
+    editorChanged();
+    highlight(0);
+  }
+
+  // putInEditor shows a file the page loaded (label names it: "the live
+  // file of https://example.com"). Text the user typed, pasted or edited
+  // is kept aside, and the undo bar offers to put it back.
+  function putInEditor(text, label) {
+    const cur = ed.ta.value;
+    if (cur !== text && cur.trim() !== '' && !(loaded && cur === loaded.text)) {
+      kept = { text: cur, label: 'your text', button: 'Put back my text' };
+    }
+    loaded = { text, label };
+    setEditor(text);
+    renderUndo();
+  }
+
+  function renderUndo() {
+    const bar = $('undo-bar');
+    if (!kept || kept.text === ed.ta.value) { bar.hidden = true; return; }
+    $('undo-text').textContent = kept.label === 'your text'
+      ? `${cap(loaded ? loaded.label : 'a loaded file')} replaced your text in the editor; your text is kept here.`
+      : `${cap(kept.label)} is kept here.`;
+    $('undo-btn').textContent = kept.button;
+    bar.hidden = false;
+  }
+
+  $('undo-btn').addEventListener('click', () => {
+    if (!kept) return;
+    const back = kept;
+    const cur = ed.ta.value;
+    if (cur.trim() === '') kept = null;
+    else if (loaded && cur === loaded.text) kept = { text: cur, label: loaded.label, button: 'Put back ' + loaded.label };
+    else kept = { text: cur, label: 'the edited file', button: 'Put back the edited file' };
+    setEditor(back.text);
+    // The live file back in the editor is the live file again; any other
+    // text is the user's own, which tests ask about.
+    setMode(liveBody !== null && back.text === liveBody ? 'live' : 'paste', true);
+    renderUndo();
+    setStatus(`${cap(back.label)} is back in the editor${kept ? `; ${kept.label} is kept aside` : ''}.`);
+    schedulePermalink();
+  });
 
   function setMode(m, keepFocus) {
     mode = m;
@@ -233,6 +290,15 @@
     return dl;
   }
 
+  // fetchedWhen says where a fetch's answer came from, in words.
+  function fetchedWhen(info) {
+    if (info.refused) return 'not fetched: this server refused';
+    if (info.source === 'network') return 'fetched now';
+    const at = info.fetched_at ? ', fetched at ' + info.fetched_at : '';
+    if (info.source === 'stale-cache') return `from the server's cache${at}: fetching it again failed`;
+    return `from the server's cache${at}`;
+  }
+
   function renderFetch(info) {
     const out = $('fetch-trace');
     const trace = info.trace || [];
@@ -243,41 +309,92 @@
         el('td', null, String(i + 1)), el('td', { class: 'url' }, r.url || ''), el('td', null, String(r.status || '')),
         el('td', null, String(r.bytes ?? '')), el('td', { class: 'url' }, r.location || ''),
         el('td', null, r.content_type || ''), el('td', null, r.cache_control || '')))));
+    // A fetch this server refused (its address guard) is not the site's
+    // answer: say so, and why, instead of the policy it stands in for.
+    const head = info.refused
+      ? el('div', { class: 'policy policy-refused', role: 'alert' },
+        el('p', null, el('strong', null, 'Refused by this server'), ' — ', info.refused),
+        el('p', { class: 'sub' }, 'The site was not asked, so nothing is known of its robots.txt: this is not its answer. Paste the file to test it; the tests ask about the editor’s text.'))
+      : el('p', { class: 'policy policy-' + (info.policy || 'none') }, el('strong', null, info.policy || 'no answer'), ' — ', info.reason || '');
+    const when = el('div', { class: 'row fetched' },
+      el('span', { id: 'fetched-when', class: info.source === 'network' && !info.refused ? 'now' : 'cached' }, cap(fetchedWhen(info)) + '.'),
+      el('button', { type: 'button', id: 'fetch-again', title: 'Fetch the robots.txt as it is now, after a change on the site (the server\'s cache is not used)', onclick: () => fetchLive() }, 'Fetch again'));
     out.replaceChildren(
-      el('p', { class: 'policy policy-' + (info.policy || 'none') }, el('strong', null, info.policy || 'no answer'), ' — ', info.reason || ''),
+      head, when,
       kv([['robots.txt', info.robots_url], ['Status', info.status ? String(info.status) : ''], ['Bytes', String(info.bytes ?? 0) + (info.truncated ? ' (cut at 500 KiB)' : '')],
-        ['Source', info.source], ['Fetched', info.fetched_at], ['Expires', info.expires_at], ['Failing since', info.failing_since], ['Error', info.error], ['Store', info.store]]),
+        ['Fetched', info.fetched_at], ['Expires', info.expires_at], ['Failing since', info.failing_since], ['Error', info.error], ['Store', info.store]]),
       el('div', { class: 'table-wrap' }, table));
   }
 
+  // fetchBusy disables the fetch buttons while a fetch is under way.
+  function fetchBusy(on) {
+    fetching = on;
+    for (const b of [$('live-form').querySelector('button'), $('fetch-again')]) if (b) b.disabled = on;
+    $('fetch-trace').setAttribute('aria-busy', String(on));
+  }
+
+  // fetchLive fetches the origin's robots.txt as it is now (a site owner
+  // checks the file just changed: the server's cache is not used) and, when
+  // there is a file, shows it in the editor. A fetch that gets no file (an
+  // error answer, an unreachable site, a refusal) leaves the editor as it
+  // is: the tests then ask about the editor's text.
   async function fetchLive(quiet) {
     const origin = originValue();
     if (!origin) { setStatus('Give an origin to fetch, e.g. https://example.com', true); return false; }
+    if (fetching) return false;
     setMode('live', true);
     setStatus('Fetching ' + origin + ' …');
+    fetchBusy(true);
     try {
-      liveInfo = await api('GET', '/v1/fetch?url=' + encodeURIComponent(origin));
+      return await fetchLiveFrom(origin, quiet);
+    } finally {
+      fetchBusy(false);
+    }
+  }
+
+  async function fetchLiveFrom(origin, quiet) {
+    let info;
+    try {
+      info = await api('GET', '/v1/fetch?refresh=true&url=' + encodeURIComponent(origin));
     } catch (e) {
-      setStatus(e.message, true);
+      liveBody = null;
+      liveInfo = null;
+      setStatus(e.message + ' (the editor keeps its text)', true);
       $('fetch-trace').replaceChildren(el('p', { class: 'error' }, e.message));
       return false;
     }
-    renderFetch(liveInfo);
-    // The body comes from the history, which keeps each version fetched.
-    let body = '';
+    liveInfo = info;
+    renderFetch(info);
+    if (info.policy !== 'rules') {
+      liveBody = null;
+      if (info.refused) setStatus(`This server refused to fetch ${origin}: ${info.refused}. The editor keeps its text; tests ask about it.`, true);
+      else setStatus(`No robots.txt to show from ${origin} (${info.policy}: ${info.reason}). The editor keeps its text; tests ask about it.`);
+      return false;
+    }
+    // The body comes from the history, which keeps each version fetched;
+    // the newest is this one when its size is the fetch's.
+    let body = null;
     try {
       const h = await api('GET', '/v1/history?origin=' + encodeURIComponent(origin));
-      if (h.versions && h.versions.length) {
-        const v = await api('GET', `/v1/history/version?origin=${encodeURIComponent(origin)}&hash=${h.versions[0].hash}`);
+      const v0 = (h.versions || [])[0];
+      if (v0 && v0.size === info.bytes) {
+        const v = await api('GET', `/v1/history/version?origin=${encodeURIComponent(origin)}&hash=${encodeURIComponent(v0.hash)}`);
         body = v.body || '';
       }
     } catch (e) { /* the trace says what there is */ }
+    if (body === null) {
+      liveBody = null;
+      setStatus(`Fetched ${origin} (${fetchedWhen(info)}), but this server keeps no copy of the file's text to show (its history is off or failed). The editor keeps its text; tests ask about it.`, true);
+      return false;
+    }
     liveBody = body;
-    ed.ta.value = body;
-    $('old').value = body;
-    editorChanged();
-    highlight(0);
-    if (!quiet) setStatus(`Fetched ${origin}: ${liveInfo.policy}. Tests now ask the server about the live file.`);
+    putInEditor(body, `the live file of ${origin}`);
+    if ($('old').value === '' || $('old').value === oldLoaded) {
+      $('old').value = body;
+      oldLoaded = body;
+    }
+    setMode('live', true);
+    if (!quiet) setStatus(`${origin}: ${info.policy} (${fetchedWhen(info)}). Tests now ask the server about the live file.`);
     return true;
   }
 
@@ -776,9 +893,9 @@
 
   async function loadVersion(origin, v) {
     try {
-      ed.ta.value = await versionBody(origin, v);
+      const body = await versionBody(origin, v);
       setMode('paste', true);
-      editorChanged();
+      putInEditor(body, `the version fetched at ${v.fetched_at}`);
       setStatus(`The version fetched at ${v.fetched_at} is in the editor.`);
     } catch (e) { setStatus(e.message, true); }
   }
@@ -918,7 +1035,12 @@
       ed.ta.value = st.robots;
       editorChanged();
       liveBody = null;
+      kept = null;
+      renderUndo();
       if (st.mode === 'live' && st.origin) {
+        // The permalink's text was the live file then: the file fetched
+        // now replaces it, it is not the user's.
+        loaded = { text: st.robots, label: 'the file of the permalink' };
         await fetchLive(true);
       } else {
         setMode('paste', true);
