@@ -200,7 +200,7 @@ func (s *Server) postGate(next http.Handler) http.Handler {
 		if !s.sameOrigin(w, r) {
 			return
 		}
-		release, e := s.acquire(r.Context(), bodyWeight(r.ContentLength), 0)
+		release, e := s.acquire(r.Context(), s.admit.bodies, bodyWeight(r.ContentLength))
 		if e != nil {
 			writeError(w, e)
 			return

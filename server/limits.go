@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -29,10 +30,11 @@ import (
 //     The other answers are built whole: estimated before, measured after.
 //   - memory in flight: every POST, and each live fetch, holds its
 //     estimated memory (its body three times over, the files it parses, the
-//     answer it builds) from a weighted semaphore of
-//     Options.MaxInFlightBytes while it runs. A request that cannot get it
-//     waits, for at most half its deadline, then gets 503 with
-//     Retry-After; one that needs more than the whole gets 413.
+//     answer it builds) while it runs, out of Options.MaxInFlightBytes: a
+//     quarter of it for bodies, the rest for answers (see admission). A
+//     request that cannot get it waits, for at most half its deadline,
+//     then gets 503 with Retry-After; one that needs more than the whole
+//     gets 413.
 //
 // A check's writing stops at the request's deadline too (504 before the
 // first byte, else the connection is closed).
@@ -43,7 +45,7 @@ const (
 	DefaultMaxQuestions     = 100_000
 	DefaultMaxAnswerBytes   = 128 << 20
 	DefaultMaxInFlightBytes = 256 << 20
-	MinInFlightBytes        = 3*MaxBodyBytes + parseFactor*robotstxt.DefaultMaxBytes + streamBuffer + requestOverhead + liveWeight
+	MinInFlightBytes        = 3*MaxBodyBytes + parseFactor*robotstxt.DefaultMaxBytes + streamBuffer + requestOverhead + 4*liveWeight
 )
 
 // The estimates of the limits: bytes a request is taken to need.
@@ -71,36 +73,53 @@ const (
 	compareCellBytes  = 750
 	diffChangeBytes   = 300
 	lintFindingBytes  = 300
+	liveLintBytes     = 4 << 20
 	compareReadings   = 7 // the row's own and the six dialects'
 	defaultCompareRow = 8 + tester.MaxFileRows
 	defaultDiffRows   = 1 + defaultCompareRow // and "*"
 )
 
-// admission is the weighted semaphore of memory in flight.
+// admission is the memory in flight, in two weighted semaphores taken in
+// this order: bodies, the requests' bodies (and the files they parse),
+// held while each is answered; work, what answering holds beyond its body
+// (the answer built, a live fetch). A request waits for work holding its
+// body's weight, but nothing waits while holding work, so that the
+// requests waiting can never hold what the one before them needs.
 type admission struct {
+	bodies, work *pool
+}
+
+// pool is one weighted semaphore.
+type pool struct {
 	sem      *semaphore.Weighted
 	capacity int64
 	held     atomic.Int64 // for the metrics
 	waiting  atomic.Int64 // requests waiting, for the tests
 }
 
-func newAdmission(capacity int64) *admission {
-	return &admission{sem: semaphore.NewWeighted(capacity), capacity: capacity}
+// newAdmission splits total bytes: a quarter for bodies (at least one of
+// MaxBodyBytes), the rest for work.
+func newAdmission(total int64) *admission {
+	bodies := max(total/4, bodyWeight(MaxBodyBytes))
+	return &admission{bodies: newPool(bodies), work: newPool(total - bodies)}
 }
 
-// acquire takes n bytes for a request that holds held bytes already,
-// waiting for at most half of what is left of ctx's deadline; the error is
-// the request's answer: 413 when n and held are more than the whole, 503
-// when the wait is over. release gives them back.
-func (s *Server) acquire(ctx context.Context, n, held int64) (release func(), e *Error) {
-	a := s.admit
-	if n+held > a.capacity {
+func newPool(capacity int64) *pool {
+	return &pool{sem: semaphore.NewWeighted(capacity), capacity: capacity}
+}
+
+// acquire takes n bytes of p for a request, waiting for at most half of
+// what is left of ctx's deadline; the error is the request's answer: 413
+// when n is more than p holds, 503 when the wait is over. release gives
+// them back.
+func (s *Server) acquire(ctx context.Context, p *pool, n int64) (release func(), e *Error) {
+	if n > p.capacity {
 		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf(
-			"server: this request needs about %s of memory, more than the server gives all requests at once (%s, --max-inflight-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests",
-			sizeString(n+held), sizeString(a.capacity))}
+			"server: this request needs about %s of memory, more than the server gives all requests at once (%s of --max-inflight-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests",
+			sizeString(n), sizeString(p.capacity))}
 	}
-	if a.sem.TryAcquire(n) {
-		return a.holding(n), nil
+	if p.sem.TryAcquire(n) {
+		return p.holding(n), nil
 	}
 	wait := s.opts.RequestTimeout / 2
 	if d, ok := ctx.Deadline(); ok {
@@ -109,24 +128,24 @@ func (s *Server) acquire(ctx context.Context, n, held int64) (release func(), e 
 	wctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	s.metrics.admissionWaits.Inc()
-	a.waiting.Add(1)
-	err := a.sem.Acquire(wctx, n)
-	a.waiting.Add(-1)
+	p.waiting.Add(1)
+	err := p.sem.Acquire(wctx, n)
+	p.waiting.Add(-1)
 	if err != nil {
 		s.metrics.admissionRefused.Inc()
 		return nil, &Error{Status: http.StatusServiceUnavailable, Retry: 1 + int(wait/time.Second), Message: fmt.Sprintf(
 			"server: busy: the requests in flight hold the memory this one needs (%s of %s, --max-inflight-bytes) and none finished in %v; retry later",
-			sizeString(n), sizeString(a.capacity), wait.Round(time.Millisecond))}
+			sizeString(n), sizeString(p.capacity), wait.Round(time.Millisecond))}
 	}
-	return a.holding(n), nil
+	return p.holding(n), nil
 }
 
 // holding notes n bytes taken, and returns their release.
-func (a *admission) holding(n int64) func() {
-	a.held.Add(n)
+func (p *pool) holding(n int64) func() {
+	p.held.Add(n)
 	return func() {
-		a.held.Add(-n)
-		a.sem.Release(n)
+		p.held.Add(-n)
+		p.sem.Release(n)
 	}
 }
 
@@ -268,20 +287,12 @@ func diffCost(in *DiffInput) cost {
 }
 
 func lintCost(in *LintInput) cost {
-	// At most a finding a line of what is read.
-	lines := int64(0)
-	robots := in.Robots
-	if len(robots) > robotstxt.DefaultMaxBytes {
-		robots = robots[:robotstxt.DefaultMaxBytes]
-	}
-	for _, b := range robots {
-		if b == '\n' {
-			lines++
-		}
-	}
-	answer := (lines + 1) * lintFindingBytes
+	// At most a finding a line of what is read; a live file, not read
+	// yet, is taken to be a usual one.
+	robots := in.Robots[:min(len(in.Robots), robotstxt.DefaultMaxBytes)]
+	answer := int64(bytes.Count(robots, []byte{'\n'})+1) * lintFindingBytes
 	if in.Live != nil {
-		answer = robotstxt.DefaultMaxBytes / 2 * lintFindingBytes
+		answer = liveLintBytes
 	}
 	// Not refused on its estimate: a lint is bounded by the file it reads.
 	return cost{what: "lint", memory: liveCost(&in.Subject) + builtFactor*answer}

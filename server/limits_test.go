@@ -156,7 +156,7 @@ func TestInFlightLimit(t *testing.T) {
 	e := &fakeEngine{block: make(chan struct{}), started: make(chan struct{})}
 	ts := newTestServer(t, &Options{Engine: e, RequestTimeout: 400 * time.Millisecond})
 	body := `{"robots": "User-agent: *", "urls": ["/"]}`
-	ts.admit = newAdmission(bodyWeight(int64(len(body))) + 1000) // room for one
+	ts.admit = &admission{bodies: newPool(bodyWeight(int64(len(body))) + 1000), work: newPool(1 << 30)} // one body
 	first := make(chan reply, 1)
 	go func() { first <- post(t, ts.URL+"/v1/check", body) }()
 	<-e.started
@@ -172,19 +172,19 @@ func TestInFlightLimit(t *testing.T) {
 	if r := post(t, ts.URL+"/v1/lint", `{"robots": ""}`); r.status != 200 {
 		t.Errorf("after the first finished: %d %s", r.status, r.body)
 	}
-	if ts.admit.held.Load() != 0 {
-		t.Errorf("%d bytes still held", ts.admit.held.Load())
+	if n := ts.admit.bodies.held.Load() + ts.admit.work.held.Load(); n != 0 {
+		t.Errorf("%d bytes still held", n)
 	}
 
 	// A waiting request goes on when the memory is given back.
 	e2 := &fakeEngine{block: make(chan struct{}), started: make(chan struct{})}
 	ts2 := newTestServer(t, &Options{Engine: e2, RequestTimeout: time.Minute})
-	ts2.admit = newAdmission(bodyWeight(int64(len(body))) + 1000)
+	ts2.admit = &admission{bodies: newPool(bodyWeight(int64(len(body))) + 1000), work: newPool(1 << 30)}
 	go func() { first <- post(t, ts2.URL+"/v1/check", body) }()
 	<-e2.started
 	second := make(chan reply, 1)
 	go func() { second <- post(t, ts2.URL+"/v1/lint", `{"robots": ""}`) }()
-	for ts2.admit.waiting.Load() == 0 {
+	for ts2.admit.bodies.waiting.Load() == 0 {
 		time.Sleep(time.Millisecond)
 	}
 	close(e2.block)
@@ -194,10 +194,36 @@ func TestInFlightLimit(t *testing.T) {
 	<-first
 
 	// More than the whole: 413 at once.
-	ts.admit = newAdmission(1 << 10)
+	ts.admit = &admission{bodies: newPool(1 << 10), work: newPool(1 << 30)}
 	r = post(t, ts.URL+"/v1/lint", `{"robots": ""}`)
 	r.wantError(t, 413, "")
 	if !strings.Contains(r.json(t)["error"].(string), "--max-inflight-bytes") {
 		t.Errorf("%s", r.body)
+	}
+}
+
+// TestInFlightNoHoldAndWait: requests waiting for the memory of their work
+// hold their bodies' but never work's, so that the one admitted finishes
+// and the others follow (with one semaphore for both, requests holding
+// bodies while waiting could starve the head of the queue until they all
+// timed out).
+func TestInFlightNoHoldAndWait(t *testing.T) {
+	e := &fakeEngine{lintGate: make(chan struct{})}
+	ts := newTestServer(t, &Options{Engine: e, RequestTimeout: time.Minute})
+	body := `{"robots": ""}`
+	work := lintCost(&LintInput{}).memory
+	ts.admit = &admission{bodies: newPool(3 * bodyWeight(int64(len(body)))), work: newPool(work)}
+	done := make(chan reply, 3)
+	for range 3 {
+		go func() { done <- post(t, ts.URL+"/v1/lint", body) }()
+	}
+	for ts.admit.work.waiting.Load() != 2 {
+		time.Sleep(time.Millisecond)
+	}
+	close(e.lintGate)
+	for range 3 {
+		if r := <-done; r.status != 200 {
+			t.Errorf("%d %s", r.status, r.body)
+		}
 	}
 }

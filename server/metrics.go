@@ -56,7 +56,7 @@ func newMetrics(s *Server) *metrics {
 	inflight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "robotstxt_inflight_bytes",
 		Help: "Memory the requests in flight hold, as estimated (of --max-inflight-bytes).",
-	}, func() float64 { return float64(s.admit.held.Load()) })
+	}, func() float64 { return float64(s.admit.bodies.held.Load() + s.admit.work.held.Load()) })
 	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors, m.admissionWaits, m.admissionRefused, inflight,
 		&cacheCollector{s: s},
 		collectors.NewGoCollector(),

@@ -586,7 +586,7 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	release, e := s.acquire(r.Context(), liveWeight, 0)
+	release, e := s.acquire(r.Context(), s.admit.work, liveWeight)
 	if e != nil {
 		writeError(w, e)
 		return
@@ -711,22 +711,32 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 	if rep, ok := v.(*tester.CheckReport); ok && len(notes) == 0 && writeCheckReport(w, rep, s.opts.MaxAnswerBytes) {
 		return
 	}
+	if len(notes) == 0 {
+		// Encoded into one buffer and written from it, not copied.
+		aw := &answerWriter{w: w, max: s.opts.MaxAnswerBytes}
+		switch err := json.NewEncoder(aw).Encode(v); {
+		case aw.size > 0:
+			writeError(w, s.answerTooLarge(aw.size))
+		case err != nil && !aw.started:
+			writeError(w, &Error{Message: "server: the answer cannot be encoded: " + err.Error()})
+		}
+		return
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		writeError(w, &Error{Message: "server: the answer cannot be encoded: " + err.Error()})
 		return
 	}
-	if len(notes) > 0 && len(b) > 1 && b[0] == '{' && b[len(b)-1] == '}' {
+	if len(b) > 1 && b[0] == '{' && b[len(b)-1] == '}' {
 		// The notes go last: {..., "size_notes": [...]}.
 		n, _ := json.Marshal(notes)
 		sep := ","
 		if len(b) == 2 {
 			sep = ""
 		}
-		b = append(append(append(append(b[:len(b)-1], sep+`"size_notes":`...), n...), '}'), '\n')
-	} else {
-		b = append(b, '\n')
+		b = append(append(append(b[:len(b)-1], sep+`"size_notes":`...), n...), '}')
 	}
+	b = append(b, '\n')
 	if int64(len(b)) > s.opts.MaxAnswerBytes {
 		writeError(w, s.answerTooLarge(int64(len(b))))
 		return
@@ -736,6 +746,31 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 	h["Cache-Control"] = noStore
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
+}
+
+// answerWriter is the writer of a JSON answer encoded whole (one Write):
+// it sends the status and headers with it, or, for more than max bytes,
+// writes nothing and notes the size.
+type answerWriter struct {
+	w       http.ResponseWriter
+	max     int64
+	started bool
+	size    int64 // of an answer refused
+}
+
+func (a *answerWriter) Write(p []byte) (int, error) {
+	if !a.started {
+		if int64(len(p)) > a.max {
+			a.size = int64(len(p))
+			return 0, errAnswerTooLarge
+		}
+		h := a.w.Header()
+		h["Content-Type"] = jsonContentType
+		h["Cache-Control"] = noStore
+		a.w.WriteHeader(http.StatusOK)
+		a.started = true
+	}
+	return a.w.Write(p)
 }
 
 // answerTooLarge is the error of an answer found past MaxAnswerBytes
@@ -802,7 +837,7 @@ func answerPost[Req, In any](s *Server, w http.ResponseWriter, r *http.Request,
 		return
 	}
 	if c.memory > 0 {
-		release, e := s.acquire(r.Context(), c.memory, bodyWeight(r.ContentLength))
+		release, e := s.acquire(r.Context(), s.admit.work, c.memory)
 		if e != nil {
 			writeError(w, e)
 			return
@@ -837,7 +872,7 @@ func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if c.memory > 0 {
-		release, e := s.acquire(r.Context(), c.memory, bodyWeight(r.ContentLength))
+		release, e := s.acquire(r.Context(), s.admit.work, c.memory)
 		if e != nil {
 			writeError(w, e)
 			return

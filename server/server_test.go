@@ -374,14 +374,15 @@ func TestLimiterBounded(t *testing.T) {
 
 // fakeEngine records its inputs and answers with a fixed object.
 type fakeEngine struct {
-	mu      sync.Mutex
-	check   *CheckInput
-	lint    *LintInput
-	compare *CompareInput
-	diff    *DiffInput
-	err     error
-	block   chan struct{} // when set, Check waits for it or the deadline
-	started chan struct{}
+	mu       sync.Mutex
+	check    *CheckInput
+	lint     *LintInput
+	compare  *CompareInput
+	diff     *DiffInput
+	err      error
+	block    chan struct{} // when set, Check waits for it or the deadline
+	started  chan struct{}
+	lintGate chan struct{} // when set, Lint waits for it
 }
 
 func (e *fakeEngine) Check(ctx context.Context, in *CheckInput) (any, error) {
@@ -402,6 +403,11 @@ func (e *fakeEngine) Check(ctx context.Context, in *CheckInput) (any, error) {
 }
 
 func (e *fakeEngine) Lint(ctx context.Context, in *LintInput) (any, error) {
+	if e.lintGate != nil {
+		<-e.lintGate
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	e.lint = in
 	return map[string]any{"findings": []any{}}, e.err
 }
