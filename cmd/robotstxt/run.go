@@ -24,6 +24,7 @@ func commands() []command {
 		{"bulk", "check millions of URLs against their origins' live robots.txt, each fetched once", runBulk},
 		{"check", "say whether crawlers may fetch URLs, which line decided and why", runCheck},
 		{"compare", "show how crawlers and their dialects read one file, URL by URL", runCompare},
+		{"crawlers", "the crawler catalogue: purposes, operators, robots.txt, verification", runCrawlers},
 		{"diff", "list the (crawler, URL) verdicts that change between two versions of a file", runDiff},
 		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines and cross-checks)", runEval},
 		{"fetch", "fetch a site's robots.txt as crawlers must: requests, policy, cache expiry", runFetch},

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/seed53c283f5/robotstxt"
+)
+
+const crawlersHelp = `Usage: robotstxt crawlers [--purpose P]... [--operator NAME]... [--json] [CRAWLER...]
+
+Lists the crawlers the toolkit knows: what each fetches for, who runs it,
+whether its operator says it obeys robots.txt, and (in full, or with --json)
+its documentation, the address lists and reverse-DNS domains that tell a
+real visit from a borrowed name, and where these facts come from
+(docs/crawlers.md).
+
+  --purpose P      only crawlers that fetch for P (repeatable, or several
+                   separated by commas; a crawler fetching for any of them
+                   is listed): search, ai-training, ai-search, user-fetch,
+                   agent, preview, ads, archive, seo-tool, token-only, other
+  --operator NAME  only crawlers whose operator's name holds NAME, ignoring
+                   case (repeatable, or separated by commas)
+  --json           JSON: {"crawlers": [...], "purposes": [...]}
+  CRAWLER...       show these crawlers in full (a name, token or alias)
+
+The list shows ROBOTS as the operator states it: yes, no, partly (some rules
+or some fetches; the full view says which) or unknown.
+
+Examples:
+  robotstxt crawlers --purpose ai-training
+  robotstxt crawlers --purpose ai-search,user-fetch --operator openai
+  robotstxt crawlers GPTBot Google-Extended
+  robotstxt crawlers --json --purpose ai-training | jq -r '.crawlers[].token'
+`
+
+// crawlerEntry is a crawler of the table as --json writes it.
+type crawlerEntry struct {
+	Name              string   `json:"name"`
+	Token             string   `json:"token"`
+	Fallbacks         []string `json:"fallbacks"`
+	Aliases           []string `json:"aliases"`
+	Dialect           string   `json:"dialect"`
+	IgnoresGlobal     bool     `json:"ignores_global"`
+	IgnoresCrawlDelay bool     `json:"ignores_crawl_delay"`
+	Control           bool     `json:"control"`
+	Operator          string   `json:"operator"`
+	Purpose           string   `json:"purpose"`
+	Purposes          []string `json:"purposes"`
+	Docs              string   `json:"docs"`
+	ObeysRobots       string   `json:"obeys_robots"`
+	RobotsNote        string   `json:"robots_note"`
+	IPRanges          []string `json:"ip_ranges"`
+	ReverseDNS        []string `json:"reverse_dns"`
+	Source            string   `json:"source"`
+	Checked           string   `json:"checked"`
+}
+
+// crawlersReport is what --json writes.
+type crawlersReport struct {
+	Crawlers []crawlerEntry `json:"crawlers"`
+	// Purposes are the purposes' names, for --purpose.
+	Purposes []string `json:"purposes"`
+}
+
+func newCrawlerEntry(c *robotstxt.Crawler) crawlerEntry {
+	list := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	return crawlerEntry{
+		Name: c.Name, Token: c.Token, Fallbacks: list(c.Fallbacks), Aliases: list(c.Aliases),
+		Dialect: c.Dialect.String(), IgnoresGlobal: c.IgnoresGlobal, IgnoresCrawlDelay: c.IgnoresCrawlDelay, Control: c.Control,
+		Operator: c.Operator, Purpose: c.Purpose, Purposes: c.Purposes.Names(),
+		Docs: c.Docs, ObeysRobots: c.ObeysRobots.String(), RobotsNote: c.RobotsNote,
+		IPRanges: list(c.IPRanges), ReverseDNS: list(c.ReverseDNS), Source: c.Source, Checked: c.Checked,
+	}
+}
+
+func runCrawlers(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("crawlers")
+	var purposes, operators stringList
+	fs.Var(&purposes, "purpose", "purposes (repeatable)")
+	fs.Var(&operators, "operator", "operators (repeatable)")
+	jsonOut := fs.Bool("json", false, "JSON output")
+	names, err := parseFlags(fs, args)
+	if err != nil {
+		return flagFailed(stderr, "crawlers", crawlersHelp, args, err)
+	}
+	var want robotstxt.Purpose
+	for _, v := range purposes {
+		p, err := robotstxt.ParsePurpose(v)
+		if err != nil {
+			complain(stderr, "crawlers", "--purpose: %s", strings.TrimPrefix(err.Error(), "robotstxt: "))
+			return 2
+		}
+		if p == 0 {
+			complain(stderr, "crawlers", "--purpose needs a purpose: %s", strings.Join(purposeNames(), ", "))
+			return 2
+		}
+		want |= p
+	}
+	var ops []string
+	for _, v := range operators {
+		for _, o := range strings.Split(v, ",") {
+			if o = strings.TrimSpace(o); o != "" {
+				ops = append(ops, strings.ToLower(o))
+			}
+		}
+	}
+	if len(operators) > 0 && len(ops) == 0 {
+		complain(stderr, "crawlers", "--operator needs a name")
+		return 2
+	}
+
+	var list []robotstxt.Crawler
+	if len(names) > 0 {
+		for _, n := range names {
+			c, ok := robotstxt.LookupCrawler(n)
+			if !ok {
+				complain(stderr, "crawlers", "unknown crawler %q (robotstxt crawlers lists the table)", n)
+				return 2
+			}
+			list = append(list, c)
+		}
+	} else {
+		list = robotstxt.CrawlersByPurpose(want)
+	}
+	list = filterCrawlers(list, want, ops)
+
+	if *jsonOut {
+		rep := crawlersReport{Crawlers: make([]crawlerEntry, 0, len(list)), Purposes: purposeNames()}
+		for i := range list {
+			rep.Crawlers = append(rep.Crawlers, newCrawlerEntry(&list[i]))
+		}
+		if err := writeJSON(stdout, rep); err != nil {
+			complain(stderr, "crawlers", "%v", err)
+			return 1
+		}
+		return 0
+	}
+	if len(names) > 0 {
+		writeCrawlerDetails(stdout, list)
+		return 0
+	}
+	writeCrawlerList(stdout, list, want, ops)
+	return 0
+}
+
+// filterCrawlers keeps the crawlers that fetch for a purpose of want (any,
+// when want is empty) and whose operator holds one of ops (any, when ops
+// is empty).
+func filterCrawlers(list []robotstxt.Crawler, want robotstxt.Purpose, ops []string) []robotstxt.Crawler {
+	var out []robotstxt.Crawler
+	for _, c := range list {
+		if want != 0 && !c.Purposes.Any(want) {
+			continue
+		}
+		if len(ops) > 0 && !operatorMatches(c.Operator, ops) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func operatorMatches(operator string, ops []string) bool {
+	op := strings.ToLower(operator)
+	for _, o := range ops {
+		if strings.Contains(op, o) {
+			return true
+		}
+	}
+	return false
+}
+
+func purposeNames() []string {
+	var out []string
+	for _, p := range robotstxt.AllPurposes() {
+		out = append(out, p.String())
+	}
+	return out
+}
+
+// listWidth is the width the list fits in.
+const listWidth = 80
+
+// writeCrawlerList writes one line a crawler, NAME OPERATOR ROBOTS
+// PURPOSES, in at most listWidth columns: the operator column takes what
+// the others leave and a longer name is cut, ending in "...". Only the
+// operators asked for, in the last line, come from outside: they are
+// escaped.
+func writeCrawlerList(w io.Writer, list []robotstxt.Crawler, want robotstxt.Purpose, ops []string) {
+	nameW, opLen, purposeW := len("NAME"), len("OPERATOR"), len("PURPOSES")
+	for _, c := range list {
+		nameW = max(nameW, len(c.Name))
+		opLen = max(opLen, len(c.Operator))
+		purposeW = max(purposeW, len(purposesText(&c)))
+	}
+	const robotsW = len("unknown")
+	opW := max(min(listWidth-nameW-robotsW-purposeW-3, opLen), len("OPERATOR"))
+	var b strings.Builder
+	row := func(name, op, robots, purposes string) {
+		line := fmt.Sprintf("%-*s %-*s %-*s %s", nameW, name, opW, cut(op, opW), robotsW, robots, purposes)
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+	}
+	row("NAME", "OPERATOR", "ROBOTS", "PURPOSES")
+	for _, c := range list {
+		op := c.Operator
+		if op == "" {
+			op = "-"
+		}
+		row(c.Name, op, c.ObeysRobots.String(), purposesText(&c))
+	}
+	summary := fmt.Sprintf("%d %s", len(list), plural(len(list), "crawler"))
+	if want != 0 {
+		summary += " fetching for " + strings.Join(want.Names(), " or ")
+	}
+	if len(ops) > 0 {
+		summary += " run by " + esc(strings.Join(ops, " or "))
+	}
+	if len(list) == 0 {
+		io.WriteString(w, wrap(summary+".", listWidth))
+		return
+	}
+	b.WriteByte('\n')
+	b.WriteString(wrap(summary+".", listWidth))
+	b.WriteString(`"robotstxt crawlers NAME" shows one in full.` + "\n")
+	io.WriteString(w, b.String())
+}
+
+// wrap breaks s into lines of at most width bytes at spaces (a longer
+// word stands alone), each ending in a newline.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, word := range strings.Fields(s) {
+		if n > 0 && n+1+len(word) > width {
+			b.WriteByte('\n')
+			n = 0
+		}
+		if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// purposesText is the crawler's purposes as the list shows them.
+func purposesText(c *robotstxt.Crawler) string {
+	if c.Purposes == 0 {
+		return "unknown"
+	}
+	return c.Purposes.String()
+}
+
+// cut shortens s to n bytes, ending in "..." when it had more.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n <= 3 {
+		return s[:n]
+	}
+	return s[:n-3] + "..."
+}
+
+// writeCrawlerDetails writes every field of each crawler, one a line. The
+// table's text is the toolkit's own, so it needs no escaping.
+func writeCrawlerDetails(w io.Writer, list []robotstxt.Crawler) {
+	var b strings.Builder
+	for i, c := range list {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		field := func(name, value string) {
+			if value == "" {
+				value = "-"
+			}
+			fmt.Fprintf(&b, "  %-13s %s\n", name, value)
+		}
+		b.WriteString(c.Name + "\n")
+		field("token", strings.Join(c.Tokens(), ", then "))
+		field("aliases", strings.Join(c.Aliases, ", "))
+		field("operator", c.Operator)
+		field("purposes", purposesText(&c)+" ("+c.Purpose+")")
+		robots := c.ObeysRobots.String()
+		if c.RobotsNote != "" {
+			robots += ": " + c.RobotsNote
+		}
+		field("robots.txt", robots)
+		var reading []string
+		reading = append(reading, c.Dialect.String()+" dialect")
+		if c.IgnoresGlobal {
+			reading = append(reading, "ignores the * group")
+		}
+		if c.IgnoresCrawlDelay {
+			reading = append(reading, "ignores crawl-delay")
+		}
+		field("reads", strings.Join(reading, ", "))
+		field("docs", c.Docs)
+		field("ip ranges", strings.Join(c.IPRanges, " "))
+		field("reverse DNS", strings.Join(c.ReverseDNS, ", "))
+		field("source", c.Source+" (checked "+c.Checked+")")
+	}
+	io.WriteString(w, b.String())
+}
