@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -19,7 +20,8 @@ import (
 )
 
 const serveHelp = `Usage: robotstxt serve [--addr 127.0.0.1:8080] [--store STORE] [--token-file FILE]
-                       [--allow-private] [--rate N] [--burst N] [--timeout 30s] [flags]
+                       [--allow-private] [--allowed-hosts LIST] [--rate N] [--burst N]
+                       [--timeout 30s] [flags]
 
 Runs the robotstxt service: the tester page at /, the JSON API under /v1/
 (check, lint, compare, diff, fetch, history; described at /v1/openapi.json),
@@ -34,8 +36,18 @@ finishes the requests in flight.
                         on one Redis share one cache); default robotstxt/cache.db
                         in the user's cache directory
   --token-file FILE     require "Authorization: Bearer TOKEN" on /v1/ (but
-                        /v1/openapi.json), TOKEN being the file's first line;
-                        ROBOTSTXT_TOKEN in the environment does the same
+                        /v1/openapi.json) and /metrics, TOKEN being the file's
+                        first line; ROBOTSTXT_TOKEN in the environment does
+                        the same. /readyz says only ready or not without it.
+                        Wrong tokens are limited per client (10, then one
+                        every 6s; 429)
+  --allowed-hosts LIST  Host header values accepted beside the server's own
+                        address (and localhost, 127.0.0.1, [::1] on loopback):
+                        comma-separated host names or addresses, any port, or
+                        HOST:PORT; * accepts any Host. Others get 421, so that
+                        a page on another site cannot reach the server through
+                        a name it resolves here (DNS rebinding). Give the names
+                        a reverse proxy forwards
   --allow-private       let live fetches reach loopback, private, link-local,
                         CGNAT, multicast and cloud-metadata addresses (refused
                         by default, whatever a name resolves to or a redirect
@@ -44,6 +56,21 @@ finishes the requests in flight.
                         (default 50; 0 turns the limit off)
   --burst N             requests at once per client (default 100)
   --timeout D           deadline of every request (default 30s)
+  --max-questions N     questions one request may ask: a URL for one crawler
+                        in one reading; a check asks URLs x crawlers, a compare
+                        x 7 readings, a diff x 2 files (default 100000; 413)
+  --max-answer-bytes N  bytes of one answer (default 128MiB; 413, or a check's
+                        answer cut and its connection closed). N takes K, M, G
+                        (KiB, MiB, GiB)
+  --max-inflight-bytes N
+                        memory all requests in flight may hold, as estimated
+                        (default 256MiB, at least 45MiB): a quarter for bodies,
+                        the rest for answers. A request waits for it up to half
+                        its deadline, then gets 503 with Retry-After
+  --history-ttl D       how long the history keeps a version after it was last
+                        seen (default 720h; 0 keeps no history)
+  --history-origins N   origins whose history is kept; past it the origin
+                        fetched least recently is forgotten (default 10000)
   --fetch-timeout D     time allowed for one live fetch (default 15s)
   -A UA                 the User-Agent of live fetches (default
                         robotstxt/VERSION (+URL))
@@ -80,6 +107,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	perSecond := fs.Float64("rate", server.DefaultRate, "requests a second per client")
 	burst := fs.Int("burst", server.DefaultBurst, "requests at once per client")
 	timeout := fs.Duration("timeout", server.DefaultRequestTimeout, "request deadline")
+	allowedHosts := fs.String("allowed-hosts", "", "Host values accepted")
+	maxQuestions := fs.Int("max-questions", server.DefaultMaxQuestions, "questions a request")
+	maxAnswer := fs.String("max-answer-bytes", "128MiB", "bytes of an answer")
+	maxInFlight := fs.String("max-inflight-bytes", "256MiB", "memory of the requests in flight")
+	historyTTL := fs.Duration("history-ttl", server.DefaultHistoryTTL, "history time to live")
+	historyOrigins := fs.Int("history-origins", server.DefaultHistoryOrigins, "origins with a history")
 	fetchTimeout := fs.Duration("fetch-timeout", fetch.DefaultTimeout, "live fetch timeout")
 	ua := fs.String("A", "", "User-Agent header")
 	readHeader := fs.Duration("read-header-timeout", server.DefaultReadHeaderTimeout, "")
@@ -110,6 +143,28 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *sweepEvery < 0 {
 		complain(stderr, "serve", "--sweep-every must be 0 (never) or more")
 		return 2
+	}
+	if *historyTTL < 0 {
+		complain(stderr, "serve", "--history-ttl must be 0 (no history) or more")
+		return 2
+	}
+	if *maxQuestions <= 0 || *historyOrigins <= 0 {
+		complain(stderr, "serve", "--max-questions and --history-origins must be positive")
+		return 2
+	}
+	answerBytes, err := parseSize(*maxAnswer)
+	if err != nil || answerBytes <= 0 {
+		complain(stderr, "serve", "--max-answer-bytes: want a positive size such as 128MiB, not %q", *maxAnswer)
+		return 2
+	}
+	inFlight, err := parseSize(*maxInFlight)
+	if err != nil || inFlight < server.MinInFlightBytes {
+		complain(stderr, "serve", "--max-inflight-bytes: want a size of at least %dMiB (one request of the largest body and a live fetch), not %q", (server.MinInFlightBytes+1<<20-1)>>20, *maxInFlight)
+		return 2
+	}
+	hostTTL := *historyTTL
+	if hostTTL == 0 {
+		hostTTL = -1 // server.Options: negative records no history
 	}
 	if *perSecond < 0 || *burst <= 0 {
 		complain(stderr, "serve", "--rate must be 0 (no limit) or more, --burst positive")
@@ -145,12 +200,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer startSweeper(ctx, st, *sweepEvery, logger)()
 	srv, err := server.New(&server.Options{
 		Store: st, Logger: logger, Token: token, AllowPrivate: *allowPrivate,
-		UserAgent: *ua, FetchTimeout: *fetchTimeout, Rate: limit, Burst: *burst,
+		AllowedHosts: append(splitList(*allowedHosts), addrHosts(*addr)...),
+		UserAgent:    *ua, FetchTimeout: *fetchTimeout, Rate: limit, Burst: *burst,
 		RequestTimeout: *timeout, ReadHeaderTimeout: *readHeader, ReadTimeout: *read,
 		WriteTimeout: *write, IdleTimeout: *idle, ShutdownTimeout: *shutdown,
+		MaxQuestions: *maxQuestions, MaxAnswerBytes: answerBytes, MaxInFlightBytes: inFlight,
+		HistoryTTL: hostTTL, HistoryOrigins: *historyOrigins,
 	})
 	if err != nil {
-		complain(stderr, "serve", "%v", err)
+		complain(stderr, "serve", "%v", strings.Replace(err.Error(), "server: allowed host", "--allowed-hosts", 1))
 		return 2
 	}
 	ln, err := net.Listen("tcp", *addr)
@@ -211,4 +269,48 @@ func pageURL(a net.Addr) string {
 func isLoopbackListener(a net.Addr) bool {
 	tcp, ok := a.(*net.TCPAddr)
 	return ok && tcp.IP.IsLoopback()
+}
+
+// splitList reads a comma-separated list, without its empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// addrHosts is the Host to accept for --addr itself when it names the host
+// by name ("robots.internal:8080"): the server knows the addresses it
+// listens on, not the name given.
+func addrHosts(addr string) []string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || host == "" || port == "0" || net.ParseIP(host) != nil || strings.EqualFold(host, "localhost") {
+		return nil
+	}
+	return []string{net.JoinHostPort(host, port)}
+}
+
+// parseSize reads a size in bytes: a number, with K, M or G for KiB, MiB
+// or GiB (KiB, KB and K are all 1024 bytes).
+func parseSize(s string) (int64, error) {
+	num := strings.ToUpper(strings.TrimSpace(s))
+	num = strings.TrimSuffix(num, "B")
+	unit := int64(1)
+	for _, u := range []struct {
+		prefix string
+		n      int64
+	}{{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}} {
+		if rest, ok := strings.CutSuffix(strings.TrimSuffix(num, "I"), u.prefix); ok {
+			num, unit = rest, u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	if err != nil || n < 0 || n > (1<<62)/unit {
+		return 0, fmt.Errorf("not a size: %q", s)
+	}
+	return n * unit, nil
 }

@@ -121,8 +121,12 @@ func TestServeDefaultStoreAndToken(t *testing.T) {
 	dir := useTempCache(t)
 	t.Setenv("ROBOTSTXT_TOKEN", "from-env")
 	page, stderr, stop := startServe(t, "--addr", "127.0.0.1:0")
-	if code, body := httpGet(t, page+"readyz"); code != 200 || !strings.Contains(string(body), filepath.Join(dir, "robotstxt", "cache.db")) {
+	if code, body := httpGet(t, page+"readyz", "Authorization", "Bearer from-env"); code != 200 || !strings.Contains(string(body), filepath.Join(dir, "robotstxt", "cache.db")) {
 		t.Errorf("readyz: %d %s", code, body)
+	}
+	// Without the token, only whether the server is ready.
+	if code, body := httpGet(t, page+"readyz"); code != 200 || string(body) != `{"status":"ready"}`+"\n" {
+		t.Errorf("readyz without the token: %d %s", code, body)
 	}
 	if code, _ := httpGet(t, page+"v1/fetch?url=example.com"); code != 401 {
 		t.Errorf("no token: %d", code)
@@ -163,6 +167,13 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"--token-file", filepath.Join(t.TempDir(), "none")}, "robotstxt serve: --token-file: open "},
 		{[]string{"-A", "bad\nagent"}, "robotstxt serve: -A: "},
 		{[]string{"--store", "ftp://x"}, "robotstxt serve: --store: "},
+		{[]string{"--max-questions", "0"}, "robotstxt serve: --max-questions and --history-origins must be positive"},
+		{[]string{"--history-origins", "-1"}, "robotstxt serve: --max-questions and --history-origins must be positive"},
+		{[]string{"--max-answer-bytes", "lots"}, `robotstxt serve: --max-answer-bytes: want a positive size such as 128MiB, not "lots"`},
+		{[]string{"--max-answer-bytes", "0"}, "robotstxt serve: --max-answer-bytes: want a positive size"},
+		{[]string{"--max-inflight-bytes", "1M"}, "robotstxt serve: --max-inflight-bytes: want a size of at least 45MiB"},
+		{[]string{"--history-ttl", "-1h"}, "robotstxt serve: --history-ttl must be 0 (no history) or more"},
+		{[]string{"--allowed-hosts", "http://robots.example/"}, `robotstxt serve: --allowed-hosts "http://robots.example/": want a host name`},
 	} {
 		code, out, stderr := runCmd(t, "", append([]string{"serve"}, tt.args...)...)
 		if code != 2 || out != "" || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
@@ -184,5 +195,102 @@ func TestServeAddressInUse(t *testing.T) {
 	code, _, stderr := runCmd(t, "", "serve", "--store", "memory", "--addr", ln.Addr().String())
 	if code != 1 || !strings.HasPrefix(stderr, "robotstxt serve: --addr: ") {
 		t.Errorf("exit %d, %q", code, stderr)
+	}
+}
+
+// post sends a JSON body to the page's API, with Host host when not "".
+func servePost(t *testing.T, u, host, body string) (int, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", u, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if host != "" {
+		req.Host = host
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, b
+}
+
+// TestServeLimits: the limits' flags reach the server, and each refusal
+// names its flag.
+func TestServeLimits(t *testing.T) {
+	useTempCache(t)
+	t.Setenv("ROBOTSTXT_TOKEN", "")
+	page, _, _ := startServe(t, "--addr", "127.0.0.1:0", "--store", "memory", "--log-level", "error",
+		"--max-questions", "4", "--max-answer-bytes", "2K")
+	if code, body := servePost(t, page+"v1/check", "", `{"robots": "", "urls": ["/a", "/b"], "crawlers": ["Googlebot", "Bingbot"]}`); code != 200 {
+		t.Errorf("4 questions: %d %s", code, body)
+	}
+	code, body := servePost(t, page+"v1/check", "", `{"robots": "", "urls": ["/a", "/b", "/c"], "crawlers": ["Googlebot", "Bingbot"]}`)
+	if code != 413 || !strings.Contains(string(body), "--max-questions") {
+		t.Errorf("6 questions: %d %s", code, body)
+	}
+	code, body = servePost(t, page+"v1/check", "", `{"robots": "", "urls": ["/`+strings.Repeat("a", 3000)+`"]}`)
+	if code != 413 || !strings.Contains(string(body), "--max-answer-bytes") {
+		t.Errorf("a 6 KB answer: %d %s", code, body)
+	}
+}
+
+// TestServeHosts: a Host that is not the server's is refused (421) unless
+// --allowed-hosts names it.
+func TestServeHosts(t *testing.T) {
+	useTempCache(t)
+	t.Setenv("ROBOTSTXT_TOKEN", "")
+	page, _, _ := startServe(t, "--addr", "127.0.0.1:0", "--store", "memory", "--log-level", "error", "--allowed-hosts", "robots.example, other.example:8443")
+	u, _ := url.Parse(page)
+	check := `{"robots": "", "urls": ["/"]}`
+	for host, want := range map[string]int{
+		"":                             200,
+		"localhost:" + u.Port():        200,
+		"robots.example":               200,
+		"other.example:8443":           200,
+		"other.example":                421,
+		"attacker.example:" + u.Port(): 421,
+	} {
+		if code, body := servePost(t, page+"v1/check", host, check); code != want {
+			t.Errorf("Host %q: %d, want %d: %s", host, code, want, body)
+		}
+	}
+	for addr, want := range map[string]string{
+		"robots.internal:8080": "robots.internal:8080",
+		"127.0.0.1:8080":       "",
+		":8080":                "",
+		"localhost:8080":       "",
+		"robots.internal:0":    "",
+	} {
+		if got := strings.Join(addrHosts(addr), ","); got != want {
+			t.Errorf("addrHosts(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}
+
+// TestServeHistoryOff: --history-ttl 0 keeps no history.
+func TestServeHistoryOff(t *testing.T) {
+	useTempCache(t)
+	t.Setenv("ROBOTSTXT_TOKEN", "")
+	s := newSite(t, 200, "User-agent: *\nDisallow: /private\n")
+	page, _, _ := startServe(t, "--addr", "127.0.0.1:0", "--store", "memory", "--allow-private", "--log-level", "error", "--history-ttl", "0")
+	if code, body := httpGet(t, page+"v1/fetch?url="+url.QueryEscape(s.URL)); code != 200 {
+		t.Fatalf("fetch: %d %s", code, body)
+	}
+	if code, body := httpGet(t, page+"v1/history?origin="+url.QueryEscape(s.URL)); code != 200 || strings.Contains(string(body), "fetched_at") {
+		t.Errorf("history: %d %s", code, body)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"0": 0, "512": 512, "2K": 2048, "2KiB": 2048, "2kb": 2048, "128MiB": 128 << 20, "128M": 128 << 20, "1G": 1 << 30, " 3 MiB ": 3 << 20, "7B": 7} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("%q: %d %v, want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "x", "1.5M", "-1", "5i", "M", "1T", "99999999999G"} {
+		if n, err := parseSize(in); err == nil {
+			t.Errorf("%q: %d, want an error", in, n)
+		}
 	}
 }
