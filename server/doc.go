@@ -20,9 +20,52 @@
 // validates their bodies (strict JSON, size limits) before it. Inline files
 // are kept parsed between requests, keyed by their bytes.
 //
+// # Limits
+//
+// A request of a few megabytes can ask for an answer of gigabytes (2,000
+// URLs of 800 bytes for 256 agents: 512,000 results), so the work of each
+// is bounded, every refusal naming its limit:
+//
+//   - Options.MaxQuestions (DefaultMaxQuestions, 100,000): a question is a
+//     URL asked about for one crawler in one reading; a check asks URLs x
+//     subjects, a compare x 7 readings, a diff x 2 files. 413 past it.
+//   - Options.MaxAnswerBytes (DefaultMaxAnswerBytes, 128 MiB): 413 past it.
+//     A check's answer is written as its results come, in one buffer of
+//     512 KiB; if it grows past the limit or the deadline passes after its
+//     first part was sent, the connection is closed before its end.
+//   - Options.MaxInFlightBytes (DefaultMaxInFlightBytes, 256 MiB): the
+//     memory all requests in flight hold, as estimated: a quarter for
+//     bodies (taken before a body is read), the rest for the answers built
+//     and live fetches. A request waits for its share up to half its
+//     deadline, then gets 503 with Retry-After.
+//
+// # Browsers
+//
+// A page on another site must not drive a server through a visitor's
+// browser. Every route refuses a Host header that is not an address of the
+// server (421; DNS rebinding), but Options.AllowedHosts; a POST must be
+// Content-Type application/json (415), which a browser sends to another
+// origin only after a CORS preflight the server does not answer; and a
+// request that may change state (a POST, GET /v1/fetch) that a browser
+// marks as coming from another origin (Sec-Fetch-Site, or Origin) gets 403.
+//
+// With Options.Token set, /v1/ (but the OpenAPI document) and /metrics need
+// it ("Bearer", in any case), /readyz gives only ready or not without it,
+// and wrong tokens are limited per client (AuthFailureBurst, then one
+// every AuthFailureEvery; 429).
+//
+// # Live fetches and the history
+//
 // Live fetches go through the shared cache (package cache, on any store)
 // and an address guard: unless Options.AllowPrivate is set, they never
-// connect to loopback, private, link-local, CGNAT, multicast, unspecified or
-// cloud-metadata addresses, whatever a name resolves to or a redirect says
-// (see Guard).
+// connect to loopback, private, link-local, site-local, CGNAT, multicast,
+// unspecified or cloud-metadata addresses, nor to IPv6 addresses that
+// carry one (IPv4-mapped, NAT64, 6to4, Teredo), whatever a name resolves
+// to or a redirect says (see Guard). A fetch the guard refused is stored
+// nowhere.
+//
+// The history keeps the versions of each origin's file that the site
+// answered (not a refused fetch, nor one that got no answer): MaxVersions
+// an origin, each for Options.HistoryTTL after it was last seen (its keys'
+// time to live in the store), for at most Options.HistoryOrigins origins.
 package server

@@ -156,3 +156,47 @@ func TestOpenAPIParameters(t *testing.T) {
 		get(t, ts.URL+path+"?"+q.Encode()).wantError(t, 400, "undocumented")
 	}
 }
+
+// TestOpenAPIResponses: the document names the answers of the service's
+// checks: 421 for a Host not the server's on every route; on a POST, 403
+// (another origin), 413 (the limits), 415 (not JSON) and 503 (memory in
+// flight); 401 and 429 wherever a token is asked for; /metrics under the
+// token.
+func TestOpenAPIResponses(t *testing.T) {
+	var d struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]json.RawMessage `json:"responses"`
+			Security  []map[string][]string     `json:"security"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(openAPI, &d); err != nil {
+		t.Fatal(err)
+	}
+	for path, ops := range d.Paths {
+		for method, op := range ops {
+			want := []string{"421"}
+			bearer := false
+			for _, s := range op.Security {
+				_, ok := s["bearer"]
+				bearer = bearer || ok
+			}
+			if bearer {
+				want = append(want, "401", "429")
+			}
+			if method == "post" {
+				want = append(want, "403", "413", "415", "503")
+			}
+			if path == "/v1/fetch" {
+				want = append(want, "403", "503")
+			}
+			if path == "/metrics" && !bearer {
+				t.Errorf("GET /metrics: not under the bearer token")
+			}
+			for _, code := range want {
+				if _, ok := op.Responses[code]; !ok {
+					t.Errorf("%s %s: no %s answer documented", strings.ToUpper(method), path, code)
+				}
+			}
+		}
+	}
+}
