@@ -166,7 +166,7 @@ func TestOpenAPIResponses(t *testing.T) {
 	var d struct {
 		Paths map[string]map[string]struct {
 			Responses map[string]json.RawMessage `json:"responses"`
-			Security  []map[string][]string     `json:"security"`
+			Security  []map[string][]string      `json:"security"`
 		} `json:"paths"`
 	}
 	if err := json.Unmarshal(openAPI, &d); err != nil {
