@@ -126,6 +126,7 @@ func check(f *File, keep int) ([]Finding, []Tally) {
 	l.emptyGroups(groups)
 	l.blankLines(groups)
 	l.firstMatchOrder(groups)
+	l.aiGroups()
 	l.sort()
 	return l.out, l.tallies()
 }
@@ -371,6 +372,9 @@ func (l *linter) perLine() {
 			}
 			continue
 		}
+		if l.legacyAIField(ln) {
+			continue
+		}
 		if ln.Typo || ln.PrefixKey {
 			how := "it is a common misspelling"
 			if ln.PrefixKey && !ln.Typo {
@@ -423,6 +427,8 @@ func (l *linter) perLine() {
 			l.add(ln.Number, keyColumn(ln), "unsupported-field", fmt.Sprintf("%s is not read by Google, Bing, Yandex or Baidu", ln.Field), allDialects)
 		case robotstxt.FieldNoindex, robotstxt.FieldNofollow, robotstxt.FieldNoarchive:
 			l.add(ln.Number, keyColumn(ln), "unsupported-field", fmt.Sprintf("no crawler reads %s in robots.txt (Google stopped in 2019): use a robots meta tag or the X-Robots-Tag header; to block crawling, use Disallow", ln.Field), allDialects)
+		case robotstxt.FieldContentUsage, robotstxt.FieldContentSignal:
+			l.aiLine(ln, seenAgent)
 		case robotstxt.FieldSitemap:
 			if msg := checkSitemapURL(ln.Value); msg != "" {
 				l.add(ln.Number, valueColumn(ln), "bad-sitemap-url", msg, nil)

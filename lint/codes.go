@@ -69,6 +69,15 @@ var codes = []Code{
 	{"yandex-bad-host", SeverityWarning, yandexDialect, "a host line Yandex's analyzer rejects (a path, a bad port, no name) or a second host line, which Yandex ignores", "keep one Host: with only the main mirror's name, optionally https:// and a port"},
 	{"yandex-too-many-rules", SeverityWarning, yandexDialect, "more than 2,048 allow and disallow rules: Yandex reads at most 2,048", "merge rules with wildcards"},
 	{"yandex-rule-too-long", SeverityWarning, yandexDialect, "a rule over 1,024 characters: Yandex ignores it", "shorten the pattern"},
+	{"legacy-ai-field", SeverityError, allDialects, "DisallowAITraining, AllowAITraining, User-Agent-Purpose or LLM-Policy: no standard field; Google reads the first three as Disallow, Allow and User-agent (keys by prefix), the others skip them", "state AI uses with Content-Usage (train-ai, search) or Content-Signal"},
+	{"ai-line-outside-group", SeverityWarning, allDialects, "a Content-Usage or Content-Signal line before any user-agent line: it applies to no crawler", "put it in a group (User-agent: * for every crawler)"},
+	{"usage-bad-statement", SeverityWarning, allDialects, "a Content-Usage statement that is not an RFC 9651 dictionary (upper case, spaces around =, a trailing comma): it expresses nothing, every preference unknown for its paths", "write lower-case labels and y or n: Content-Usage: train-ai=n, search=y"},
+	{"usage-unknown-preference", SeverityWarning, allDialects, "a Content-Usage category whose value is not the token y or n (yes, no, true, a string): its preference is unknown", "write train-ai=y or train-ai=n"},
+	{"usage-legacy-label", SeverityWarning, allDialects, "a label of an earlier AI preferences draft (tdm, ai, genai, train-genai, inference, ai-use, ai-output, all, bots): no category today, crawlers ignore it", "use today's labels: train-ai, search"},
+	{"usage-unknown-label", SeverityInfo, allDialects, "a Content-Usage label that is no category of the vocabulary (train-ai, search): crawlers ignore it", "check the spelling; keep it only if a crawler you know reads it"},
+	{"usage-groups-differ", SeverityWarning, []string{"google", "rfc9309", "bing", "yandex"}, "a user-agent line after a Content-Usage line with no allow or disallow between: Google's reading puts it in the same group (and gives its crawlers these preferences), RFC 9309's as the AI preferences draft updates it starts a new group", "put an Allow or Disallow rule between them, or give each group its own rules"},
+	{"signal-bad-pair", SeverityWarning, allDialects, "a Content-Signal pair that is not search, ai-input or ai-train with yes or no: it says nothing", "write Content-Signal: search=yes, ai-input=yes, ai-train=no"},
+	{"signal-repeated", SeverityInfo, allDialects, "a second Content-Signal line in one group: only the first counts", "merge the lines into one"},
 }
 
 // codeIndex maps a code to its place in codes.
