@@ -10,7 +10,11 @@
 //     file fetched live.
 //
 // The file is a Source: bytes given (NewSource), or the answer of a live
-// origin fetched through a cache (Fetch, FetchInfoOf then FetchedSource).
+// origin fetched through a cache (Fetch, FetchInfoOf then FetchedSource):
+// as it is now by default, since a site owner checks the file just
+// changed (FetchOptions.Cached takes the cache's copy, as a crawler would),
+// with notes that say where the answer came from and, for a fetch this
+// side refused (cache.Refusal), that the site was not asked.
 // A live answer is read, question by question, with the fetch policy of
 // the crawler's engine (fetch.Interpret): a 403 allows Google and blocks
 // Baidu, a 503 blocks Google and allows Yandex.
