@@ -65,6 +65,13 @@ type Crawler struct {
 	Checked string
 }
 
+// Query returns the question "may this crawler fetch url?", in its own
+// dialect, for [Robots.Decide] or [Robots.Decider]:
+//
+//	c, _ := robotstxt.LookupCrawler("bingbot")
+//	dec := r.Decide(c.Query("https://example.com/a"))
+func (c Crawler) Query(url string) Query { return Query{URL: url, Crawler: &c} }
+
 // Tokens returns the tokens the crawler obeys, in order of preference.
 func (c *Crawler) Tokens() []string {
 	return append([]string{c.Token}, c.Fallbacks...)

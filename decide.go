@@ -30,6 +30,13 @@ import (
 // asked about it (fewer with long URLs), when its index is built,
 // which allocates too (see [Robots.Compile], which does all of it up
 // front).
+//
+// userAgent is a product token, not a User-Agent header: the commonest
+// mistake is to pass the header a request carries ("Googlebot/2.1",
+// "Mozilla/5.0 (compatible; ExampleBot/1.0; +https://...)"), which names no
+// group (Google's library compares the whole value) and falls to '*'. Pass
+// [ProductToken] of the header, or ask about a known crawler with
+// [Robots.Decide] and [Query.Crawler].
 func (r *Robots) Allowed(userAgent, url string) bool {
 	path, slash := splitPathRaw(url)
 	if c := &r.google; !slash && c.prepared.Load() {
@@ -108,6 +115,7 @@ type Query struct {
 	Agents []string
 	// Crawler is a known crawler (see LookupCrawler): its fallback tokens,
 	// whether it ignores the '*' group, and its dialect apply.
+	// [Crawler.Query] makes such a query without taking an address.
 	Crawler *Crawler
 	// Dialect is the reading to use; DefaultDialect means the crawler's
 	// own, else Google.

@@ -149,3 +149,54 @@ func ExampleRobots_CrawlDelay() {
 	// 5s
 	// true
 }
+
+// A known crawler asks in its own dialect, with its fallback tokens:
+// Googlebot-Image obeys Googlebot's group when no group names it.
+func ExampleCrawler_Query() {
+	r := robotstxt.ParseString("User-agent: Googlebot\nDisallow: /private\n")
+	c, _ := robotstxt.LookupCrawler("Googlebot-Image")
+	dec := r.Decide(c.Query("https://example.com/private/a.png"))
+	fmt.Println(dec.Allowed, dec.Line())
+	// Output: false 2
+}
+
+// What a crawler may do with a page's content: fetch it or not, and the
+// AI usage preferences (Content-Usage rules) that apply where it may.
+func ExampleRobots_Usage() {
+	r := robotstxt.ParseString(`User-Agent: *
+Allow: /
+Disallow: /never/
+Content-Usage: train-ai=n
+Content-Usage: /ai-ok/ train-ai=y
+Content-Signal: search=yes, ai-train=no
+`)
+	for _, path := range []string{"/test", "/never/test", "/ai-ok/test"} {
+		a := r.Usage(robotstxt.Query{URL: "https://example.com" + path, Agents: []string{"ExampleBot"}})
+		if !a.Allowed {
+			fmt.Printf("%-12s no crawl, so no preference\n", path)
+			continue
+		}
+		fmt.Printf("%-12s train-ai=%v (line %v), search=%v\n", path, a.Usage.TrainAI(), a.Usage.Lines, a.Usage.Search())
+	}
+	fmt.Println("signals: search", a(r).Search, "ai-train", a(r).AITrain)
+	// Output:
+	// /test        train-ai=n (line [4]), search=unknown
+	// /never/test  no crawl, so no preference
+	// /ai-ok/test  train-ai=y (line [5]), search=unknown
+	// signals: search yes ai-train no
+}
+
+func a(r *robotstxt.Robots) robotstxt.Signals {
+	return r.Usage(robotstxt.Query{URL: "/", Agents: []string{"ExampleBot"}}).Signals
+}
+
+// A statement of preference, as a Content-Usage rule or header holds it.
+func ExampleParseUsagePreference() {
+	prefs, ok := robotstxt.ParseUsagePreference(`train-ai=n, search=y, ai-output="n"`)
+	fmt.Println(ok, prefs)
+	_, ok = robotstxt.ParseUsagePreference("Train-AI=n") // keys are lower case
+	fmt.Println(ok)
+	// Output:
+	// true [{train-ai n} {search y} {ai-output unknown}]
+	// false
+}
