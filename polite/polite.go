@@ -295,5 +295,6 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return fail(e)
 		}
 	}
-	return t.send(req, a, q, fail)
+	q.URL = req.URL.String()
+	return t.send(req.WithContext(withUsage(ctx, a, q)), a, q, fail)
 }
