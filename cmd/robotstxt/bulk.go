@@ -1004,16 +1004,19 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem) []byte {
 const hexDigits = "0123456789abcdef"
 
 // jsonPlain says which bytes a JSON string holds as they are: printable
-// ASCII but the quote and the backslash.
+// ASCII but the quote and the backslash (DEL is not printable).
 var jsonPlain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
+	for c := 0x20; c < 0x7f; c++ {
 		t[c] = c != '"' && c != '\\'
 	}
 	return t
 }()
 
 // appendJSONString appends s as a JSON string; invalid UTF-8 becomes
-// U+FFFD, as encoding/json writes it.
+// U+FFFD, as encoding/json writes it. Control characters are \u escapes,
+// DEL and C1 (U+0080 to U+009F) too, which encoding/json writes as they
+// are: as jsonWriter writes the other commands' JSON, so that no terminal
+// obeys what a URL or a robots.txt file holds.
 func appendJSONString(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	start := 0
@@ -1049,10 +1052,9 @@ func appendJSONString(buf []byte, s string) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		if r == '\u2028' || r == '\u2029' || r <= 0x9f {
 			buf = append(buf, s[start:i]...)
-			buf = append(buf, `\u202`...)
-			buf = append(buf, hexDigits[r&0xF])
+			buf = append(buf, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
 			i += size
 			start = i
 			continue
@@ -1064,7 +1066,16 @@ func appendJSONString(buf []byte, s string) []byte {
 }
 
 // appendCSV appends one CSV field, quoted when it needs to be (RFC 4180).
+// CSV is read by spreadsheets and shown on terminals: control characters
+// are shown as robotstxt check shows them (esc: \xNN, C1 as \u00NN), and a
+// field that starts with = + - @, a tab or a carriage return, which a
+// spreadsheet may take for a formula, gets a leading ' (OWASP, "CSV
+// Injection").
 func appendCSV(buf []byte, s string) []byte {
+	s = esc(s)
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		s = "'" + s
+	}
 	if !strings.ContainsAny(s, ",\"\r\n") && (s == "" || s[0] != ' ' && s[0] != '\t') {
 		return append(buf, s...)
 	}

@@ -115,18 +115,21 @@ func TestBulkQuote(t *testing.T) {
 }
 
 // TestAppendJSONStringLikeEncodingJSON checks bulk's JSON strings against
-// encoding/json's, byte for byte (encoding/json writes \b and \f short;
-// bulk writes them as \u0008 and \u000c, both valid JSON), over every byte
-// value at every position of a short string and random strings.
+// encoding/json's written through jsonWriter, as the other commands write
+// JSON (DEL and C1 as \u escapes), byte for byte (encoding/json writes \b
+// and \f short; bulk writes them as \u0008 and \u000c, both valid JSON),
+// over every byte value at every position of a short string and random
+// strings.
 func TestAppendJSONStringLikeEncodingJSON(t *testing.T) {
 	ref := func(s string) string {
-		var b bytes.Buffer
+		var b, w bytes.Buffer
 		e := json.NewEncoder(&b)
 		e.SetEscapeHTML(false)
 		if err := e.Encode(s); err != nil {
 			t.Fatal(err)
 		}
-		out := strings.TrimSuffix(b.String(), "\n")
+		jsonWriter{&w}.Write(b.Bytes())
+		out := strings.TrimSuffix(w.String(), "\n")
 		return strings.NewReplacer(`\\`, `\\`, `\b`, `\u0008`, `\f`, `\u000c`).Replace(out)
 	}
 	check := func(s string) {
@@ -140,11 +143,11 @@ func TestAppendJSONStringLikeEncodingJSON(t *testing.T) {
 			check(string(slices.Insert(b, pos, byte(c))))
 		}
 	}
-	for _, s := range []string{"\u2028", "x\u2029y", "é", "\xe2\x80", "http://example.com/a?b=c#d"} {
+	for _, s := range []string{"\u2028", "x\u2029y", "é", "\xe2\x80", "http://example.com/a?b=c#d", "\u0080\u009f\u00a0\x7f", "\x1b]0;x\x07"} {
 		check(s)
 	}
 	rnd := rand.New(rand.NewPCG(3, 4))
-	alphabet := []string{"a", "/", "\"", "\\", "\n", "\x00", "\x7f", "é", "\u2028", "\xff", "<", "&", " "}
+	alphabet := []string{"a", "/", "\"", "\\", "\n", "\x00", "\x7f", "é", "\u2028", "\xff", "<", "&", " ", "\u0085", "\u009b", "\xc2"}
 	for range 2000 {
 		var sb strings.Builder
 		for range rnd.IntN(12) {
