@@ -440,6 +440,11 @@ func (s *Server) diffInput(req *DiffRequest) (*DiffInput, *Error) {
 	if e != nil {
 		return nil, e
 	}
+	if n := len(req.Crawlers) + len(req.Agents); req.URLs == nil && n > MaxDerivedDiffRows {
+		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Field: "urls", Message: fmt.Sprintf(
+			"server: a diff that derives its URLs from the rules asks about at most %d crawlers and agents, not %d (it lists every change for every one); give urls, or name fewer",
+			MaxDerivedDiffRows, n)}
+	}
 	oldS, newS := inline(*req.Old), inline(*req.New)
 	return &DiffInput{
 		Old: oldS.Robots, New: newS.Robots, OldTruncated: oldS.Truncated, NewTruncated: newS.Truncated,

@@ -270,20 +270,53 @@ func compareCost(in *CompareInput) cost {
 		memory: liveCost(&in.Subject) + builtFactor*answer}
 }
 
-func diffCost(in *DiffInput) cost {
-	s, names := subjectCount(in.Crawlers, in.Agents, defaultDiffRows)
-	c := cost{what: "diff", subjects: s, memory: parseWeight(in.Old, in.New)}
+// MaxDerivedDiffRows is how many crawlers and agents a diff that derives
+// its URLs from the rules may name. The tester bounds the questions of
+// such a diff, not its answer: it lists a change for every row of a
+// reading (the rows the same groups apply to) for every probe URL, and a
+// few hundred rows of one reading made a 33 KB request an answer of
+// hundreds of megabytes. A diff that gives its urls is bounded by
+// MaxQuestions instead.
+const MaxDerivedDiffRows = 16
+
+// probesPerRule bounds the probe URLs a diff derives from one rule, in one
+// reading (see tester.Diff).
+const probesPerRule = 24
+
+func (s *Server) diffCost(in *DiffInput) cost {
+	rows, names := subjectCount(in.Crawlers, in.Agents, defaultDiffRows)
+	c := cost{what: "diff", subjects: rows, memory: parseWeight(in.Old, in.New)}
 	if in.URLs == nil {
-		// Derived from the rules: the tester bounds its questions.
-		c.memory += derivedDiffWeight
+		// Derived from the rules: at most tester.DiffQuestions probes,
+		// and at most so many a rule; the worst case is every probe a
+		// change for every row. Not refused on it (an edit changes few),
+		// but held, at most all of the work's memory.
+		old, new := s.parsed.source(oldName, in.Old), s.parsed.source(newName, in.New)
+		n := ruleCount(old.Robots, robotstxt.Google) + ruleCount(new.Robots, robotstxt.Google)
+		all := n + ruleCount(old.Robots, robotstxt.Original) + ruleCount(new.Robots, robotstxt.Original)
+		probes := int64(min(tester.DiffQuestions(n), 1+probesPerRule*all))
+		answer := int64(rows) * probes * (diffChangeBytes + 48)
+		c.memory += min(builtFactor*answer, s.admit.work.capacity-c.memory)
 		return c
 	}
 	u := int64(len(in.URLs))
-	c.urls, c.questions = len(in.URLs), u*int64(s)*2
+	c.urls, c.questions = len(in.URLs), u*int64(rows)*2
 	// At most every (URL, row) changes.
-	c.answer = int64(s)*(urlBytes(in.URLs)+u*diffChangeBytes) + u*names
+	c.answer = int64(rows)*(urlBytes(in.URLs)+u*diffChangeBytes) + u*names
 	c.memory += builtFactor * c.answer
 	return c
+}
+
+// ruleCount counts the allow and disallow rules of r as dialect d reads it.
+func ruleCount(r *robotstxt.Robots, d robotstxt.Dialect) int {
+	if r == nil {
+		return 0
+	}
+	n := 0
+	for _, g := range r.GroupsFor(d) {
+		n += len(g.Rules)
+	}
+	return n
 }
 
 func lintCost(in *LintInput) cost {

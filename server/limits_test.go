@@ -227,3 +227,58 @@ func TestInFlightNoHoldAndWait(t *testing.T) {
 		}
 	}
 }
+
+// allowRules is a file of n allow rules under a group that names many
+// crawlers: a diff derives a few probe URLs from each rule, and lists a
+// change for every row that reads the group, for every probe.
+func allowRules(n int) string {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range n {
+		fmt.Fprintf(&b, "Allow: /p%d/*/x\n", i)
+	}
+	return b.String()
+}
+
+// TestDerivedDiffBounded: a diff that derives its URLs is bounded by the
+// tester's questions, but lists a change for every row of a reading: it may
+// name at most MaxDerivedDiffRows crawlers and agents (256 agents made a
+// 33 KB request hold 1.4 GB), and it holds the memory its worst case
+// needs, at most all of the work's.
+func TestDerivedDiffBounded(t *testing.T) {
+	ts := newTestServer(t, nil)
+	agents := make([]string, MaxDerivedDiffRows+1)
+	for i := range agents {
+		agents[i] = fmt.Sprintf("Bot%c", 'a'+i)
+	}
+	body := func(agents []string, urls []string) string {
+		m := map[string]any{"old": "User-agent: *\nDisallow: /\n", "new": allowRules(200), "agents": agents}
+		if urls != nil {
+			m["urls"] = urls
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	r := post(t, ts.URL+"/v1/diff", body(agents, nil))
+	r.wantError(t, 413, "urls")
+	if msg := r.json(t)["error"].(string); !strings.Contains(msg, fmt.Sprint(MaxDerivedDiffRows)) {
+		t.Errorf("%s", msg)
+	}
+	if r := post(t, ts.URL+"/v1/diff", body(agents[:MaxDerivedDiffRows], nil)); r.status != 200 {
+		t.Errorf("%d rows: %d %.300s", MaxDerivedDiffRows, r.status, r.body)
+	}
+	if r := post(t, ts.URL+"/v1/diff", body(agents, []string{"/p1/a/x", "/q"})); r.status != 200 {
+		t.Errorf("with urls: %d %.300s", r.status, r.body)
+	}
+
+	// The memory held: the worst case of the files, at most the whole.
+	in := func(newFile string, agents []string) *DiffInput {
+		return &DiffInput{Old: []byte("User-agent: *\nDisallow: /\n"), New: []byte(newFile), Agents: agents}
+	}
+	small := ts.diffCost(in("User-agent: *\nAllow: /a\n", agents[:MaxDerivedDiffRows]))
+	large := ts.diffCost(in(allowRules(3000), agents[:MaxDerivedDiffRows]))
+	all := ts.diffCost(in(allowRules(3000), nil)) // the 41 rows of the default set
+	if small.memory > 4<<20 || large.memory < 100<<20 || large.memory >= ts.admit.work.capacity || all.memory != ts.admit.work.capacity {
+		t.Errorf("derived diffs hold %d (a small file), %d (3,000 rules, 16 rows) and %d (41 rows; want all, %d)", small.memory, large.memory, all.memory, ts.admit.work.capacity)
+	}
+}

@@ -896,7 +896,7 @@ func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) {
-	answerPost(s, w, r, decodeAny[DiffRequest], s.diffInput, diffCost, s.opts.Engine.Diff, func(in *DiffInput) []sizeFile {
+	answerPost(s, w, r, decodeAny[DiffRequest], s.diffInput, s.diffCost, s.opts.Engine.Diff, func(in *DiffInput) []sizeFile {
 		return []sizeFile{{"old", in.OldTruncated, len(in.Old)}, {"new", in.NewTruncated, len(in.New)}}
 	})
 }
