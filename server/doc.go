@@ -28,7 +28,9 @@
 //
 //   - Options.MaxQuestions (DefaultMaxQuestions, 100,000): a question is a
 //     URL asked about for one crawler in one reading; a check asks URLs x
-//     subjects, a compare x 7 readings, a diff x 2 files. 413 past it.
+//     subjects, a compare x 7 readings, a diff x 2 files. 413 past it. A
+//     diff that derives its URLs may name at most MaxDerivedDiffRows
+//     crawlers and agents.
 //   - Options.MaxAnswerBytes (DefaultMaxAnswerBytes, 128 MiB): 413 past it.
 //     A check's answer is written as its results come, in one buffer of
 //     512 KiB; if it grows past the limit or the deadline passes after its
