@@ -68,7 +68,7 @@ func (c *Cache) takeLease(ctx context.Context, key string, usable func(*entry) *
 		}
 		if got {
 			c.stats.leases.Add(1)
-			if r, ok := c.store.(store.Reporter); ok && r.Health().Degraded {
+			if c.localLease(key) {
 				c.stats.localFetches.Add(1)
 			}
 			return true, nil
@@ -101,4 +101,16 @@ func (c *Cache) releaseLease(ctx context.Context, key string) {
 	if err := c.leaser.Release(context.WithoutCancel(ctx), key, c.owner); err != nil {
 		c.stats.storeErrors.Add(1)
 	}
+}
+
+// localLease reports whether a lease on key was granted by a fallback
+// store in this process rather than by the shared one: per key when the
+// store can say (a Redis Cluster with one master down degrades only that
+// master's keys), else by the store's health as a whole.
+func (c *Cache) localLease(key string) bool {
+	if kr, ok := c.store.(store.KeyReporter); ok {
+		return kr.KeyDegraded(key)
+	}
+	r, ok := c.store.(store.Reporter)
+	return ok && r.Health().Degraded
 }

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -54,5 +55,35 @@ func TestLeaseOnlyOnSharedStores(t *testing.T) {
 		if s := c.Stats(); s.Leases != uint64(want) {
 			t.Errorf("local %v: Stats.Leases = %d", local, s.Leases)
 		}
+	}
+}
+
+// partlyDegraded is a leasing store whose keys on one host are answered by
+// a fallback (as a Redis Cluster with one master down), and that says so
+// both per key and, as a whole, in its health.
+type partlyDegraded struct {
+	*leaseCounter
+	down string // the host whose keys are degraded
+}
+
+func (p partlyDegraded) KeyDegraded(key string) bool { return strings.Contains(key, p.down) }
+
+func (p partlyDegraded) Health() store.Health { return store.Health{Degraded: true} }
+
+// TestLocalFetchesPerKey: with a store that reports degradation per key, a
+// lease counts as a local fetch only for the keys a fallback answers, not
+// for every key while any part is down.
+func TestLocalFetchesPerKey(t *testing.T) {
+	down := newServer(t, reply(200, "User-agent: *\nDisallow: /x\n"))
+	up := newServer(t, reply(200, "User-agent: *\nDisallow: /x\n"))
+	st := partlyDegraded{&leaseCounter{Memory: store.NewMemory(nil)}, strings.TrimPrefix(down.URL, "http://")}
+	c := New(&Options{Store: st})
+	for _, u := range []string{down.URL, up.URL} {
+		if _, err := c.Allowed(context.Background(), "bot", u+"/x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s := c.Stats(); s.Leases != 2 || s.LocalFetches != 1 {
+		t.Errorf("Stats: %d leases, %d local fetches; want 2 and 1 (the degraded origin's only)", s.Leases, s.LocalFetches)
 	}
 }
