@@ -288,14 +288,15 @@ func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 // scheme http, https or ftp, in any case (schemes are case-insensitive,
 // RFC 3986 section 3.1), and "://".
 func urlStart(u string) bool {
-	if strings.HasPrefix(u, "/") {
-		return true
+	if strings.HasPrefix(u, "/") || strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") {
+		return true // the usual spellings, at once
 	}
-	scheme, _, ok := strings.Cut(u, "://")
-	if !ok || len(scheme) > len("https") {
-		return false
+	for _, p := range [...]string{"http://", "https://", "ftp://"} {
+		if len(u) >= len(p) && strings.EqualFold(u[:len(p)], p) {
+			return true
+		}
 	}
-	return strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https") || strings.EqualFold(scheme, "ftp")
+	return false
 }
 
 // plainURL reports whether u starts as a URL must and holds no control
