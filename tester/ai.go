@@ -1,0 +1,1058 @@
+package tester
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/fetch"
+)
+
+// The site owner's view of AI crawlers: who may fetch the site, and what
+// the file says they may do with what they fetch. Each crawler is asked in
+// its own dialect with its fallback tokens, as check asks it; the crawl
+// verdict comes with the usage preferences that apply (Content-Usage, per
+// URL, only where the crawler may fetch; Content-Signal, per group). Then
+// the file is read for contradictions between what it says to crawlers by
+// name and what it says to every crawler: docs/ai.md lists them.
+
+// aiDefaultCrawlers are the crawlers AI asks about when none are named,
+// before the crawlers the file names: the major ones of each purpose.
+var aiDefaultCrawlers = []string{
+	"Googlebot", "Bingbot", "DuckDuckBot", "Applebot", // search
+	"GPTBot", "ClaudeBot", "CCBot", "Bytespider", "Meta-ExternalAgent", "Amazonbot", // AI training
+	"OAI-SearchBot", "Claude-SearchBot", "PerplexityBot", // AI search
+	"ChatGPT-User", "Claude-User", "Perplexity-User", "Meta-ExternalFetcher", // user-triggered
+	"Google-Agent",                         // agents
+	"Google-Extended", "Applebot-Extended", // tokens that fetch nothing
+}
+
+// DefaultAICrawlers returns the names of the crawlers AI asks about when
+// none are named (before the crawlers the file names), in the catalogue's
+// order.
+func DefaultAICrawlers() []string {
+	out := slices.Clone(aiDefaultCrawlers)
+	order := map[string]int{}
+	for i, c := range robotstxt.Crawlers() {
+		order[c.Name] = i
+	}
+	sort.SliceStable(out, func(i, j int) bool { return order[out[i]] < order[out[j]] })
+	return out
+}
+
+// aiSectionOrder is the order of the sections of an AI report: the
+// purposes a site owner weighs first, then the others.
+var aiSectionOrder = []robotstxt.Purpose{
+	robotstxt.PurposeSearch, robotstxt.PurposeAITraining, robotstxt.PurposeAISearch,
+	robotstxt.PurposeUserFetch, robotstxt.PurposeAgent, robotstxt.PurposeTokenOnly,
+	robotstxt.PurposePreview, robotstxt.PurposeAds, robotstxt.PurposeArchive,
+	robotstxt.PurposeSEO, robotstxt.PurposeOther,
+}
+
+// aiSectionPriority is which of its purposes places a crawler that has
+// several: the use of the content a site owner is asked about first
+// (Bytespider fetches for search and AI training: it is listed with the
+// training crawlers).
+var aiSectionPriority = []robotstxt.Purpose{
+	robotstxt.PurposeTokenOnly, robotstxt.PurposeAITraining, robotstxt.PurposeAISearch,
+	robotstxt.PurposeUserFetch, robotstxt.PurposeAgent, robotstxt.PurposeSearch,
+	robotstxt.PurposePreview, robotstxt.PurposeAds, robotstxt.PurposeArchive,
+	robotstxt.PurposeSEO, robotstxt.PurposeOther,
+}
+
+// aiSectionTitles say in a few words what each section's crawlers do.
+var aiSectionTitles = map[string]string{
+	"search":      "search engines' indexes",
+	"ai-training": "training AI models",
+	"ai-search":   "AI answers and AI search (retrieval)",
+	"user-fetch":  "fetches a person asked an assistant for",
+	"agent":       "agents that browse and act for a person",
+	"token-only":  "tokens that fetch nothing: \"allowed\" means the operator may use for AI what its own crawlers fetch",
+	"preview":     "link previews",
+	"ads":         "advertising",
+	"archive":     "web archives",
+	"seo-tool":    "SEO tools",
+	"other":       "other uses",
+	"unknown":     "crawlers the catalogue does not know",
+}
+
+// sectionOf returns the name of the section a crawler of purposes p is
+// listed in: "unknown" for the empty set.
+func sectionOf(p robotstxt.Purpose) string {
+	for _, s := range aiSectionPriority {
+		if p.Has(s) {
+			return s.String()
+		}
+	}
+	return "unknown"
+}
+
+// AIOptions say which crawlers and URLs AI asks about. The zero value (or
+// nil) asks about "/" for DefaultAICrawlers and every crawler the file
+// names.
+type AIOptions struct {
+	// URLs are absolute URLs or paths starting with '/', normalised as
+	// crawlers normalise them; none: "/".
+	URLs []string
+	// Crawlers are who is asked about: names from the catalogue
+	// (robotstxt.LookupCrawler), or product tokens the file names in a
+	// user-agent line. None: DefaultAICrawlers and every crawler the file
+	// names (at most MaxFileRows of those not in the default set).
+	Crawlers []string
+	// All asks about the whole catalogue, and every token the file names
+	// that the catalogue does not know. Crawlers, when set, wins.
+	All bool
+}
+
+// AIReport is the answer of AI: crawler by crawler, grouped by purpose,
+// whether it may fetch each URL and which line decided, the usage
+// preferences that apply, and the contradictions found in the file. Its
+// JSON form is what "robotstxt ai --json" prints (docs/ai.md documents it).
+type AIReport struct {
+	File  string     `json:"file"`
+	Fetch *FetchInfo `json:"fetch,omitempty"` // for a live origin
+	Notes []string   `json:"notes,omitempty"`
+	// URLs are the URLs asked about, normalised.
+	URLs []string `json:"urls"`
+	// UsageLines and SignalLines count the file's Content-Usage and
+	// Content-Signal lines (in groups or not): with none, the file
+	// states no usage preference.
+	UsageLines  int `json:"usage_lines"`
+	SignalLines int `json:"signal_lines"`
+	// Others is what the file says to a crawler that no group names: the
+	// * group's answers (Name "*").
+	Others AICrawler `json:"others"`
+	// Crawlers are the crawlers asked about, section by section (in the
+	// order of Sections), in the catalogue's order within a section.
+	Crawlers []AICrawler `json:"crawlers"`
+	// Sections are the purposes the crawlers are grouped by, in order,
+	// each with the names of its crawlers; only those that have any.
+	Sections []AISection `json:"sections"`
+	// Findings are the contradictions found, errors first, then by line.
+	Findings []AIFinding `json:"findings"`
+	// Errors, Warnings and Infos count the findings by severity.
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+// AISection is one purpose of an AIReport and the crawlers listed under it.
+type AISection struct {
+	Purpose  string   `json:"purpose"` // a purpose's name (robotstxt.Purpose), or "unknown"
+	Title    string   `json:"title"`   // what its crawlers do, in a few words
+	Crawlers []string `json:"crawlers"`
+}
+
+// AICrawler is one crawler of an AIReport: who it is, the groups that
+// apply to it, and its answers URL by URL.
+type AICrawler struct {
+	Name     string   `json:"name"`
+	Token    string   `json:"token"`
+	Operator string   `json:"operator,omitempty"`
+	Purposes []string `json:"purposes"` // its purposes' names; empty when unknown
+	// Section is the purpose it is listed under: among its purposes, the
+	// first of token-only, ai-training, ai-search, user-fetch, agent,
+	// search, then the others; "unknown" when it has none.
+	Section string `json:"section"`
+	Known   bool   `json:"known"` // in the catalogue
+	// ObeysRobots is what its operator says: yes, no, partly or unknown;
+	// RobotsNote qualifies it.
+	ObeysRobots string `json:"obeys_robots"`
+	RobotsNote  string `json:"robots_note,omitempty"`
+	Dialect     string `json:"dialect"`
+	// Line is the user-agent line that put it in the report, for a
+	// crawler the file names and the default set does not hold; else 0.
+	Line    int        `json:"line,omitempty"`
+	Group   CheckGroup `json:"group"`
+	Answers []AIAnswer `json:"answers"`
+	// Signals is the Content-Signal line of its groups, which applies
+	// whatever the URL; nil when they have none.
+	Signals *AISignals `json:"signals"`
+}
+
+// AIAnswer is one URL for one crawler: the crawl verdict and the usage
+// preferences that apply.
+type AIAnswer struct {
+	URL     string `json:"url"`
+	Allowed bool   `json:"allowed"`
+	Line    int    `json:"line"` // the deciding allow or disallow rule's line; 0: none
+	Rule    string `json:"rule"`
+	// Policy is set when no rules applied: a fetch policy ("allow-all",
+	// "disallow-all") decided.
+	Policy string `json:"policy,omitempty"`
+	// Usage is nil when the URL may not be fetched (preferences apply
+	// only to what may be crawled) or when no rules apply.
+	Usage *AIUsage `json:"usage"`
+}
+
+// AIUsage is the usage preferences (Content-Usage) that apply to a URL a
+// crawler may fetch: each "y", "n" or "unknown".
+type AIUsage struct {
+	TrainAI string `json:"train-ai"`
+	Search  string `json:"search"`
+	// Other holds any other category the deciding rules name.
+	Other map[string]string `json:"other,omitempty"`
+	// Lines are the deciding Content-Usage rules' lines, ascending;
+	// empty when no rule applies.
+	Lines []int `json:"lines"`
+}
+
+// AISignals is a Content-Signal line: each use "yes", "no", or "" when
+// the line does not name it (or gives another value).
+type AISignals struct {
+	Line    int    `json:"line"`
+	Search  string `json:"search"`
+	AIInput string `json:"ai-input"`
+	AITrain string `json:"ai-train"`
+	Text    string `json:"text"` // the line's value, as written
+}
+
+// AIFinding is a contradiction in the file: what it says to crawlers by
+// name against what it says to every crawler, or a line that does not
+// mean what it seems to. Codes are stable (docs/ai.md lists them).
+type AIFinding struct {
+	Code     string   `json:"code"`
+	Severity string   `json:"severity"` // error, warning or info
+	Crawlers []string `json:"crawlers"` // the crawlers it concerns; empty when the file as a whole
+	Lines    []AILine `json:"lines"`    // the lines involved, ascending
+	Message  string   `json:"message"`
+}
+
+// AILine is a line of the file, as written.
+type AILine struct {
+	Line int    `json:"line"`
+	Text string `json:"text"`
+}
+
+// The codes of AI findings.
+const (
+	// AITrainContradiction: a training crawler blocked by name while
+	// the * group states train-ai=y, or a training crawler allowed by a
+	// group of its own with no preference while the * group states
+	// train-ai=n.
+	AITrainContradiction = "train-ai-contradiction"
+	// AIUsageNotInherited: Content-Usage lines of the * group that
+	// crawlers with groups of their own never read.
+	AIUsageNotInherited = "usage-not-inherited"
+	// AISignalNotInherited: a Content-Signal line of the * group that
+	// crawlers with groups of their own never read.
+	AISignalNotInherited = "signal-not-inherited"
+	// AIStarRulesDropped: a named group allows URLs the * group blocks.
+	AIStarRulesDropped = "star-rules-dropped"
+	// AISearchBlocked: a search crawler blocked with the AI crawlers.
+	AISearchBlocked = "search-blocked"
+	// AITokenOnlyRules: allow or disallow rules for a token that fetches
+	// nothing (Google-Extended, Applebot-Extended).
+	AITokenOnlyRules = "token-only-rules"
+)
+
+// aiRow is one crawler asked about, with its answers.
+type aiRow struct {
+	c       robotstxt.Crawler
+	known   bool
+	line    int
+	dialect robotstxt.Dialect
+	a       *fetch.Answer
+	d       *robotstxt.Decider // nil when no rules apply
+	decs    []robotstxt.Decision
+	uses    []robotstxt.UsageAnswer
+}
+
+// AI answers, for the file src, what the crawlers o names may fetch at its
+// URLs and what usage preferences apply, crawler by crawler, and reports
+// the contradictions it finds. Its error, for bad input, is an *Error
+// naming the field at fault: "robots" (no source), "urls", "crawlers" (a
+// name neither the catalogue nor the file knows).
+func AI(src *Source, o *AIOptions) (*AIReport, error) {
+	if src == nil {
+		return nil, &Error{Field: "robots", Msg: "no robots.txt to read"}
+	}
+	var opts AIOptions
+	if o != nil {
+		opts = *o
+	}
+	if err := checkURLs(opts.URLs); err != nil {
+		return nil, err
+	}
+	rows, left, err := aiRows(src.Robots, &opts)
+	if err != nil {
+		return nil, err
+	}
+	urls := opts.URLs
+	if len(urls) == 0 {
+		urls = []string{"/"}
+	}
+	rep := &AIReport{File: src.Name, Fetch: src.Fetched, Crawlers: []AICrawler{}, Sections: []AISection{}, Findings: []AIFinding{}}
+	var ds []robotstxt.Dialect
+	for i := range rows {
+		ds = append(ds, rows[i].dialect)
+	}
+	rep.Notes = append(rep.Notes, src.fetchNotes(ds...)...)
+	rep.Notes = append(rep.Notes, src.fileNotes()...)
+	rep.Notes = append(rep.Notes, src.originNotes(urls)...)
+	if left > 0 {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the file names %d more %s than are shown (at most %d come from the file): name them with --crawler, or take the whole catalogue with --all", left, plural(left, "crawler"), MaxFileRows))
+	}
+	for _, u := range urls {
+		n := robotstxt.NormalizeURL(u)
+		if n != u {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("%s normalised to %s", u, n))
+		}
+		rep.URLs = append(rep.URLs, n)
+	}
+	for _, l := range src.Robots.Lines() {
+		switch l.Field {
+		case robotstxt.FieldContentUsage:
+			rep.UsageLines++
+		case robotstxt.FieldContentSignal:
+			rep.SignalLines++
+		}
+	}
+	star := aiRow{c: robotstxt.Crawler{Name: "*", Token: probeToken, Dialect: robotstxt.Google}, known: true, dialect: robotstxt.Google}
+	src.aiAsk(&star, rep.URLs)
+	rep.Others = star.report(src.Robots, rep.URLs)
+	rep.Others.Token = "*"
+	rep.Others.Section = ""
+	for i := range rows {
+		src.aiAsk(&rows[i], rep.URLs)
+	}
+	// Section by section, in the catalogue's order within each.
+	sections := map[string][]int{}
+	for i := range rows {
+		s := sectionOf(rows[i].c.Purposes)
+		sections[s] = append(sections[s], i)
+	}
+	var order []string
+	for _, p := range aiSectionOrder {
+		order = append(order, p.String())
+	}
+	order = append(order, "unknown")
+	for _, s := range order {
+		if len(sections[s]) == 0 {
+			continue
+		}
+		sec := AISection{Purpose: s, Title: aiSectionTitles[s]}
+		for _, i := range sections[s] {
+			sec.Crawlers = append(sec.Crawlers, rows[i].c.Name)
+			rep.Crawlers = append(rep.Crawlers, rows[i].report(src.Robots, rep.URLs))
+		}
+		rep.Sections = append(rep.Sections, sec)
+	}
+	if src.Policy() == "rules" || src.perRow() {
+		x := newAIFile(src.Robots)
+		rep.Findings = x.findings(rows, rep.URLs)
+	}
+	for _, f := range rep.Findings {
+		switch f.Severity {
+		case "error":
+			rep.Errors++
+		case "warning":
+			rep.Warnings++
+		default:
+			rep.Infos++
+		}
+	}
+	return rep, nil
+}
+
+// aiRows returns the crawlers o asks about (see AIOptions), each with its
+// dialect; left counts the crawlers the file names that are left out.
+func aiRows(r *robotstxt.Robots, o *AIOptions) (rows []aiRow, left int, err error) {
+	seen := map[string]bool{}
+	add := func(c robotstxt.Crawler, known bool, line int) bool {
+		key := strings.ToLower(c.Name)
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		d := c.Dialect
+		if d == robotstxt.DefaultDialect {
+			d = robotstxt.Google
+		}
+		rows = append(rows, aiRow{c: c, known: known, line: line, dialect: d})
+		return true
+	}
+	named := fileCrawlers(r)
+	if len(o.Crawlers) > 0 {
+		for i, n := range o.Crawlers {
+			if c, ok := robotstxt.LookupCrawler(n); ok {
+				add(c, true, 0)
+				continue
+			}
+			j := slices.IndexFunc(named, func(f fileCrawler) bool { return !f.known && strings.EqualFold(f.c.Token, strings.TrimSpace(n)) })
+			if j < 0 {
+				return nil, 0, &Error{Field: "crawlers", Index: i, Value: n, Msg: fmt.Sprintf("unknown crawler %q: not in the catalogue, and the file names no such token", n)}
+			}
+			add(named[j].c, false, named[j].line)
+		}
+		return rows, 0, nil
+	}
+	if o.All {
+		for _, c := range robotstxt.Crawlers() {
+			add(c, true, 0)
+		}
+	} else {
+		for _, n := range DefaultAICrawlers() {
+			c, _ := robotstxt.LookupCrawler(n)
+			add(c, true, 0)
+		}
+	}
+	extra := 0
+	for _, f := range named {
+		if seen[strings.ToLower(f.c.Name)] {
+			continue
+		}
+		if !o.All && extra == MaxFileRows {
+			left++
+			continue
+		}
+		if add(f.c, f.known, f.line) {
+			extra++
+		}
+	}
+	return rows, left, nil
+}
+
+// fileCrawler is a crawler a user-agent line names: from the catalogue, or
+// a token the catalogue does not know.
+type fileCrawler struct {
+	c     robotstxt.Crawler
+	known bool
+	line  int
+}
+
+// fileCrawlers returns the crawlers the file's user-agent lines name, in
+// file order, once each.
+func fileCrawlers(r *robotstxt.Robots) []fileCrawler {
+	var out []fileCrawler
+	seen := map[string]bool{}
+	for _, g := range r.Groups() {
+		for _, a := range g.Agents {
+			if a.Global || a.Token == "" {
+				continue
+			}
+			c, ok := robotstxt.LookupCrawler(a.Value)
+			if !ok {
+				c, ok = robotstxt.LookupCrawler(a.Token)
+			}
+			if !ok {
+				c = robotstxt.Crawler{Name: a.Token, Token: a.Token, Dialect: robotstxt.Google}
+			}
+			if key := strings.ToLower(c.Name); !seen[key] {
+				seen[key] = true
+				out = append(out, fileCrawler{c: c, known: ok, line: a.Line})
+			}
+		}
+	}
+	return out
+}
+
+// aiAsk answers w's questions about urls: the crawl decision and the usage
+// preferences, in w's dialect, with the fetch policy of its engine.
+func (f *Source) aiAsk(w *aiRow, urls []string) {
+	q := robotstxt.Query{Crawler: &w.c}
+	w.a = f.Answer(w.dialect)
+	if w.a.Policy == fetch.Rules && w.a.Robots != nil {
+		w.d = f.decider(w.a, q)
+	}
+	for _, u := range urls {
+		if w.d != nil {
+			w.decs = append(w.decs, w.d.Decide(u))
+			w.uses = append(w.uses, w.d.Usage(u))
+			continue
+		}
+		q.URL = u
+		w.decs = append(w.decs, w.a.Decide(q))
+		w.uses = append(w.uses, robotstxt.UsageAnswer{})
+	}
+}
+
+// report is w as an AICrawler.
+func (w *aiRow) report(r *robotstxt.Robots, urls []string) AICrawler {
+	c := &w.c
+	out := AICrawler{Name: c.Name, Token: c.Token, Operator: c.Operator, Purposes: c.Purposes.Names(),
+		Section: sectionOf(c.Purposes), Known: w.known, ObeysRobots: c.ObeysRobots.String(), RobotsNote: c.RobotsNote,
+		Dialect: w.dialect.String(), Line: w.line, Answers: make([]AIAnswer, len(urls))}
+	if len(w.decs) > 0 {
+		g := w.decs[0].Group
+		out.Group = CheckGroup{Kind: g.Kind.String(), Token: g.Token, Lines: g.Lines, Reason: groupReason(&w.decs[0])}
+		if out.Group.Lines == nil {
+			out.Group.Lines = []int{}
+		}
+	}
+	for i, u := range urls {
+		dec := &w.decs[i]
+		a := AIAnswer{URL: u, Allowed: dec.Allowed, Line: dec.Line()}
+		if dec.HasRule() {
+			a.Rule = dec.Rule.Text
+		}
+		if w.d == nil {
+			if dec.Path != "/robots.txt" {
+				a.Policy = w.a.Policy.String()
+			}
+		} else if dec.Allowed {
+			a.Usage = usageOf(w.uses[i].Usage)
+		}
+		out.Answers[i] = a
+	}
+	if w.d != nil && len(w.uses) > 0 {
+		if s := w.uses[0].Signals; s.Line != 0 {
+			out.Signals = &AISignals{Line: s.Line, Search: s.Search.String(), AIInput: s.AIInput.String(), AITrain: s.AITrain.String()}
+			if l, ok := r.Line(s.Line); ok {
+				out.Signals.Text = l.Value
+			}
+		}
+	}
+	return out
+}
+
+// usageOf is u in the report's terms.
+func usageOf(u robotstxt.Usage) *AIUsage {
+	out := &AIUsage{TrainAI: u.TrainAI().String(), Search: u.Search().String(), Lines: u.Lines}
+	if out.Lines == nil {
+		out.Lines = []int{}
+	}
+	for _, p := range u.Prefs {
+		if p.Key != robotstxt.UsageTrainAI && p.Key != robotstxt.UsageSearch {
+			if out.Other == nil {
+				out.Other = map[string]string{}
+			}
+			out.Other[p.Key] = p.Pref.String()
+		}
+	}
+	return out
+}
+
+// aiFile answers the questions the findings ask of one file: its groups
+// in each dialect, and what the * group says there.
+type aiFile struct {
+	r      *robotstxt.Robots
+	groups map[robotstxt.Dialect][]robotstxt.Group
+	star   map[robotstxt.Dialect]*robotstxt.Decider
+}
+
+func newAIFile(r *robotstxt.Robots) *aiFile {
+	return &aiFile{r: r, groups: map[robotstxt.Dialect][]robotstxt.Group{}, star: map[robotstxt.Dialect]*robotstxt.Decider{}}
+}
+
+// groupsFor returns the groups as dialect d reads them.
+func (x *aiFile) groupsFor(d robotstxt.Dialect) []robotstxt.Group {
+	g, ok := x.groups[d]
+	if !ok {
+		g = x.r.GroupsFor(d)
+		x.groups[d] = g
+	}
+	return g
+}
+
+// starOf returns the decider of a crawler no group names, in dialect d.
+func (x *aiFile) starOf(d robotstxt.Dialect) *robotstxt.Decider {
+	p, ok := x.star[d]
+	if !ok {
+		p = x.r.Decider(robotstxt.Query{Agents: []string{probeToken}, Dialect: d})
+		x.star[d] = p
+	}
+	return p
+}
+
+// fieldLines returns the lines of field in the groups gs (indexes in
+// dialect d's groups), ascending.
+func (x *aiFile) fieldLines(d robotstxt.Dialect, gs []int, field robotstxt.Field) []int {
+	groups := x.groupsFor(d)
+	var out []int
+	for _, gi := range gs {
+		if gi < 0 || gi >= len(groups) {
+			continue
+		}
+		g := &groups[gi]
+		for n := g.StartLine; n <= g.EndLine; n++ {
+			if l, ok := x.r.Line(n); ok && l.Field == field {
+				out = append(out, n)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// text returns line n as written, trimmed.
+func (x *aiFile) text(n int) string {
+	l, ok := x.r.Line(n)
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(l.Text)
+}
+
+// lines returns the lines ns, ascending, once each, with their text.
+func (x *aiFile) lines(ns ...int) []AILine {
+	ns = slices.Clone(ns)
+	slices.Sort(ns)
+	ns = slices.Compact(ns)
+	out := make([]AILine, 0, len(ns))
+	for _, n := range ns {
+		if n > 0 {
+			out = append(out, AILine{Line: n, Text: x.text(n)})
+		}
+	}
+	return out
+}
+
+// isAI reports whether crawlers of purposes p are what a file that blocks
+// "AI crawlers" means.
+func isAI(p robotstxt.Purpose) bool {
+	return p.Any(robotstxt.PurposeAITraining | robotstxt.PurposeAISearch | robotstxt.PurposeTokenOnly)
+}
+
+// isSite reports whether a normalised pattern matches every path: "/",
+// "/*", "/*$" and the like.
+func isSite(p string) bool {
+	return strings.TrimRight(strings.TrimSuffix(p, "$"), "*") == "/"
+}
+
+// findings reads the file for the contradictions docs/ai.md describes, as
+// they concern rows, at urls.
+func (x *aiFile) findings(rows []aiRow, urls []string) []AIFinding {
+	var out []AIFinding
+	out = append(out, x.trainContradictions(rows, urls)...)
+	out = append(out, x.notInherited(rows, urls)...)
+	out = append(out, x.starDropped(rows, urls)...)
+	out = append(out, x.searchBlocked(rows, urls)...)
+	out = append(out, x.tokenOnlyRules()...)
+	rank := map[string]int{"error": 0, "warning": 1, "info": 2}
+	sort.SliceStable(out, func(i, j int) bool {
+		if a, b := rank[out[i].Severity], rank[out[j].Severity]; a != b {
+			return a < b
+		}
+		return firstLine(out[i]) < firstLine(out[j])
+	})
+	return out
+}
+
+func firstLine(f AIFinding) int {
+	if len(f.Lines) == 0 {
+		return 0
+	}
+	return f.Lines[0].Line
+}
+
+// named reports whether w's groups name it (its own token or a fallback),
+// rather than '*' or none.
+func (w *aiRow) named() bool {
+	return len(w.decs) > 0 && w.decs[0].Group.Kind == robotstxt.GroupSpecific
+}
+
+// trainContradictions finds training crawlers blocked by name while the *
+// group states train-ai=y, and training crawlers a group of their own lets
+// fetch, with no preference, while the * group states train-ai=n.
+func (x *aiFile) trainContradictions(rows []aiRow, urls []string) []AIFinding {
+	var out []AIFinding
+	for i := range rows {
+		w := &rows[i]
+		if w.d == nil || !w.named() || !w.c.Purposes.Has(robotstxt.PurposeAITraining) {
+			continue
+		}
+		star := x.starOf(w.dialect)
+		g := w.decs[0].Group
+		for j, u := range urls {
+			su := star.Usage(u)
+			if !su.Allowed {
+				continue
+			}
+			dec := &w.decs[j]
+			pref := su.Usage.TrainAI()
+			switch {
+			case !dec.Allowed && pref == robotstxt.PrefAllow:
+				out = append(out, AIFinding{Code: AITrainContradiction, Severity: "warning", Crawlers: []string{w.c.Name},
+					Lines: x.lines(append(append([]int{dec.Line()}, g.Lines...), su.Usage.Lines...)...),
+					Message: fmt.Sprintf("%s (%s) may not fetch %s: its own group blocks it (line %d: %s), while the * group states train-ai=y (%s): the file refuses one training crawler and invites every other to train; write train-ai=n in the * group if AI training is unwanted, or let %s in if it is wanted",
+						w.c.Name, w.c.Purposes, u, dec.Line(), x.text(dec.Line()), linesWord(su.Usage.Lines), w.c.Name)})
+			case dec.Allowed && pref == robotstxt.PrefDisallow && w.uses[j].Usage.TrainAI() == robotstxt.PrefUnknown:
+				what := fmt.Sprintf("%s (%s) may fetch %s through its own group (user-agent %s), which states no train-ai preference", w.c.Name, w.c.Purposes, u, linesWord(g.Lines))
+				if w.c.Purposes.Has(robotstxt.PurposeTokenOnly) {
+					what = fmt.Sprintf("%s, a token that fetches nothing, lets %s use what its crawlers fetch at %s for AI (its own group, user-agent %s)", w.c.Name, operatorOf(&w.c), u, linesWord(g.Lines))
+				}
+				out = append(out, AIFinding{Code: AITrainContradiction, Severity: "error", Crawlers: []string{w.c.Name},
+					Lines: x.lines(append(slices.Clone(g.Lines), su.Usage.Lines...)...),
+					Message: fmt.Sprintf("%s, while the * group states train-ai=n (%s): that line does not reach it, since a group that names a crawler replaces the * group whole; add Content-Usage: train-ai=n to its group, or %s",
+						what, linesWord(su.Usage.Lines), pick(w.c.Purposes.Has(robotstxt.PurposeTokenOnly), "Disallow: / to refuse that use", "Disallow: / if it should not fetch at all"))})
+			default:
+				continue
+			}
+			break // one finding a crawler
+		}
+	}
+	return out
+}
+
+// notInherited finds the * group's Content-Usage and Content-Signal lines
+// that crawlers with groups of their own do not read: one finding for
+// each kind of line, listing the crawlers.
+func (x *aiFile) notInherited(rows []aiRow, urls []string) []AIFinding {
+	flagged := map[string]bool{} // reported as a training contradiction
+	for _, f := range x.trainContradictions(rows, urls) {
+		flagged[f.Crawlers[0]] = true
+	}
+	type miss struct {
+		crawlers []string
+		star     []int // the * group's lines
+		agents   []int // the user-agent lines of their groups
+		weighty  bool  // a crawler for whom the line matters: search or AI
+	}
+	var usage, signal miss
+	for i := range rows {
+		w := &rows[i]
+		if w.d == nil || !w.named() || w.c.Purposes.Has(robotstxt.PurposeTokenOnly) {
+			continue
+		}
+		allowed := slices.ContainsFunc(w.decs, func(d robotstxt.Decision) bool { return d.Allowed })
+		if !allowed {
+			continue // nothing it may fetch: no preference applies to it
+		}
+		sd := x.starOf(w.dialect).Decide("/")
+		starGroups := sd.Group.Groups
+		if sd.Group.Kind != robotstxt.GroupGlobal {
+			continue
+		}
+		g := w.decs[0].Group
+		weighty := w.c.Purposes.Any(robotstxt.PurposeSearch) || isAI(w.c.Purposes)
+		if su := x.fieldLines(w.dialect, starGroups, robotstxt.FieldContentUsage); len(su) > 0 && !flagged[w.c.Name] &&
+			len(x.fieldLines(w.dialect, g.Groups, robotstxt.FieldContentUsage)) == 0 {
+			usage.crawlers = append(usage.crawlers, w.c.Name)
+			usage.star = append(usage.star, su...)
+			usage.agents = append(usage.agents, g.Lines[0])
+			usage.weighty = usage.weighty || weighty
+		}
+		if ss := x.fieldLines(w.dialect, starGroups, robotstxt.FieldContentSignal); len(ss) > 0 && w.uses[0].Signals.Line == 0 {
+			signal.crawlers = append(signal.crawlers, w.c.Name)
+			signal.star = append(signal.star, ss[0])
+			signal.agents = append(signal.agents, g.Lines[0])
+			signal.weighty = signal.weighty || weighty
+		}
+	}
+	var out []AIFinding
+	for _, k := range []struct {
+		m     *miss
+		code  string
+		field string
+	}{{&usage, AIUsageNotInherited, "Content-Usage"}, {&signal, AISignalNotInherited, "Content-Signal"}} {
+		m := k.m
+		if len(m.crawlers) == 0 {
+			continue
+		}
+		sev := "info"
+		if m.weighty {
+			sev = "warning"
+		}
+		star := slices.Compact(slices.Sorted(slices.Values(m.star)))
+		agents := slices.Compact(slices.Sorted(slices.Values(m.agents)))
+		lines := append(slices.Clone(star), agents[:min(len(agents), 8)]...)
+		out = append(out, AIFinding{Code: k.code, Severity: sev, Crawlers: m.crawlers, Lines: x.lines(lines...),
+			Message: fmt.Sprintf("the * group's %s (%s) does not reach %d %s, which %s none: %s; a group that names a crawler replaces the * group whole: repeat the line in %s (user-agent %s)",
+				k.field, linesWord(star), len(m.crawlers), pick(len(m.crawlers) == 1, "crawler with a group of its own", "crawlers with groups of their own"),
+				pick(len(m.crawlers) == 1, "states", "state"), listNames(m.crawlers, 8), pick(len(agents) == 1, "that group", "those groups"), linesWord(agents))})
+	}
+	return out
+}
+
+// starDropped finds named groups that let their crawlers fetch URLs the *
+// group blocks, probing the * group's rules and the URLs asked: one
+// finding a group.
+func (x *aiFile) starDropped(rows []aiRow, urls []string) []AIFinding {
+	type drop struct {
+		crawlers []string
+		agents   []int
+		example  string
+		rule     int // the * rule that blocks example
+		rules    []int
+	}
+	var order []string
+	drops := map[string]*drop{}
+	for i := range rows {
+		w := &rows[i]
+		if w.d == nil || !w.named() || w.c.Purposes.Has(robotstxt.PurposeTokenOnly) {
+			continue // a token that fetches nothing drops no crawl rule
+		}
+		star := x.starOf(w.dialect)
+		sd := star.Decide("/")
+		if sd.Group.Kind != robotstxt.GroupGlobal {
+			continue
+		}
+		// The probes: the URLs asked, and a path each * rule blocks.
+		probes := slices.Clone(urls)
+		groups := x.groupsFor(w.dialect)
+		for _, gi := range sd.Group.Groups {
+			for _, ru := range groups[gi].Rules {
+				if !ru.Allow && ru.CanMatch && ru.Pattern != "" {
+					probes = append(probes, probePattern(ru.Pattern))
+				}
+			}
+		}
+		probes = probes[:min(len(probes), len(urls)+maxStarProbes)]
+		g := w.decs[0].Group
+		key := fmt.Sprint(w.dialect, g.Lines)
+		for _, p := range probes {
+			s := star.Decide(p)
+			if s.Allowed || !s.HasRule() || isSite(s.Rule.Pattern) {
+				continue // allowed, or "Disallow: /": an allow-list, whose named groups are meant to differ
+			}
+			d := w.d.Decide(p)
+			if !d.Allowed {
+				continue
+			}
+			if r := d.Rule; d.HasRule() && (!r.Allow && r.Pattern == "" || r.Allow && (isSite(r.Pattern) || len(r.Pattern) >= len(s.Rule.Pattern))) {
+				continue // the group says so (Disallow: with no path, Allow: /): deliberate
+			}
+			dr := drops[key]
+			if dr == nil {
+				dr = &drop{agents: g.Lines, example: p, rule: s.Line()}
+				drops[key] = dr
+				order = append(order, key)
+			}
+			if !slices.Contains(dr.crawlers, w.c.Name) {
+				dr.crawlers = append(dr.crawlers, w.c.Name)
+			}
+			if !slices.Contains(dr.rules, s.Line()) {
+				dr.rules = append(dr.rules, s.Line())
+			}
+		}
+	}
+	var out []AIFinding
+	for _, k := range order {
+		dr := drops[k]
+		slices.Sort(dr.rules)
+		first := dr.rule
+		msg := fmt.Sprintf("%s %s only the groups that name %s (user-agent %s), never the * group: %s, blocked for other crawlers by line %d (%s), is allowed for %s",
+			listNames(dr.crawlers, 8), pick(len(dr.crawlers) == 1, "obeys", "obey"), pick(len(dr.crawlers) == 1, "it", "them"), linesWord(dr.agents),
+			dr.example, first, x.text(first), pick(len(dr.crawlers) == 1, "it", "them"))
+		if len(dr.rules) > 1 {
+			msg += fmt.Sprintf(" (%d such * rules: %s)", len(dr.rules), linesWord(dr.rules))
+		}
+		msg += fmt.Sprintf("; repeat in %s group the * rules %s should follow", pick(len(dr.crawlers) == 1, "its", "their"), pick(len(dr.crawlers) == 1, "it", "they"))
+		out = append(out, AIFinding{Code: AIStarRulesDropped, Severity: "warning", Crawlers: dr.crawlers,
+			Lines: x.lines(append(slices.Clone(dr.agents), dr.rules[:min(len(dr.rules), 8)]...)...), Message: msg})
+	}
+	return out
+}
+
+// maxStarProbes bounds the * rules starDropped probes for each crawler.
+const maxStarProbes = 256
+
+// probePattern returns a path that the normalised pattern p matches: each
+// '*' matching nothing, a final '$' dropped.
+func probePattern(p string) string {
+	p = strings.ReplaceAll(strings.TrimSuffix(p, "$"), "*", "")
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return p
+}
+
+// searchBlocked finds search crawlers (that do not train AI models)
+// blocked with the AI crawlers, when the file evidently targets AI
+// crawlers: it blocks some of them by name.
+func (x *aiFile) searchBlocked(rows []aiRow, urls []string) []AIFinding {
+	targets := x.aiTargets()
+	if len(targets) == 0 {
+		return nil
+	}
+	type block struct {
+		crawlers []string
+		url      string
+		rule     int
+		agents   []int
+		with     []string // the AI crawlers the group also names
+	}
+	var order []string
+	blocks := map[string]*block{}
+	for i := range rows {
+		w := &rows[i]
+		p := w.c.Purposes
+		if w.d == nil || !p.Has(robotstxt.PurposeSearch) || p.Has(robotstxt.PurposeAITraining) || p.Has(robotstxt.PurposeTokenOnly) {
+			continue
+		}
+		for _, u := range append([]string{"/"}, urls...) {
+			d := w.d.Decide(u)
+			if d.Allowed || !d.HasRule() {
+				continue
+			}
+			var with []string
+			switch d.Group.Kind {
+			case robotstxt.GroupSpecific:
+				with = x.aiNamed(w.dialect, d.Group.Groups, w.c.Name)
+				if len(with) == 0 {
+					continue // its own group blocks it, alone: deliberate
+				}
+			case robotstxt.GroupGlobal:
+				if !isSite(d.Rule.Pattern) {
+					continue // the * group blocks a part of the site for everyone
+				}
+			default:
+				continue
+			}
+			key := fmt.Sprint(d.Group.Lines, d.Line())
+			b := blocks[key]
+			if b == nil {
+				b = &block{url: u, rule: d.Line(), agents: d.Group.Lines, with: with}
+				blocks[key] = b
+				order = append(order, key)
+			}
+			if !slices.Contains(b.crawlers, w.c.Name) {
+				b.crawlers = append(b.crawlers, w.c.Name)
+			}
+			break
+		}
+	}
+	var out []AIFinding
+	for _, k := range order {
+		b := blocks[k]
+		who := listNames(b.crawlers, 8)
+		if len(b.with) > 0 {
+			out = append(out, AIFinding{Code: AISearchBlocked, Severity: "error", Crawlers: b.crawlers,
+				Lines: x.lines(append(slices.Clone(b.agents), b.rule)...),
+				Message: fmt.Sprintf("%s (search) may not fetch %s: line %d (%s) blocks %s in the group of user-agent %s, which also names %s: search engines drop what they may not fetch; give the AI crawlers a group of their own",
+					who, b.url, b.rule, x.text(b.rule), pick(len(b.crawlers) == 1, "it", "them"), linesWord(b.agents), listNames(b.with, 6))})
+			continue
+		}
+		out = append(out, AIFinding{Code: AISearchBlocked, Severity: "warning", Crawlers: b.crawlers,
+			Lines: x.lines(append(slices.Clone(b.agents), b.rule)...),
+			Message: fmt.Sprintf("%s (search) may not fetch %s: the * group closes the site to every crawler no group names (line %d: %s), search engines too, while the file's named groups target AI crawlers (%s); if only AI crawlers are meant, take Disallow: / out of the * group",
+				who, b.url, b.rule, x.text(b.rule), listNames(targets, 6))})
+	}
+	return out
+}
+
+// aiTargets returns the AI crawlers the file blocks at "/" by name, each
+// asked in its own dialect.
+func (x *aiFile) aiTargets() []string {
+	var out []string
+	for _, f := range fileCrawlers(x.r) {
+		if !f.known || !isAI(f.c.Purposes) {
+			continue
+		}
+		d := x.r.Decide(robotstxt.Query{URL: "/", Crawler: &f.c})
+		if !d.Allowed && d.Group.Kind == robotstxt.GroupSpecific {
+			out = append(out, f.c.Name)
+		}
+	}
+	return out
+}
+
+// aiNamed returns the AI crawlers that the user-agent lines of groups gs
+// (dialect d's) name, other than self.
+func (x *aiFile) aiNamed(d robotstxt.Dialect, gs []int, self string) []string {
+	groups := x.groupsFor(d)
+	var out []string
+	for _, gi := range gs {
+		for _, a := range groups[gi].Agents {
+			c, ok := robotstxt.LookupCrawler(a.Value)
+			if !ok {
+				c, ok = robotstxt.LookupCrawler(a.Token)
+			}
+			if ok && c.Name != self && isAI(c.Purposes) && !c.Purposes.Has(robotstxt.PurposeSearch) && !slices.Contains(out, c.Name) {
+				out = append(out, c.Name)
+			}
+		}
+	}
+	return out
+}
+
+// tokenOnlyRules explains the allow and disallow rules of groups that
+// name a token that fetches nothing: one finding a group.
+func (x *aiFile) tokenOnlyRules() []AIFinding {
+	var out []AIFinding
+	for _, g := range x.r.Groups() {
+		if len(g.Rules) == 0 {
+			continue
+		}
+		for _, a := range g.Agents {
+			c, ok := robotstxt.LookupCrawler(a.Value)
+			if !ok || !c.Control {
+				continue
+			}
+			use := strings.TrimPrefix(c.Purpose, "control token: ")
+			var lines []int
+			whole, allowAll, paths := false, false, false
+			for _, ru := range g.Rules {
+				lines = append(lines, ru.Line)
+				switch {
+				case !ru.Allow && isSite(ru.Pattern):
+					whole = true
+				case ru.Allow && isSite(ru.Pattern), !ru.Allow && ru.Pattern == "":
+					allowAll = true
+				default:
+					paths = true
+				}
+			}
+			var meaning string
+			switch {
+			case paths:
+				meaning = "a path refuses that use (Disallow) or allows it (Allow) for those pages only, as a crawl rule would"
+			case whole:
+				meaning = "Disallow: / refuses that use for the whole site"
+			case allowAll:
+				meaning = "they allow that use for the whole site"
+			}
+			out = append(out, AIFinding{Code: AITokenOnlyRules, Severity: "info", Crawlers: []string{c.Name},
+				Lines: x.lines(append([]int{a.Line}, lines...)...),
+				Message: fmt.Sprintf("%s fetches nothing: %s fetch under their own tokens, and the rules of its group (%s) say only whether %s may use what they fetch (%s): %s; they stop no crawl",
+					c.Name, crawlersOf(&c), linesWord(lines), operatorOf(&c), use, meaning)})
+		}
+	}
+	return out
+}
+
+// operatorOf names a crawler's operator, or "its operator".
+func operatorOf(c *robotstxt.Crawler) string {
+	if c.Operator == "" {
+		return "its operator"
+	}
+	return c.Operator
+}
+
+// crawlersOf names the crawlers of a token-only token's operator.
+func crawlersOf(c *robotstxt.Crawler) string {
+	switch c.Operator {
+	case "Google":
+		return "Google's crawlers (Googlebot and the others)"
+	case "Apple":
+		return "Apple's crawler (Applebot)"
+	case "":
+		return "its operator's crawlers"
+	}
+	return c.Operator + "'s crawlers"
+}
+
+// linesWord says "line 4" or "lines 4, 7".
+func linesWord(ns []int) string {
+	if len(ns) == 1 {
+		return fmt.Sprintf("line %d", ns[0])
+	}
+	var parts []string
+	for i, n := range ns {
+		if i == 8 {
+			parts = append(parts, "...")
+			break
+		}
+		parts = append(parts, fmt.Sprint(n))
+	}
+	return "lines " + strings.Join(parts, ", ")
+}
+
+// listNames joins names, at most max of them, then "and N more".
+func listNames(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:max], ", ") + fmt.Sprintf(" and %d more", len(names)-max)
+}
+
+// pick is a if cond, else b.
+func pick(cond bool, a, b string) string {
+	if cond {
+		return a
+	}
+	return b
+}
