@@ -69,7 +69,7 @@ var aiSectionTitles = map[string]string{
 	"ai-search":   "AI answers and AI search (retrieval)",
 	"user-fetch":  "fetches a person asked an assistant for",
 	"agent":       "agents that browse and act for a person",
-	"token-only":  "tokens that fetch nothing: \"allowed\" means the operator may use for AI what its own crawlers fetch",
+	"token-only":  "tokens that fetch nothing: \"allowed\" lets the operator use for AI what its crawlers fetch",
 	"preview":     "link previews",
 	"ads":         "advertising",
 	"archive":     "web archives",
@@ -997,7 +997,7 @@ func (x *aiFile) tokenOnlyRules() []AIFinding {
 			}
 			out = append(out, AIFinding{Code: AITokenOnlyRules, Severity: "info", Crawlers: []string{c.Name},
 				Lines: x.lines(append([]int{a.Line}, lines...)...),
-				Message: fmt.Sprintf("%s fetches nothing: %s fetch under their own tokens, and the rules of its group (%s) say only whether %s may use what they fetch (%s): %s; they stop no crawl",
+				Message: fmt.Sprintf("%s fetches nothing: %s, and the rules of its group (%s) say only whether %s may use what is fetched (%s): %s; they stop no crawl",
 					c.Name, crawlersOf(&c), linesWord(lines), operatorOf(&c), use, meaning)})
 		}
 	}
@@ -1012,17 +1012,17 @@ func operatorOf(c *robotstxt.Crawler) string {
 	return c.Operator
 }
 
-// crawlersOf names the crawlers of a token-only token's operator.
+// crawlersOf says who fetches for a token-only token's operator.
 func crawlersOf(c *robotstxt.Crawler) string {
 	switch c.Operator {
 	case "Google":
-		return "Google's crawlers (Googlebot and the others)"
+		return "Google's crawlers (Googlebot and the others) fetch under their own tokens"
 	case "Apple":
-		return "Apple's crawler (Applebot)"
+		return "Apple's crawler fetches under its own token (Applebot)"
 	case "":
-		return "its operator's crawlers"
+		return "its operator's crawlers fetch under their own tokens"
 	}
-	return c.Operator + "'s crawlers"
+	return c.Operator + "'s crawlers fetch under their own tokens"
 }
 
 // linesWord says "line 4" or "lines 4, 7".

@@ -21,6 +21,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"ai", "who may use the content: each crawler by purpose, its verdict, its AI preferences", runAI},
 		{"bulk", "check millions of URLs against their origins' live robots.txt, each fetched once", runBulk},
 		{"check", "say whether crawlers may fetch URLs, which line decided and why", runCheck},
 		{"compare", "show how crawlers and their dialects read one file, URL by URL", runCompare},
@@ -29,6 +30,7 @@ func commands() []command {
 		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines and cross-checks)", runEval},
 		{"fetch", "fetch a site's robots.txt as crawlers must: requests, policy, cache expiry", runFetch},
 		{"lint", "report mistakes and readings that differ between crawlers (text, JSON, SARIF)", runLint},
+		{"policy", "write the lines of a stance towards crawlers (no AI training, keep search) into a file", runPolicy},
 		{"serve", "run the tester page and the JSON API (check, lint, fetch, history, metrics)", runServe},
 		{"version", "print the version", runVersion},
 	}

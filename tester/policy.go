@@ -1,0 +1,1040 @@
+package tester
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/seed53c283f5/robotstxt"
+)
+
+// The policy writer: stances towards crawlers ("no AI training, keep
+// search, allow user-triggered fetches"), per purpose of the catalogue or
+// per crawler, made into robots.txt lines and merged into a file.
+//
+// A denied crawler gets a group of its own with "Disallow: /": one group
+// names every denied crawler, in the place of the first group that named
+// one of them (existing groups of denied crawlers are replaced; a group
+// that also names others keeps them and loses only the denied crawlers'
+// user-agent lines). An allowed crawler keeps the rules it has unless they
+// close the site to it: a crawler blocked at "/" by a group that names it
+// leaves that group, and a crawler still blocked at "/" (by the * group,
+// or by a fallback's group) gets a group with "Allow: /". The stances on
+// ai-training, search and ai-search become Content-Usage (train-ai,
+// search) and Content-Signal (ai-train, search, ai-input) lines of the *
+// group, and of the groups of allowed crawlers, which do not read the *
+// group's: an existing unpathed line is amended key by key, a missing one
+// added after the group's last line. Every other line is kept byte for
+// byte, comments too. Applying the same policy to its own result changes
+// nothing.
+
+// PolicyRequest asks for the lines that state stances towards crawlers,
+// merged into a robots.txt file.
+type PolicyRequest struct {
+	// Source is the file to merge into; nil, or a fetch that gave no
+	// rules (a 404), starts from an empty file named "robots.txt".
+	Source *Source
+	// Deny and Allow are purposes of the catalogue: their crawlers are
+	// denied or allowed. A crawler with a denied purpose and an allowed
+	// one is denied (a note names it).
+	Deny, Allow robotstxt.Purpose
+	// DenyCrawlers and AllowCrawlers are crawlers named one by one (names
+	// from the catalogue, or product tokens it does not know); they win
+	// over the purposes.
+	DenyCrawlers, AllowCrawlers []string
+}
+
+// PolicyReport is the answer of Policy: the file with the policy merged
+// in, the unified diff from the old file, and the verdicts that change.
+// Its JSON form is what "robotstxt policy --json" prints (docs/ai.md
+// documents it).
+type PolicyReport struct {
+	File  string     `json:"file"`
+	Fetch *FetchInfo `json:"fetch,omitempty"`
+	Notes []string   `json:"notes,omitempty"`
+	// Deny and Allow are the purposes' names, in the catalogue's order.
+	Deny  []string `json:"deny"`
+	Allow []string `json:"allow"`
+	// Crawlers are the crawlers the stances concern, in the catalogue's
+	// order, then the tokens it does not know.
+	Crawlers []PolicyCrawler `json:"crawlers"`
+	// ContentUsage and ContentSignal are the preferences the * group
+	// states once the policy is merged ("train-ai=n, search=y"); ""
+	// when the stances name none of their uses.
+	ContentUsage  string `json:"content_usage"`
+	ContentSignal string `json:"content_signal"`
+	// Changed says whether the file changes.
+	Changed bool `json:"changed"`
+	// Body is the new file. (JSON holds it as a string: bytes that are
+	// not UTF-8 are replaced there.)
+	Body string `json:"body"`
+	// Diff is the unified diff from the old file to Body; "" when
+	// nothing changes.
+	Diff string `json:"diff"`
+	// Verdicts are the (crawler, URL) verdicts that change, for "*" and
+	// every crawler of Crawlers, on URLs derived from both files' rules.
+	Verdicts *DiffReport `json:"verdicts"`
+}
+
+// PolicyCrawler is one crawler and its stance.
+type PolicyCrawler struct {
+	Name     string   `json:"name"`
+	Token    string   `json:"token"` // what its user-agent line says
+	Purposes []string `json:"purposes"`
+	Known    bool     `json:"known"` // in the catalogue
+	Allow    bool     `json:"allow"`
+	// By is why: the purpose that gave the stance, or "crawler" when
+	// it was named.
+	By string `json:"by"`
+}
+
+// policyStance is one crawler's stance.
+type policyStance struct {
+	c     robotstxt.Crawler
+	known bool
+	allow bool
+	by    string
+}
+
+// Policy merges the stances of req into its file. Its error, for bad
+// input, is an *Error naming the field at fault: "stances" (none given, or
+// a purpose both denied and allowed), "crawlers" (a name that is neither
+// a known crawler nor a product token, or one both denied and allowed),
+// "robots" (a file over the size limit, which cannot be rewritten whole).
+func Policy(req *PolicyRequest) (*PolicyReport, error) {
+	stances, notes, err := policyStances(req)
+	if err != nil {
+		return nil, err
+	}
+	src := req.Source
+	if src == nil {
+		src = NewSource("robots.txt", nil)
+	}
+	if src.Truncated() {
+		return nil, &Error{Field: "robots", Msg: fmt.Sprintf("the file is over %d bytes: crawlers read only the start of it, and the policy cannot rewrite what was not read", robotstxt.DefaultMaxBytes)}
+	}
+	rep := &PolicyReport{File: src.Name, Fetch: src.Fetched, Deny: req.Deny.Names(), Allow: req.Allow.Names(), Crawlers: []PolicyCrawler{}}
+	body := string(src.Body)
+	r := src.Robots
+	if src.Policy() != "rules" {
+		rep.Notes = append(rep.Notes, fmt.Sprintf("the site's robots.txt gives no rules (%s): the policy starts from an empty file", src.Fetched.Reason))
+		body, r = "", robotstxt.ParseString("")
+	}
+	rep.Notes = append(rep.Notes, notes...)
+	for _, s := range stances {
+		rep.Crawlers = append(rep.Crawlers, PolicyCrawler{Name: s.c.Name, Token: s.c.Token, Purposes: s.c.Purposes.Names(), Known: s.known, Allow: s.allow, By: s.by})
+	}
+	w := &policyWriter{r: r, ed: newEditor(r, body), stances: stances, usage: usageKeys(req), signal: signalKeys(req)}
+	w.write()
+	rep.Notes = append(rep.Notes, w.notes...)
+	newBody := w.ed.render()
+	rep.Body = newBody
+	rep.Changed = newBody != body
+	rep.ContentUsage, rep.ContentSignal = w.starStatements(robotstxt.ParseString(newBody))
+	if rep.Changed {
+		rep.Diff = w.ed.unified(src.Name)
+	}
+	rep.Notes = append(rep.Notes, verifyStances(robotstxt.ParseString(newBody), stances)...)
+	// The verdicts that change, for * and the crawlers of the stances.
+	old := src
+	if src.Policy() != "rules" {
+		old = NewSource(src.Name, nil)
+	}
+	subs := Subjects{Crawlers: []string{"*"}}
+	for _, s := range stances {
+		if s.known {
+			subs.Crawlers = append(subs.Crawlers, s.c.Name)
+		} else {
+			subs.Agents = append(subs.Agents, s.c.Token)
+		}
+	}
+	rep.Verdicts, err = Diff(&DiffRequest{Old: old, New: NewSource(src.Name, []byte(newBody)), Subjects: subs})
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// policyStances resolves the stances of req, crawler by crawler, in the
+// catalogue's order, then the tokens it does not know; notes say which
+// crawlers had a denied and an allowed purpose, and which denied ones may
+// not obey.
+func policyStances(req *PolicyRequest) ([]policyStance, []string, error) {
+	if both := req.Deny & req.Allow; both != 0 {
+		return nil, nil, &Error{Field: "stances", Value: both.String(), Msg: fmt.Sprintf("%s is both denied and allowed", both)}
+	}
+	if req.Deny|req.Allow == 0 && len(req.DenyCrawlers)+len(req.AllowCrawlers) == 0 {
+		return nil, nil, &Error{Field: "stances", Msg: "no stance: deny or allow a purpose or a crawler"}
+	}
+	named := map[string]bool{} // lower-case name: allow
+	var custom []policyStance
+	for _, list := range []struct {
+		names []string
+		allow bool
+	}{{req.DenyCrawlers, false}, {req.AllowCrawlers, true}} {
+		for i, n := range list.names {
+			n = strings.TrimSpace(n)
+			c, ok := robotstxt.LookupCrawler(n)
+			if !ok {
+				if !robotstxt.ValidToken(n) {
+					return nil, nil, &Error{Field: "crawlers", Index: i, Value: n, Msg: fmt.Sprintf("unknown crawler %q, and not a product token (letters, '-' and '_')", n)}
+				}
+				c = robotstxt.Crawler{Name: n, Token: n, Dialect: robotstxt.Google}
+			}
+			key := strings.ToLower(c.Name)
+			if prev, seen := named[key]; seen {
+				if prev != list.allow {
+					return nil, nil, &Error{Field: "crawlers", Index: i, Value: n, Msg: fmt.Sprintf("%s is both denied and allowed", c.Name)}
+				}
+				continue
+			}
+			named[key] = list.allow
+			if !ok {
+				custom = append(custom, policyStance{c: c, allow: list.allow, by: "crawler"})
+			}
+		}
+	}
+	var out []policyStance
+	var mixed, unruly []string
+	for _, c := range robotstxt.Crawlers() {
+		s := policyStance{c: c, known: true}
+		if allow, ok := named[strings.ToLower(c.Name)]; ok {
+			s.allow, s.by = allow, "crawler"
+		} else if d := c.Purposes & req.Deny; d != 0 {
+			s.by = d.Names()[0]
+			if c.Purposes.Any(req.Allow) {
+				mixed = append(mixed, c.Name)
+			}
+		} else if a := c.Purposes & req.Allow; a != 0 {
+			s.allow, s.by = true, a.Names()[0]
+		} else {
+			continue
+		}
+		if !s.allow && c.ObeysRobots != robotstxt.ObeysYes && c.ObeysRobots != robotstxt.ObeysUnknown {
+			unruly = append(unruly, c.Name)
+		}
+		out = append(out, s)
+	}
+	var notes []string
+	if len(mixed) > 0 {
+		notes = append(notes, fmt.Sprintf("%s %s for a denied purpose and an allowed one: denied (--allow-crawler NAME allows one)",
+			listNames(mixed, 8), pick(len(mixed) == 1, "fetches", "fetch")))
+	}
+	if len(unruly) > 0 {
+		notes = append(notes, fmt.Sprintf("%d of the denied crawlers may not obey these lines (their operators say they ignore robots.txt, or some of it, such as fetches a person asks for): %s",
+			len(unruly), listNames(unruly, 8)))
+	}
+	for _, s := range custom {
+		notes = append(notes, fmt.Sprintf("%s is not in the catalogue: its user-agent line names the token as given", s.c.Token))
+	}
+	return append(out, custom...), notes, nil
+}
+
+// prefKey is one key of a Content-Usage or Content-Signal statement and
+// the value the policy gives it.
+type prefKey struct{ key, value string }
+
+// usageKeys are the Content-Usage preferences the stances state: train-ai
+// from ai-training, search from search.
+func usageKeys(req *PolicyRequest) []prefKey {
+	var out []prefKey
+	for _, k := range []struct {
+		p   robotstxt.Purpose
+		key string
+	}{{robotstxt.PurposeAITraining, robotstxt.UsageTrainAI}, {robotstxt.PurposeSearch, robotstxt.UsageSearch}} {
+		switch {
+		case req.Deny.Has(k.p):
+			out = append(out, prefKey{k.key, "n"})
+		case req.Allow.Has(k.p):
+			out = append(out, prefKey{k.key, "y"})
+		}
+	}
+	return out
+}
+
+// signalKeys are the Content-Signal values the stances state: search from
+// search, ai-input from ai-search, ai-train from ai-training.
+func signalKeys(req *PolicyRequest) []prefKey {
+	var out []prefKey
+	for _, k := range []struct {
+		p   robotstxt.Purpose
+		key string
+	}{{robotstxt.PurposeSearch, "search"}, {robotstxt.PurposeAISearch, "ai-input"}, {robotstxt.PurposeAITraining, "ai-train"}} {
+		switch {
+		case req.Deny.Has(k.p):
+			out = append(out, prefKey{k.key, "no"})
+		case req.Allow.Has(k.p):
+			out = append(out, prefKey{k.key, "yes"})
+		}
+	}
+	return out
+}
+
+// joinKeys writes keys as a statement: "train-ai=n, search=y".
+func joinKeys(keys []prefKey) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k.key + "=" + k.value
+	}
+	return strings.Join(parts, ", ")
+}
+
+// policyWriter merges stances into one file.
+type policyWriter struct {
+	r       *robotstxt.Robots
+	ed      *editor
+	stances []policyStance
+	usage   []prefKey
+	signal  []prefKey
+	notes   []string
+}
+
+// stanceOf returns the stance of the crawler user-agent line a names, nil
+// when it has none.
+func (w *policyWriter) stanceOf(a robotstxt.Agent) *policyStance {
+	if a.Global || a.Token == "" {
+		return nil
+	}
+	c, ok := robotstxt.LookupCrawler(a.Value)
+	if !ok {
+		c, ok = robotstxt.LookupCrawler(a.Token)
+	}
+	for i := range w.stances {
+		s := &w.stances[i]
+		if ok && s.known && s.c.Name == c.Name || !ok && !s.known && strings.EqualFold(s.c.Token, a.Token) {
+			return s
+		}
+	}
+	return nil
+}
+
+// query is the question "may s's crawler fetch url?" in its own dialect.
+func (s *policyStance) query(url string) robotstxt.Query {
+	if !s.known {
+		return robotstxt.Query{URL: url, Agents: []string{s.c.Token}, Dialect: robotstxt.Google}
+	}
+	return robotstxt.Query{URL: url, Crawler: &s.c}
+}
+
+// write plans the edits.
+func (w *policyWriter) write() {
+	groups := w.r.Groups()
+	gone := map[int]bool{} // user-agent lines that go
+	var denied, allowed []*policyStance
+	for i := range w.stances {
+		if w.stances[i].allow {
+			allowed = append(allowed, &w.stances[i])
+		} else {
+			denied = append(denied, &w.stances[i])
+		}
+	}
+	// Denied crawlers leave every group that names them.
+	for _, g := range groups {
+		for _, a := range g.Agents {
+			if s := w.stanceOf(a); s != nil && !s.allow {
+				gone[a.Line] = true
+			}
+		}
+	}
+	// Allowed crawlers leave the groups that name them and close the
+	// site to them.
+	for _, s := range allowed {
+		d := w.r.Decide(s.query("/"))
+		if d.Allowed || d.Group.Kind != robotstxt.GroupSpecific {
+			continue
+		}
+		var lines []int
+		self := false
+		for _, g := range groups {
+			for _, a := range g.Agents {
+				if w.stanceOf(a) == s {
+					lines = append(lines, a.Line)
+					self = self || slices.Contains(d.Group.Lines, a.Line)
+				}
+			}
+		}
+		if self {
+			for _, n := range lines {
+				gone[n] = true
+			}
+		}
+	}
+	// Groups left with no user-agent line go whole (but their comments);
+	// the first of them, or else of the groups that lose a line, is
+	// where the denied crawlers' group goes.
+	at, replace := 0, false
+	for gi := range groups {
+		g := &groups[gi]
+		left, lost := 0, 0
+		for _, a := range g.Agents {
+			if gone[a.Line] {
+				lost++
+			} else {
+				left++
+			}
+		}
+		if lost == 0 {
+			continue
+		}
+		if left > 0 {
+			for _, a := range g.Agents {
+				if gone[a.Line] {
+					w.ed.del[a.Line] = true
+				}
+			}
+			if at == 0 {
+				at = w.ed.above(g.StartLine)
+			}
+			continue
+		}
+		for n := g.StartLine; n <= g.EndLine; n++ {
+			if l, ok := w.r.Line(n); ok && (l.Empty || groupField(l.Field)) {
+				w.ed.del[n] = true
+			}
+		}
+		if !replace {
+			at, replace = g.StartLine, true
+		}
+	}
+	var block []string
+	if len(denied) > 0 {
+		for _, s := range denied {
+			block = append(block, "User-agent: "+s.c.Token)
+		}
+		block = append(block, "Disallow: /")
+	}
+	// Allowed crawlers the * group or a fallback's group still block get
+	// a group of their own.
+	mid := robotstxt.ParseString(w.ed.renderWith(block, at, replace))
+	var open []string
+	for _, s := range allowed {
+		if !mid.Decide(s.query("/")).Allowed {
+			open = append(open, "User-agent: "+s.c.Token)
+		}
+	}
+	if len(open) > 0 {
+		open = append(open, "Allow: /")
+		open = append(open, w.aiLines(nil)...)
+		if len(block) > 0 {
+			block = append(block, "")
+		}
+		block = append(block, open...)
+	}
+	if len(block) > 0 {
+		switch {
+		case replace:
+			w.ed.before[at] = append(w.ed.before[at], block...)
+		case at > 0:
+			w.ed.before[at] = append(w.ed.before[at], append(block, "")...)
+		default:
+			w.ed.end = append(w.ed.end, block)
+		}
+	}
+	// The usage lines: in the * group, and in the groups that name an
+	// allowed crawler, which do not read the * group's.
+	if len(w.usage)+len(w.signal) == 0 {
+		return
+	}
+	star := -1
+	for gi := range groups {
+		if slices.ContainsFunc(groups[gi].Agents, func(a robotstxt.Agent) bool { return a.Global }) {
+			star = gi
+			break
+		}
+	}
+	if star < 0 {
+		w.ed.end = append(w.ed.end, append([]string{"User-agent: *"}, w.aiLines(nil)...))
+	}
+	for gi := range groups {
+		g := &groups[gi]
+		target := gi == star
+		for _, a := range g.Agents {
+			if s := w.stanceOf(a); s != nil && s.allow && !gone[a.Line] {
+				target = true
+			}
+		}
+		if target {
+			w.ed.after[g.EndLine] = append(w.ed.after[g.EndLine], w.aiLines(g)...)
+		}
+	}
+}
+
+// groupField reports whether lines of field f belong to the group they
+// are in (and go with it): not comments, sitemaps, Yandex's host and
+// clean-param, nor keys no crawler reads.
+func groupField(f robotstxt.Field) bool {
+	switch f {
+	case robotstxt.FieldUserAgent, robotstxt.FieldAllow, robotstxt.FieldDisallow, robotstxt.FieldCrawlDelay,
+		robotstxt.FieldRequestRate, robotstxt.FieldVisitTime, robotstxt.FieldNoindex, robotstxt.FieldNofollow,
+		robotstxt.FieldNoarchive, robotstxt.FieldContentUsage, robotstxt.FieldContentSignal:
+		return true
+	}
+	return false
+}
+
+// aiLines amends the Content-Usage and Content-Signal lines of group g to
+// the policy's, and returns the lines to add after its last line (every
+// line for a new group, g nil).
+func (w *policyWriter) aiLines(g *robotstxt.Group) []string {
+	var usage, signal []int // unpathed Content-Usage lines; Content-Signal lines
+	if g != nil {
+		for n := g.StartLine; n <= g.EndLine; n++ {
+			l, ok := w.r.Line(n)
+			if !ok {
+				continue
+			}
+			switch l.Field {
+			case robotstxt.FieldContentUsage:
+				if !strings.HasPrefix(l.Value, "/") {
+					usage = append(usage, n)
+				} else if w.pathContradicts(l.Value) {
+					w.notes = append(w.notes, fmt.Sprintf("line %d (%s) keeps its own preferences for its paths: the longest matching path decides", n, strings.TrimSpace(l.Text)))
+				}
+			case robotstxt.FieldContentSignal:
+				signal = append(signal, n)
+			}
+		}
+	}
+	var add []string
+	if len(w.usage) > 0 {
+		if len(usage) == 0 {
+			add = append(add, "Content-Usage: "+joinKeys(w.usage))
+		}
+		for i, n := range usage {
+			l, _ := w.r.Line(n)
+			v, ok := setUsage(l.Value, w.usage, i == 0)
+			if !ok {
+				w.notes = append(w.notes, fmt.Sprintf("line %d (%s) does not parse and expresses nothing: %s", n, strings.TrimSpace(l.Text),
+					pick(i == 0, "rewritten", "left as it is")))
+			}
+			if v != l.Value {
+				w.ed.repl[n] = replaceValue(l, v)
+			}
+		}
+	}
+	if len(w.signal) > 0 {
+		if len(signal) == 0 {
+			add = append(add, "Content-Signal: "+joinKeys(w.signal))
+		} else {
+			// The first line counts; lint reports the others.
+			l, _ := w.r.Line(signal[0])
+			if v := setSignal(l.Value, w.signal); v != l.Value {
+				w.ed.repl[signal[0]] = replaceValue(l, v)
+			}
+		}
+	}
+	return add
+}
+
+// pathContradicts reports whether a path-scoped Content-Usage value states
+// for one of the policy's keys another preference than the policy's.
+func (w *policyWriter) pathContradicts(v string) bool {
+	_, st := splitPathValue(v)
+	prefs, ok := robotstxt.ParseUsagePreference(st)
+	if !ok {
+		return false
+	}
+	for _, k := range w.usage {
+		for _, p := range prefs {
+			if p.Key == k.key && p.Pref != robotstxt.PrefUnknown && p.Pref.String() != k.value {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitPathValue splits a Content-Usage value into its path and its
+// statement, as the core does.
+func splitPathValue(v string) (path, st string) {
+	i := strings.IndexAny(v, " \t")
+	if i < 0 {
+		return v, ""
+	}
+	return v[:i], strings.TrimLeft(v[i:], " \t")
+}
+
+// members splits a statement at its top-level commas (not inside a
+// quoted string): each member's start and end in s.
+func members(s string) [][2]int {
+	var out [][2]int
+	start, quoted := 0, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' && quoted:
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == ',' && !quoted:
+			out = append(out, [2]int{start, i})
+			start = i + 1
+		}
+	}
+	return append(out, [2]int{start, len(s)})
+}
+
+// memberKey returns a member's key: what comes before '=' or ';', trimmed.
+func memberKey(m string) string {
+	if i := strings.IndexAny(m, "=;"); i >= 0 {
+		m = m[:i]
+	}
+	return strings.Trim(m, " \t")
+}
+
+// setUsage sets keys in a Content-Usage statement: each member of those
+// keys that says otherwise is rewritten in place, and, with add, the keys
+// it lacks are appended. ok is false when the statement does not parse:
+// then, with add, it is replaced whole.
+func setUsage(v string, keys []prefKey, add bool) (string, bool) {
+	if _, ok := robotstxt.ParseUsagePreference(v); !ok {
+		if add {
+			return joinKeys(keys), false
+		}
+		return v, false
+	}
+	return setMembers(v, keys, add, func(m string, k prefKey) bool {
+		p, ok := robotstxt.ParseUsagePreference(strings.Trim(m, " \t"))
+		return ok && len(p) == 1 && p[0].Pref.String() == k.value
+	}, func(key string, k prefKey) bool { return key == k.key }), true
+}
+
+// setSignal sets keys in a Content-Signal value, as setUsage does; keys are
+// compared without regard to case, values too.
+func setSignal(v string, keys []prefKey) string {
+	return setMembers(v, keys, true, func(m string, k prefKey) bool {
+		_, val, _ := strings.Cut(m, "=")
+		return strings.EqualFold(strings.Trim(val, " \t"), k.value)
+	}, func(key string, k prefKey) bool { return strings.EqualFold(key, k.key) })
+}
+
+// setMembers sets keys in a statement of comma-separated members: a
+// member of a key (same reports whether a member names it) that does not
+// already say the key's value (says) is rewritten in place as key=value,
+// the rest of the statement kept as written; with add, the keys no member
+// names are appended.
+func setMembers(v string, keys []prefKey, add bool, says func(m string, k prefKey) bool, same func(key string, k prefKey) bool) string {
+	ms := members(v)
+	var b strings.Builder
+	last := 0
+	found := make([]bool, len(keys))
+	for _, m := range ms {
+		text := v[m[0]:m[1]]
+		key := memberKey(text)
+		for i, k := range keys {
+			if !same(key, k) {
+				continue
+			}
+			found[i] = true
+			if says(text, k) {
+				break
+			}
+			// Keep the white space around the member.
+			lead := len(text) - len(strings.TrimLeft(text, " \t"))
+			trail := len(strings.TrimRight(text, " \t"))
+			b.WriteString(v[last : m[0]+lead])
+			b.WriteString(key + "=" + k.value)
+			last = m[0] + trail
+			break
+		}
+	}
+	b.WriteString(v[last:])
+	out := b.String()
+	if add {
+		for i, k := range keys {
+			if found[i] {
+				continue
+			}
+			if strings.TrimSpace(out) != "" {
+				out += ", "
+			}
+			out += k.key + "=" + k.value
+		}
+	}
+	return out
+}
+
+// replaceValue returns line l with its value replaced by v, the key, the
+// white space and any comment kept as written.
+func replaceValue(l robotstxt.Line, v string) string {
+	colon := strings.IndexByte(l.Text, ':')
+	if colon < 0 {
+		return l.Key + ": " + v
+	}
+	rest := l.Text[colon+1:]
+	i := strings.Index(rest, l.Value)
+	if i < 0 || l.Value == "" {
+		// An empty value: put the new one after the colon's white space.
+		i = len(rest) - len(strings.TrimLeft(rest, " \t"))
+		if i == 0 {
+			return l.Text[:colon+1] + " " + v + rest
+		}
+		return l.Text[:colon+1] + rest[:i] + v + rest[i:]
+	}
+	return l.Text[:colon+1] + rest[:i] + v + rest[i+len(l.Value):]
+}
+
+// starStatements returns what the * group of r states for the policy's
+// keys, read from its lines (whatever it allows): the unpathed
+// Content-Usage statements combined, and the first Content-Signal line;
+// "" when the policy names none of their keys.
+func (w *policyWriter) starStatements(r *robotstxt.Robots) (usage, signal string) {
+	var st [][]robotstxt.UsagePref
+	var sig robotstxt.Signals
+	for _, g := range r.Groups() {
+		if !slices.ContainsFunc(g.Agents, func(a robotstxt.Agent) bool { return a.Global }) {
+			continue
+		}
+		for n := g.StartLine; n <= g.EndLine; n++ {
+			l, _ := r.Line(n)
+			switch {
+			case l.Field == robotstxt.FieldContentUsage && !strings.HasPrefix(l.Value, "/"):
+				if p, ok := robotstxt.ParseUsagePreference(l.Value); ok {
+					st = append(st, p)
+				}
+			case l.Field == robotstxt.FieldContentSignal && sig.Line == 0:
+				sig = robotstxt.ParseContentSignal(l.Value)
+				sig.Line = n
+			}
+		}
+	}
+	prefs := robotstxt.Usage{Prefs: robotstxt.CombineUsage(st...)}
+	var us, ss []prefKey
+	for _, k := range w.usage {
+		us = append(us, prefKey{k.key, prefs.Get(k.key).String()})
+	}
+	for _, k := range w.signal {
+		v := map[string]robotstxt.Signal{"search": sig.Search, "ai-input": sig.AIInput, "ai-train": sig.AITrain}[k.key]
+		word := v.String()
+		if word == "" {
+			word = "unset"
+		}
+		ss = append(ss, prefKey{k.key, word})
+	}
+	return joinKeys(us), joinKeys(ss)
+}
+
+// verifyStances asks r whether each crawler may fetch "/" as its stance
+// says, and returns a note for each that may not: the merge failed for it.
+func verifyStances(r *robotstxt.Robots, stances []policyStance) []string {
+	var notes []string
+	for i := range stances {
+		s := &stances[i]
+		d := r.Decide(s.query("/"))
+		if d.Allowed != s.allow {
+			notes = append(notes, fmt.Sprintf("%s: the new file does not follow the stance (%s at /: %s)", s.c.Name, pick(d.Allowed, "allowed", "blocked"), d.Reason))
+		}
+	}
+	return notes
+}
+
+// editor edits a file line by line, in the old file's line numbers: lines
+// deleted, replaced, or with lines inserted before or after them, and
+// blocks appended at the end; every other line is kept byte for byte.
+// Inserted lines take the file's line ending.
+type editor struct {
+	text    []string // the old lines, without their endings (1-based: text[0] unused)
+	ending  []string // their endings ("" for a last line without one)
+	eol     string   // the file's line ending
+	del     map[int]bool
+	repl    map[int]string
+	before  map[int][]string
+	after   map[int][]string
+	end     [][]string // blocks appended, each after a blank line
+	comment map[int]bool
+}
+
+// newEditor returns an editor of body, whose parse is r.
+func newEditor(r *robotstxt.Robots, body string) *editor {
+	e := &editor{text: []string{""}, ending: []string{""}, eol: "\n", del: map[int]bool{}, repl: map[int]string{},
+		before: map[int][]string{}, after: map[int][]string{}, comment: map[int]bool{}}
+	var starts []int
+	for i, l := range r.Lines() {
+		if i == 0 {
+			starts = append(starts, 0) // a byte order mark stays with line 1
+		} else if l.Offset < len(body) {
+			starts = append(starts, l.Offset)
+		}
+		if l.Comment {
+			e.comment[i+1] = true
+		}
+	}
+	if body == "" {
+		return e
+	}
+	for i, s := range starts {
+		end := len(body)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		line := body[s:end]
+		text := strings.TrimRight(line, "\r\n")
+		e.text = append(e.text, text)
+		e.ending = append(e.ending, line[len(text):])
+	}
+	for _, end := range e.ending {
+		if end != "" {
+			e.eol = end
+			break
+		}
+	}
+	return e
+}
+
+// lines is the number of old lines.
+func (e *editor) lines() int { return len(e.text) - 1 }
+
+// blank reports whether old line n is empty or white space.
+func (e *editor) blank(n int) bool { return strings.TrimSpace(e.text[n]) == "" }
+
+// above returns the first line of the comment lines right above line n
+// (n when there are none): what describes a group goes with it.
+func (e *editor) above(n int) int {
+	for n > 1 && e.comment[n-1] {
+		n--
+	}
+	return n
+}
+
+// op is one line of an edit: kept (' '), deleted ('-') or added ('+').
+type op struct {
+	kind   byte
+	text   string // without its ending
+	ending string
+}
+
+// ops returns the edit, line by line, in order. Runs of blank lines left
+// by deleted lines are cut to one (none at the start or end of the file).
+func (e *editor) ops() []op {
+	var out []op
+	add := func(lines []string) {
+		for _, t := range lines {
+			out = append(out, op{'+', t, e.eol})
+		}
+	}
+	n := e.lines()
+	e.cutBlanks()
+	for i := 1; i <= n; i++ {
+		add(e.before[i])
+		switch r, ok := e.repl[i]; {
+		case e.del[i]:
+			out = append(out, op{'-', e.text[i], e.ending[i]})
+		case ok:
+			out = append(out, op{'-', e.text[i], e.ending[i]}, op{'+', r, e.ending[i]})
+		default:
+			out = append(out, op{' ', e.text[i], e.ending[i]})
+		}
+		add(e.after[i])
+	}
+	for _, block := range e.end {
+		// A blank line between the file and the block.
+		if k := lastKept(out); k >= 0 && strings.TrimSpace(out[k].text) != "" {
+			add([]string{""})
+		}
+		add(block)
+	}
+	// Every line but the last ends with a line ending: a last line
+	// without one that is no longer last gets one.
+	for i := len(out) - 2; i >= 0; i-- {
+		if out[i].kind == '-' {
+			continue
+		}
+		if out[i].ending == "" {
+			if out[i].kind == ' ' {
+				out = slices.Insert(out, i+1, op{'+', out[i].text, e.eol})
+				out[i].kind = '-'
+			} else {
+				out[i].ending = e.eol
+			}
+		}
+		break
+	}
+	// In each run of changes, the lines that go come first, as diffs
+	// show them; the new file's lines keep their order.
+	for i := 0; i < len(out); {
+		j := i
+		for j < len(out) && out[j].kind != ' ' {
+			j++
+		}
+		if j > i {
+			run := out[i:j]
+			slices.SortStableFunc(run, func(a, b op) int { return cmpKind(a.kind) - cmpKind(b.kind) })
+			i = j
+		} else {
+			i++
+		}
+	}
+	return out
+}
+
+// cmpKind orders deleted lines before added ones.
+func cmpKind(k byte) int {
+	if k == '-' {
+		return 0
+	}
+	return 1
+}
+
+// lastKept is the index of the last line of out in the new file, -1 when
+// none.
+func lastKept(out []op) int {
+	for i := len(out) - 1; i >= 0; i-- {
+		if out[i].kind != '-' {
+			return i
+		}
+	}
+	return -1
+}
+
+// cutBlanks deletes the blank lines that deleted lines leave doubled: in
+// a run of old lines that are blank or deleted, holding a deleted line
+// and no insertion, one blank line stays (none at the start or the end of
+// the file).
+func (e *editor) cutBlanks() {
+	n := e.lines()
+	for i := 1; i <= n; {
+		if !e.del[i] && !e.blank(i) {
+			i++
+			continue
+		}
+		j, deleted, inserts := i, false, false
+		for j <= n && (e.del[j] || e.blank(j) && e.repl[j] == "") {
+			deleted = deleted || e.del[j]
+			inserts = inserts || len(e.before[j]) > 0 || len(e.after[j]) > 0 && j < n
+			j++
+		}
+		if deleted && !inserts {
+			keep := 1
+			if i == 1 || j > n {
+				keep = 0
+			}
+			for k := i; k < j; k++ {
+				if !e.del[k] {
+					if keep > 0 {
+						keep--
+					} else {
+						e.del[k] = true
+					}
+				}
+			}
+		}
+		i = j
+	}
+}
+
+// render returns the new file.
+func (e *editor) render() string {
+	var b strings.Builder
+	for _, o := range e.ops() {
+		if o.kind != '-' {
+			b.WriteString(o.text + o.ending)
+		}
+	}
+	return b.String()
+}
+
+// renderWith returns the new file as it would be with block inserted at
+// line at (replacing, or before), or appended when at is 0: the file the
+// allowed crawlers are asked about before the usage lines are planned.
+func (e *editor) renderWith(block []string, at int, replace bool) string {
+	c := *e
+	c.del, c.before, c.end = maps(e.del), mapsOf(e.before), slices.Clone(e.end)
+	if len(block) > 0 {
+		switch {
+		case at > 0 && replace:
+			c.before[at] = append(slices.Clone(c.before[at]), block...)
+		case at > 0:
+			c.before[at] = append(slices.Clone(c.before[at]), append(slices.Clone(block), "")...)
+		default:
+			c.end = append(c.end, block)
+		}
+	}
+	return c.render()
+}
+
+func maps(m map[int]bool) map[int]bool {
+	out := make(map[int]bool, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func mapsOf(m map[int][]string) map[int][]string {
+	out := make(map[int][]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// diffContext is how many unchanged lines a hunk shows around a change.
+const diffContext = 3
+
+// unified returns the edit as a unified diff of the file named name
+// (both sides), with diffContext lines of context.
+func (e *editor) unified(name string) string {
+	ops := e.ops()
+	var changes []int
+	for i, o := range ops {
+		if o.kind != ' ' {
+			changes = append(changes, i)
+		}
+	}
+	if len(changes) == 0 {
+		return ""
+	}
+	// oldAt[i] and newAt[i]: the lines of each file before op i.
+	oldAt, newAt := make([]int, len(ops)+1), make([]int, len(ops)+1)
+	for i, o := range ops {
+		oldAt[i+1], newAt[i+1] = oldAt[i], newAt[i]
+		if o.kind != '+' {
+			oldAt[i+1]++
+		}
+		if o.kind != '-' {
+			newAt[i+1]++
+		}
+	}
+	lastOld, lastNew := -1, -1 // the ops of each file's last line
+	for i, o := range ops {
+		if o.kind != '+' {
+			lastOld = i
+		}
+		if o.kind != '-' {
+			lastNew = i
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "--- %s\n+++ %s\n", name, name)
+	for k := 0; k < len(changes); {
+		from := max(changes[k]-diffContext, 0)
+		j := k
+		for j+1 < len(changes) && changes[j+1]-changes[j] <= 2*diffContext {
+			j++
+		}
+		to := min(changes[j]+diffContext+1, len(ops))
+		fmt.Fprintf(&b, "@@ -%s +%s @@\n", hunkRange(oldAt[from], oldAt[to]-oldAt[from]), hunkRange(newAt[from], newAt[to]-newAt[from]))
+		for i := from; i < to; i++ {
+			o := ops[i]
+			b.WriteByte(o.kind)
+			b.WriteString(o.text)
+			b.WriteByte('\n')
+			if o.ending == "" && (i == lastOld && o.kind != '+' || i == lastNew && o.kind != '-') {
+				b.WriteString("\\ No newline at end of file\n")
+			}
+		}
+		k = j + 1
+	}
+	return b.String()
+}
+
+// hunkRange writes a hunk's side as unified diffs do: "start,count", the
+// count left out when 1, the start the line before when the count is 0.
+func hunkRange(before, count int) string {
+	switch count {
+	case 0:
+		return fmt.Sprintf("%d,0", before)
+	case 1:
+		return fmt.Sprint(before + 1)
+	}
+	return fmt.Sprintf("%d,%d", before+1, count)
+}
