@@ -756,3 +756,29 @@ func TestURLSchemeCase(t *testing.T) {
 	post(t, ts.URL+"/v1/check", `{"robots": "", "urls": ["HTTPS:/x"]}`).wantError(t, 400, "urls[0]")
 	post(t, ts.URL+"/v1/check", `{"robots": "", "urls": ["mailto://x"]}`).wantError(t, 400, "urls[0]")
 }
+
+// TestHasControl: the eight-bytes-at-a-time search for control characters
+// agrees with a byte loop, for every byte at every offset.
+func TestHasControl(t *testing.T) {
+	slow := func(s string) bool {
+		for i := 0; i < len(s); i++ {
+			if s[i] < 0x20 || s[i] == 0x7f {
+				return true
+			}
+		}
+		return false
+	}
+	base := []byte("https://example.com/a/b?c=d\u00e9\u2028x")
+	for c := range 256 {
+		for at := range len(base) {
+			b := append([]byte{}, base...)
+			b[at] = byte(c)
+			for start := range 9 {
+				s := string(b[start:])
+				if got, want := hasControl(s), slow(s); got != want {
+					t.Fatalf("%q: %v, want %v", s, got, want)
+				}
+			}
+		}
+	}
+}
