@@ -56,7 +56,9 @@ type Options struct {
 	// DefaultParsedBytes, a negative value keeps none.
 	ParsedBytes int64
 	// Token, when not empty, is the bearer token every /v1/ route but the
-	// OpenAPI document requires (Authorization: Bearer TOKEN).
+	// OpenAPI document, and /metrics, require (Authorization: Bearer
+	// TOKEN, the scheme's name in any case); /readyz gives its details only
+	// with it. Wrong tokens are limited per client (AuthFailureBurst).
 	Token string
 	// AllowPrivate lets live fetches reach loopback, private, link-local
 	// and the other addresses AddressClass names.
