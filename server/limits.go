@@ -64,9 +64,6 @@ const (
 	// builtFactor is what an answer built whole holds per byte of its
 	// JSON: the values, their encoding and its copy.
 	builtFactor = 3
-	// derivedDiffWeight is the answer of a diff whose URLs are derived
-	// from the files: the tester bounds its questions, not its answer.
-	derivedDiffWeight = 16 << 20
 	// Per result of a check, of a compare's cell and of a diff's change,
 	// the bytes of JSON beside the URL and the subject's name.
 	checkResultBytes  = 420
