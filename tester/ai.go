@@ -342,7 +342,7 @@ func AI(src *Source, o *AIOptions) (*AIReport, error) {
 	}
 	if src.Policy() == "rules" || src.perRow() {
 		x := newAIFile(src.Robots)
-		rep.Findings = x.findings(rows, rep.URLs)
+		rep.Findings = append(rep.Findings, x.findings(rows, rep.URLs)...)
 	}
 	for _, f := range rep.Findings {
 		switch f.Severity {
@@ -430,14 +430,19 @@ func fileCrawlers(r *robotstxt.Robots) []fileCrawler {
 	seen := map[string]bool{}
 	for _, g := range r.Groups() {
 		for _, a := range g.Agents {
-			if a.Global || a.Token == "" {
+			if a.Global {
 				continue
 			}
+			// The value first: a name the catalogue knows may be no
+			// token ("360Spider" starts with a digit).
 			c, ok := robotstxt.LookupCrawler(a.Value)
-			if !ok {
+			if !ok && a.Token != "" {
 				c, ok = robotstxt.LookupCrawler(a.Token)
 			}
 			if !ok {
+				if a.Token == "" {
+					continue
+				}
 				c = robotstxt.Crawler{Name: a.Token, Token: a.Token, Dialect: robotstxt.Google}
 			}
 			if key := strings.ToLower(c.Name); !seen[key] {
@@ -879,9 +884,10 @@ func (x *aiFile) searchBlocked(rows []aiRow, urls []string) []AIFinding {
 				continue
 			}
 			var with []string
+			var withLines []int
 			switch d.Group.Kind {
 			case robotstxt.GroupSpecific:
-				with = x.aiNamed(w.dialect, d.Group.Groups, w.c.Name)
+				with, withLines = x.aiNamed(w.dialect, d.Group.Groups, w.c.Name)
 				if len(with) == 0 {
 					continue // its own group blocks it, alone: deliberate
 				}
@@ -892,15 +898,16 @@ func (x *aiFile) searchBlocked(rows []aiRow, urls []string) []AIFinding {
 			default:
 				continue
 			}
-			key := fmt.Sprint(d.Group.Lines, d.Line())
+			key := fmt.Sprint(d.Group.Kind, d.Line()) // a rule belongs to one group
 			b := blocks[key]
 			if b == nil {
-				b = &block{url: u, rule: d.Line(), agents: d.Group.Lines, with: with}
+				b = &block{url: u, rule: d.Line(), agents: withLines, with: with}
 				blocks[key] = b
 				order = append(order, key)
 			}
 			if !slices.Contains(b.crawlers, w.c.Name) {
 				b.crawlers = append(b.crawlers, w.c.Name)
+				b.agents = append(b.agents, d.Group.Lines...)
 			}
 			break
 		}
@@ -908,6 +915,8 @@ func (x *aiFile) searchBlocked(rows []aiRow, urls []string) []AIFinding {
 	var out []AIFinding
 	for _, k := range order {
 		b := blocks[k]
+		slices.Sort(b.agents)
+		b.agents = slices.Compact(b.agents)
 		who := listNames(b.crawlers, 8)
 		if len(b.with) > 0 {
 			out = append(out, AIFinding{Code: AISearchBlocked, Severity: "error", Crawlers: b.crawlers,
@@ -941,22 +950,24 @@ func (x *aiFile) aiTargets() []string {
 }
 
 // aiNamed returns the AI crawlers that the user-agent lines of groups gs
-// (dialect d's) name, other than self.
-func (x *aiFile) aiNamed(d robotstxt.Dialect, gs []int, self string) []string {
+// (dialect d's) name, other than self, and those lines.
+func (x *aiFile) aiNamed(d robotstxt.Dialect, gs []int, self string) (names []string, lines []int) {
 	groups := x.groupsFor(d)
-	var out []string
 	for _, gi := range gs {
 		for _, a := range groups[gi].Agents {
 			c, ok := robotstxt.LookupCrawler(a.Value)
 			if !ok {
 				c, ok = robotstxt.LookupCrawler(a.Token)
 			}
-			if ok && c.Name != self && isAI(c.Purposes) && !c.Purposes.Has(robotstxt.PurposeSearch) && !slices.Contains(out, c.Name) {
-				out = append(out, c.Name)
+			if ok && c.Name != self && isAI(c.Purposes) && !c.Purposes.Has(robotstxt.PurposeSearch) {
+				lines = append(lines, a.Line)
+				if !slices.Contains(names, c.Name) {
+					names = append(names, c.Name)
+				}
 			}
 		}
 	}
-	return out
+	return names, lines
 }
 
 // tokenOnlyRules explains the allow and disallow rules of groups that

@@ -292,12 +292,17 @@ type policyWriter struct {
 // stanceOf returns the stance of the crawler user-agent line a names, nil
 // when it has none.
 func (w *policyWriter) stanceOf(a robotstxt.Agent) *policyStance {
-	if a.Global || a.Token == "" {
+	if a.Global {
 		return nil
 	}
+	// The value first: a name the catalogue knows may be no token
+	// ("360Spider" starts with a digit).
 	c, ok := robotstxt.LookupCrawler(a.Value)
-	if !ok {
+	if !ok && a.Token != "" {
 		c, ok = robotstxt.LookupCrawler(a.Token)
+	}
+	if !ok && a.Token == "" {
+		return nil
 	}
 	for i := range w.stances {
 		s := &w.stances[i]
@@ -407,9 +412,14 @@ func (w *policyWriter) write() {
 	// a group of their own.
 	mid := robotstxt.ParseString(w.ed.renderWith(block, at, replace))
 	var open []string
+	read := map[string]bool{} // the tokens whose groups allowed crawlers read
 	for _, s := range allowed {
-		if !mid.Decide(s.query("/")).Allowed {
+		d := mid.Decide(s.query("/"))
+		switch {
+		case !d.Allowed:
 			open = append(open, "User-agent: "+s.c.Token)
+		case d.Group.Kind == robotstxt.GroupSpecific:
+			read[strings.ToLower(d.Group.Token)] = true
 		}
 	}
 	if len(open) > 0 {
@@ -430,8 +440,9 @@ func (w *policyWriter) write() {
 			w.ed.end = append(w.ed.end, block)
 		}
 	}
-	// The usage lines: in the * group, and in the groups that name an
-	// allowed crawler, which do not read the * group's.
+	// The usage lines: in the * group, and in the groups allowed
+	// crawlers read (their own, or a fallback's), which do not read the
+	// * group's.
 	if len(w.usage)+len(w.signal) == 0 {
 		return
 	}
@@ -449,7 +460,7 @@ func (w *policyWriter) write() {
 		g := &groups[gi]
 		target := gi == star
 		for _, a := range g.Agents {
-			if s := w.stanceOf(a); s != nil && s.allow && !gone[a.Line] {
+			if !a.Global && !gone[a.Line] && (read[strings.ToLower(a.Token)] || read[strings.ToLower(a.Value)]) {
 				target = true
 			}
 		}
@@ -628,12 +639,25 @@ func setMembers(v string, keys []prefKey, add bool, says func(m string, k prefKe
 			if says(text, k) {
 				break
 			}
-			// Keep the white space around the member.
-			lead := len(text) - len(strings.TrimLeft(text, " \t"))
-			trail := len(strings.TrimRight(text, " \t"))
-			b.WriteString(v[last : m[0]+lead])
-			b.WriteString(key + "=" + k.value)
-			last = m[0] + trail
+			// Only the value changes: the key, its parameters and the
+			// white space around stay as written.
+			from, to := m[0]+strings.Index(text, key)+len(key), m[1]
+			if eq := strings.IndexByte(v[from:to], '='); eq >= 0 && !strings.Contains(v[from:from+eq], ";") {
+				from += eq + 1
+				if semi := strings.IndexByte(v[from:to], ';'); semi >= 0 {
+					to = from + semi
+				} else {
+					to = from + len(strings.TrimRight(v[from:to], " \t"))
+				}
+				b.WriteString(v[last:from])
+				b.WriteString(k.value)
+			} else {
+				// A bare key (true, not a Token): give it the value.
+				to = from
+				b.WriteString(v[last:from])
+				b.WriteString("=" + k.value)
+			}
+			last = to
 			break
 		}
 	}
@@ -832,21 +856,21 @@ func (e *editor) ops() []op {
 		}
 		add(block)
 	}
-	// Every line but the last ends with a line ending: a last line
-	// without one that is no longer last gets one.
-	for i := len(out) - 2; i >= 0; i-- {
-		if out[i].kind == '-' {
+	// Every line of the new file but its last ends with a line ending:
+	// a last line without one that is no longer last gets one.
+	last := lastKept(out)
+	for i := 0; i < last; i++ {
+		if out[i].kind == '-' || out[i].ending != "" {
 			continue
 		}
-		if out[i].ending == "" {
-			if out[i].kind == ' ' {
-				out = slices.Insert(out, i+1, op{'+', out[i].text, e.eol})
-				out[i].kind = '-'
-			} else {
-				out[i].ending = e.eol
-			}
+		if out[i].kind == '+' {
+			out[i].ending = e.eol
+			continue
 		}
-		break
+		out[i].kind = '-'
+		out = slices.Insert(out, i+1, op{'+', out[i].text, e.eol})
+		last++
+		i++
 	}
 	// In each run of changes, the lines that go come first, as diffs
 	// show them; the new file's lines keep their order.
