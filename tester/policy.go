@@ -879,13 +879,32 @@ func (e *editor) ops() []op {
 		for j < len(out) && out[j].kind != ' ' {
 			j++
 		}
-		if j > i {
-			run := out[i:j]
-			slices.SortStableFunc(run, func(a, b op) int { return cmpKind(a.kind) - cmpKind(b.kind) })
-			i = j
-		} else {
+		if j == i {
 			i++
+			continue
 		}
+		run := out[i:j]
+		slices.SortStableFunc(run, func(a, b op) int { return cmpKind(a.kind) - cmpKind(b.kind) })
+		// Lines that go and come back the same, at the start or the
+		// end of the run, are kept lines.
+		gone := slices.IndexFunc(run, func(o op) bool { return o.kind == '+' })
+		if gone < 0 {
+			gone = len(run)
+		}
+		del, ins := run[:gone], run[gone:]
+		var keep []op
+		for len(del) > 0 && len(ins) > 0 && del[0].text == ins[0].text && del[0].ending == ins[0].ending {
+			keep = append(keep, op{' ', del[0].text, del[0].ending})
+			del, ins = del[1:], ins[1:]
+		}
+		var tail []op
+		for len(del) > 0 && len(ins) > 0 && del[len(del)-1].text == ins[len(ins)-1].text && del[len(del)-1].ending == ins[len(ins)-1].ending {
+			tail = append([]op{{' ', del[len(del)-1].text, del[len(del)-1].ending}}, tail...)
+			del, ins = del[:len(del)-1], ins[:len(ins)-1]
+		}
+		merged := slices.Concat(keep, del, ins, tail)
+		out = slices.Concat(out[:i], merged, out[j:])
+		i += len(merged)
 	}
 	return out
 }

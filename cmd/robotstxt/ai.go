@@ -142,11 +142,11 @@ func writeAI(w io.Writer, rep *tester.AIReport, color bool) {
 	}
 	one := len(rep.URLs) == 1
 	if one {
-		fmt.Fprintf(&b, "URL: %s\n", esc(rep.URLs[0]))
+		b.WriteString(aiWrap(esc(rep.URLs[0]), "URL: ", "     ", aiWidth))
 	} else {
 		b.WriteString("URLs:\n")
 		for _, u := range rep.URLs {
-			fmt.Fprintf(&b, "  %s\n", esc(u))
+			b.WriteString(aiWrap(esc(u), "  ", "  ", aiWidth))
 		}
 	}
 	switch {
@@ -209,7 +209,11 @@ func writeAI(w io.Writer, rep *tester.AIReport, color bool) {
 			prefs = append(prefs, "obeys robots.txt: "+c.ObeysRobots+" ("+esc(note)+")")
 		}
 		if len(prefs) > 0 {
-			b.WriteString(aiWrap(strings.Join(prefs, "; "), "      ", "        ", aiWidth))
+			ind := "      " // under the crawler's line
+			if !one {
+				ind = "    " // with the URLs
+			}
+			b.WriteString(aiWrap(strings.Join(prefs, "; "), ind, ind+"  ", aiWidth))
 		}
 	}
 	b.WriteString("\nany other crawler: what the * group says to a crawler no group names\n")
@@ -389,13 +393,13 @@ func aiClip(s string, width int) string {
 
 // aiWrap breaks s into lines of at most width columns at spaces, the
 // first after first, the others after ind; each ends in a newline. A
-// word longer than a line stands alone.
+// word longer than a line is broken into pieces that fit.
 func aiWrap(s, first, ind string, width int) string {
 	var b strings.Builder
 	b.WriteString(first)
 	n := len(first)
 	start := true
-	for _, word := range strings.Fields(s) {
+	for _, word := range aiWords(s, width-max(len(first), len(ind))) {
 		ww := displayWidth(word)
 		if !start && n+1+ww > width {
 			b.WriteString("\n" + ind)
@@ -420,4 +424,28 @@ func pick(cond bool, a, b string) string {
 		return a
 	}
 	return b
+}
+
+// aiWords splits s at spaces into words of at most n columns, a longer
+// word cut into pieces of n columns.
+func aiWords(s string, n int) []string {
+	n = max(n, 8)
+	var out []string
+	for _, w := range strings.Fields(s) {
+		for displayWidth(w) > n {
+			cut, cols := 0, 0
+			for i, r := range w {
+				c := displayWidth(string(r))
+				if cols+c > n {
+					break
+				}
+				cols += c
+				cut = i + len(string(r))
+			}
+			out = append(out, w[:cut])
+			w = w[cut:]
+		}
+		out = append(out, w)
+	}
+	return out
 }

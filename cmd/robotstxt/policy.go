@@ -119,8 +119,10 @@ func runPolicy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return fail("no stance: give --deny, --allow, --deny-crawler or --allow-crawler")
 		case errors.As(err, &e) && e.Field == "stances":
 			return fail("%s is both in --deny and in --allow", e.Value)
+		case errors.As(err, &e):
+			return fail("%s", e.Msg)
 		}
-		return fail("%v", cliError(err, nil))
+		return fail("%v", err)
 	}
 	if *out != "" {
 		if *out == "-" {
