@@ -519,7 +519,7 @@ func (w *policyWriter) aiLines(g *robotstxt.Group) []string {
 					pick(i == 0, "rewritten", "left as it is")))
 			}
 			if v != l.Value {
-				w.ed.repl[n] = replaceValue(l, v)
+				w.ed.repl[n] = replaceValue(w.ed.text[n], l, v)
 			}
 		}
 	}
@@ -530,7 +530,7 @@ func (w *policyWriter) aiLines(g *robotstxt.Group) []string {
 			// The first line counts; lint reports the others.
 			l, _ := w.r.Line(signal[0])
 			if v := setSignal(l.Value, w.signal); v != l.Value {
-				w.ed.repl[signal[0]] = replaceValue(l, v)
+				w.ed.repl[signal[0]] = replaceValue(w.ed.text[signal[0]], l, v)
 			}
 		}
 	}
@@ -677,24 +677,24 @@ func setMembers(v string, keys []prefKey, add bool, says func(m string, k prefKe
 	return out
 }
 
-// replaceValue returns line l with its value replaced by v, the key, the
-// white space and any comment kept as written.
-func replaceValue(l robotstxt.Line, v string) string {
-	colon := strings.IndexByte(l.Text, ':')
+// replaceValue returns text, the line l reports on as written, with its
+// value replaced by v: the key, the white space and any comment kept.
+func replaceValue(text string, l robotstxt.Line, v string) string {
+	colon := strings.IndexByte(text, ':')
 	if colon < 0 {
 		return l.Key + ": " + v
 	}
-	rest := l.Text[colon+1:]
+	rest := text[colon+1:]
 	i := strings.Index(rest, l.Value)
 	if i < 0 || l.Value == "" {
 		// An empty value: put the new one after the colon's white space.
 		i = len(rest) - len(strings.TrimLeft(rest, " \t"))
 		if i == 0 {
-			return l.Text[:colon+1] + " " + v + rest
+			return text[:colon+1] + " " + v + rest
 		}
-		return l.Text[:colon+1] + rest[:i] + v + rest[i:]
+		return text[:colon+1] + rest[:i] + v + rest[i:]
 	}
-	return l.Text[:colon+1] + rest[:i] + v + rest[i+len(l.Value):]
+	return text[:colon+1] + rest[:i] + v + rest[i+len(l.Value):]
 }
 
 // starStatements returns what the * group of r states for the policy's
@@ -765,6 +765,7 @@ type editor struct {
 	after   map[int][]string
 	end     [][]string // blocks appended, each after a blank line
 	comment map[int]bool
+	bom     string // what comes before line 1: a byte order mark, or ""
 }
 
 // newEditor returns an editor of body, whose parse is r.
@@ -774,8 +775,9 @@ func newEditor(r *robotstxt.Robots, body string) *editor {
 	var starts []int
 	for i, l := range r.Lines() {
 		if i == 0 {
-			starts = append(starts, 0) // a byte order mark stays with line 1
-		} else if l.Offset < len(body) {
+			e.bom = body[:min(l.Offset, len(body))] // a byte order mark: it stays first
+		}
+		if l.Offset < len(body) {
 			starts = append(starts, l.Offset)
 		}
 		if l.Comment {
@@ -967,6 +969,7 @@ func (e *editor) cutBlanks() {
 // render returns the new file.
 func (e *editor) render() string {
 	var b strings.Builder
+	b.WriteString(e.bom)
 	for _, o := range e.ops() {
 		if o.kind != '-' {
 			b.WriteString(o.text + o.ending)
@@ -1017,6 +1020,16 @@ const diffContext = 3
 // (both sides), with diffContext lines of context.
 func (e *editor) unified(name string) string {
 	ops := e.ops()
+	if e.bom != "" {
+		// The mark is on the first line of each file: an old first
+		// line that is no longer first shows with it on one side only.
+		first := slices.IndexFunc(ops, func(o op) bool { return o.kind != '+' })
+		if first > 0 && ops[first].kind == ' ' && slices.ContainsFunc(ops[:first], func(o op) bool { return o.kind == '+' }) {
+			o := ops[first]
+			ops = slices.Insert(ops, first+1, op{'+', o.text, o.ending})
+			ops[first].kind = '-'
+		}
+	}
 	var changes []int
 	for i, o := range ops {
 		if o.kind != ' ' {
@@ -1037,13 +1050,20 @@ func (e *editor) unified(name string) string {
 			newAt[i+1]++
 		}
 	}
-	lastOld, lastNew := -1, -1 // the ops of each file's last line
+	lastOld, lastNew := -1, -1   // the ops of each file's last line
+	firstOld, firstNew := -1, -1 // and first, which shows the byte order mark
 	for i, o := range ops {
 		if o.kind != '+' {
 			lastOld = i
+			if firstOld < 0 {
+				firstOld = i
+			}
 		}
 		if o.kind != '-' {
 			lastNew = i
+			if firstNew < 0 {
+				firstNew = i
+			}
 		}
 	}
 	var b strings.Builder
@@ -1059,6 +1079,9 @@ func (e *editor) unified(name string) string {
 		for i := from; i < to; i++ {
 			o := ops[i]
 			b.WriteByte(o.kind)
+			if i == firstOld && o.kind != '+' || i == firstNew && o.kind != '-' {
+				b.WriteString(e.bom)
+			}
 			b.WriteString(o.text)
 			b.WriteByte('\n')
 			if o.ending == "" && (i == lastOld && o.kind != '+' || i == lastNew && o.kind != '-') {

@@ -67,6 +67,7 @@ var policyFiles = map[string]string{
 	"no star group, ends in a rule line": "User-agent: ClaudeBot\nDisallow: /a",
 	"blank lines":                        "User-agent: *\nDisallow: /a\n\n\nUser-agent: GPTBot\nDisallow: /\n\n\nUser-agent: Bingbot\nDisallow: /b\n\n\n",
 	"fallbacks":                          "User-agent: Googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /admin/\n",
+	"bom, the first group goes":          "\ufeffUser-agent: GPTBot\nUser-agent: Googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /a\n",
 }
 
 // exampleRobots is the bundled example of the command.
@@ -248,6 +249,7 @@ func TestPolicyKeepsUnrelatedLines(t *testing.T) {
 			"\nUser-agent: AdsBot-Google\nDisallow: /cart/\n\nSitemap: https://www.example.com/sitemap.xml\n"}},
 		{"crlf, no final newline, bom", []string{"\ufeff# site\r\nUser-agent: *\r\nDisallow: /x # why\r\n", "\r\n# inside\r\n", "\r\n\r\nSitemap: https://example.com/s.xml"}},
 		{"mixed group", []string{"# engines and AI\nUser-agent: Googlebot\nDisallow: /private/\n", "\nUser-agent: *\nDisallow: /tmp/\n"}},
+		{"bom, the first group goes", []string{"\ufeffUser-agent: Google-Extended\n", "\nUser-agent: Googlebot\nDisallow: /x\n"}},
 	} {
 		rep := policy(t, policyFiles[tt.file], req)
 		for _, k := range tt.keep {

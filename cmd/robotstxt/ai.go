@@ -27,7 +27,8 @@ says train-ai=n; * group lines that crawlers with their own groups never
 read; named groups that drop the * rules; search crawlers blocked with the
 AI crawlers; rules for tokens that fetch nothing (Google-Extended).
 
-  FILE            the robots.txt file ("-" for standard input)
+  FILE            the robots.txt file ("-" for standard input); without FILE
+                  or -u, the example file bundled with robotstxt
   -u URL          instead of FILE: fetch the live robots.txt of URL's origin
                   now (conditionally when the cache holds a copy); each
                   crawler reads the answer with its own fetch policy
@@ -37,9 +38,9 @@ AI crawlers; rules for tokens that fetch nothing (Google-Extended).
   --cached        with -u: use the cache's copy while it is fresh
   --url PATH      a URL or path to ask about (repeatable); default: /
   --crawler NAME  a crawler from the catalogue, or a token the file names
-                  (repeatable, or comma separated); the default set is the
-                  major crawlers of each purpose (Googlebot, Bingbot,
-                  DuckDuckBot, Applebot, GPTBot, ClaudeBot, CCBot,
+                  (repeatable, or comma separated; -c NAME too); the default
+                  set is the major crawlers of each purpose (Googlebot,
+                  Bingbot, DuckDuckBot, Applebot, GPTBot, ClaudeBot, CCBot,
                   Bytespider, Meta-ExternalAgent, Amazonbot, OAI-SearchBot,
                   Claude-SearchBot, PerplexityBot, ChatGPT-User, Claude-User,
                   Perplexity-User, Meta-ExternalFetcher, Google-Agent,
@@ -69,6 +70,7 @@ func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var urls, crawlerNames stringList
 	fs.Var(&urls, "url", "URL or path (repeatable)")
 	fs.Var(&crawlerNames, "crawler", "crawler (repeatable)")
+	fs.Var(&crawlerNames, "c", "crawler (repeatable), as check and compare name it")
 	src := addSourceFlags(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -81,11 +83,8 @@ func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := src.check(fs, len(files) > 0, "a file argument"); err != nil {
 		return fail("%v", err)
 	}
-	switch {
-	case len(files) > 1:
+	if len(files) > 1 {
 		return fail("one robots.txt at a time, got %d files", len(files))
-	case len(files) == 0 && src.URL == "":
-		return fail("no robots.txt to read (give a file, - for standard input, or -u URL)")
 	}
 	for _, u := range urls {
 		if err := checkURL(u); err != nil {
@@ -100,10 +99,11 @@ func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	var f *robotsFile
-	if src.URL != "" {
+	f := tester.NewSource("example.robots.txt (bundled)", exampleRobots)
+	switch {
+	case src.URL != "":
 		f, err = src.load(context.Background(), robotstxt.DefaultDialect, stderr)
-	} else {
+	case len(files) == 1:
 		f, err = loadRobots(files[0], stdin)
 	}
 	if err != nil {

@@ -74,8 +74,13 @@ func TestAIInputs(t *testing.T) {
 	if code != 1 || strings.Replace(fromStdin, "standard input", "testdata/ai_sample.txt", 1) != fromFile {
 		t.Errorf("stdin: exit %d\n%s", code, fromStdin)
 	}
+	// Without a file, the bundled example; -c as check names crawlers.
+	code, out, _ := runCmd(t, "", "ai", "-c", "GPTBot")
+	if code != 0 || !strings.HasPrefix(out, "robots.txt: example.robots.txt (bundled)\n") || !strings.Contains(out, "GPTBot  own group, line 26  BLOCKED  line 28: Disallow: /\n") {
+		t.Errorf("bundled: exit %d\n%s", code, out)
+	}
 	// A clean file: exit 0, and says so.
-	code, out, _ := runCmd(t, "User-agent: *\nDisallow: /admin/\n", "ai", "--crawler", "GPTBot", "-")
+	code, out, _ = runCmd(t, "User-agent: *\nDisallow: /admin/\n", "ai", "--crawler", "GPTBot", "-")
 	if code != 0 || !strings.Contains(out, "1 crawler: no contradiction found.\n") || !strings.Contains(out, "The file states no usage preference") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
@@ -109,7 +114,6 @@ func TestAIErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "no robots.txt to read"},
 		{[]string{"a.txt", "b.txt"}, "one robots.txt at a time"},
 		{[]string{"-u", "https://example.com/", "testdata/ai_sample.txt"}, "-u and a file argument are exclusive"},
 		{[]string{"--crawler", "NoSuchBot", "testdata/ai_sample.txt"}, `unknown crawler "NoSuchBot"`},
