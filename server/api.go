@@ -26,9 +26,10 @@ const (
 	MaxNameBytes = 256     // one crawler name or product token
 )
 
-// Engine answers the four POST routes: the same code as the CLI's check,
-// lint, compare and diff. Each method returns the value the route answers
-// with, encoded as JSON (the same object as the command's --json output).
+// Engine answers the POST routes: the same code as the CLI's check, lint,
+// compare, diff, ai and policy. Each method returns the value the route
+// answers with, encoded as JSON (the same object as the command's --json
+// output).
 // Its input is validated already; its error is answered as 500 (or 504
 // past the request's deadline), unless it is an *Error, answered as it
 // says.
@@ -37,6 +38,8 @@ type Engine interface {
 	Lint(ctx context.Context, in *LintInput) (any, error)
 	Compare(ctx context.Context, in *CompareInput) (any, error)
 	Diff(ctx context.Context, in *DiffInput) (any, error)
+	AI(ctx context.Context, in *AIInput) (any, error)
+	Policy(ctx context.Context, in *PolicyInput) (any, error)
 }
 
 // Error is an API error: the HTTP status, and the JSON body
@@ -66,6 +69,9 @@ type CheckRequest struct {
 	Crawlers []string `json:"crawlers"`
 	Agents   []string `json:"agents"`
 	Dialect  string   `json:"dialect"`
+	// Usage adds to each result the AI usage preferences that apply
+	// (usage, signals), as "robotstxt eval" answers them.
+	Usage bool `json:"usage"`
 }
 
 // LintRequest is the body of POST /v1/lint.
@@ -132,6 +138,8 @@ type CheckInput struct {
 	// Dialect is robotstxt.DefaultDialect when the request names none:
 	// each crawler's own.
 	Dialect robotstxt.Dialect
+	// Usage asks for each result's usage preferences (see usage.go).
+	Usage bool
 }
 
 // LintInput is a validated POST /v1/lint.
@@ -401,7 +409,7 @@ func (s *Server) checkInput(req *CheckRequest) (*CheckInput, *Error) {
 	if e != nil {
 		return nil, e
 	}
-	return &CheckInput{Subject: sub, URLs: req.URLs, Crawlers: crawlers, Agents: req.Agents, Dialect: d}, nil
+	return &CheckInput{Subject: sub, URLs: req.URLs, Crawlers: crawlers, Agents: req.Agents, Dialect: d, Usage: req.Usage}, nil
 }
 
 func (s *Server) lintInput(req *LintRequest) (*LintInput, *Error) {

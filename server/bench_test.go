@@ -20,6 +20,8 @@ func (nullEngine) Check(context.Context, *CheckInput) (any, error) {
 func (nullEngine) Lint(context.Context, *LintInput) (any, error)       { return nil, nil }
 func (nullEngine) Compare(context.Context, *CompareInput) (any, error) { return nil, nil }
 func (nullEngine) Diff(context.Context, *DiffInput) (any, error)       { return nil, nil }
+func (nullEngine) AI(context.Context, *AIInput) (any, error)           { return nil, nil }
+func (nullEngine) Policy(context.Context, *PolicyInput) (any, error)   { return nil, nil }
 
 func benchBody(urls int) string {
 	var robots strings.Builder

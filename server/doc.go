@@ -5,20 +5,30 @@
 // The JSON API lives under /v1/ (described by the OpenAPI 3.1 document at
 // GET /v1/openapi.json):
 //
-//	POST /v1/check            may these crawlers fetch these URLs?
+//	POST /v1/check            may these crawlers fetch these URLs? (and,
+//	                          with "usage": true, what may they use them for?)
 //	POST /v1/lint             what is wrong with this file?
 //	POST /v1/compare          how do the dialects read it?
 //	POST /v1/diff             which verdicts change between two versions?
+//	POST /v1/ai               who may use my content, purpose by purpose?
+//	POST /v1/policy           the file that states these stances
 //	GET  /v1/fetch            the live fetch: trace, policy, cache state
 //	GET  /v1/history          the versions of an origin's robots.txt seen
 //	GET  /v1/history/version  one version's body
 //
 // and beside it GET /healthz, GET /readyz (the store answers) and GET
-// /metrics (Prometheus). Check, lint, compare and diff are answered by an
-// Engine: by default the code the CLI runs (package tester), so that each
-// answer is the object of the command's --json output; the server
-// validates their bodies (strict JSON, size limits) before it. Inline files
-// are kept parsed between requests, keyed by their bytes.
+// /metrics (Prometheus). The POST routes are answered by an Engine: by
+// default the code the CLI runs (package tester: check, lint, compare,
+// diff, ai, policy), so that each answer is the object of the command's
+// --json output; the server validates their bodies (strict JSON, size
+// limits) before it. Inline files are kept parsed between requests, keyed
+// by their bytes.
+//
+// A check asked with "usage": true gives each result the AI usage
+// preferences that apply to it (the Content-Usage rules of the crawler's
+// groups, null where it may not crawl) and its groups' Content-Signal
+// line, in the shape "robotstxt eval" answers with, so that a tool reads
+// both with one parser.
 //
 // # Limits
 //
@@ -28,9 +38,12 @@
 //
 //   - Options.MaxQuestions (DefaultMaxQuestions, 100,000): a question is a
 //     URL asked about for one crawler in one reading; a check asks URLs x
-//     subjects, a compare x 7 readings, a diff x 2 files. 413 past it. A
-//     diff that derives its URLs may name at most MaxDerivedDiffRows
-//     crawlers and agents.
+//     subjects, a compare x 7 readings, a diff x 2 files, an AI report
+//     URLs x (crawlers + the * group). 413 past it. A diff that derives
+//     its URLs may name at most MaxDerivedDiffRows crawlers and agents. An
+//     AI report about a live file is held to the limits again once the
+//     file is read (with "all", every token it names is a crawler asked
+//     about).
 //   - Options.MaxAnswerBytes (DefaultMaxAnswerBytes, 128 MiB): 413 past it.
 //     A check's answer is written as its results come, in one buffer of
 //     512 KiB; if it grows past the limit or the deadline passes after its
@@ -39,7 +52,10 @@
 //     memory all requests in flight hold, as estimated: a quarter for
 //     bodies (taken before a body is read), the rest for the answers built
 //     and live fetches. A request waits for its share up to half its
-//     deadline, then gets 503 with Retry-After.
+//     deadline, then gets 503 with Retry-After. A policy, whose verdicts
+//     (for every crawler of its stances, at URLs derived from the rules)
+//     the tester bounds, holds the memory of its worst case, as a diff
+//     that derives its URLs does: at most all of the work's.
 //
 // # Browsers
 //

@@ -129,6 +129,8 @@ func appendCheckTail(b []byte, rep *tester.CheckReport) []byte {
 // holding them all.
 type checkStream struct {
 	req *tester.CheckRequest
+	// usage, when set, adds each result's usage preferences (usage.go).
+	usage *checkUsage
 }
 
 // putBuf gives a buffer back to bufPool, unless it grew too large to keep.
@@ -166,20 +168,21 @@ type checkWriter struct {
 	first   bool
 	results int
 	notes   []string
+	usage   *checkUsage // nil: no usage members
 }
 
-// writeCheck answers req on w, at most maxBytes of it, until expired
+// writeCheck answers cs on w, at most maxBytes of it, until expired
 // reports true (checked every few results). Its error is nil when the
 // answer was written whole; otherwise, with started false, nothing was
 // written and the error is the answer to give (errAnswerTooLarge, a
 // *tester.Error, the deadline's), and with started true a part of the
 // answer was sent: the caller must break the connection, so that the
 // client does not take the part for the whole.
-func writeCheck(w http.ResponseWriter, req *tester.CheckRequest, sizeNotes []string, maxBytes int64, expired func() bool) (started bool, err error) {
+func writeCheck(w http.ResponseWriter, cs *checkStream, sizeNotes []string, maxBytes int64, expired func() bool) (started bool, err error) {
 	bp := bufPool.Get().(*[]byte)
-	cw := &checkWriter{w: w, bp: bp, b: (*bp)[:0], max: maxBytes, expired: expired, first: true, notes: sizeNotes}
+	cw := &checkWriter{w: w, bp: bp, b: (*bp)[:0], max: maxBytes, expired: expired, first: true, notes: sizeNotes, usage: cs.usage}
 	defer func() { putBuf(cw.bp, cw.b) }()
-	rep, err := runCheck(req, cw.head, cw.result)
+	rep, err := runCheck(cs.req, cw.head, cw.result)
 	if err != nil {
 		return cw.started, err
 	}
@@ -230,6 +233,10 @@ func (cw *checkWriter) result(r *tester.CheckResult) {
 	var ok bool
 	if cw.b, ok = appendCheckResult(cw.b, r); !ok {
 		panic(stopCheck{errNotFinite})
+	}
+	if cw.usage != nil {
+		// The members go before the result's closing brace.
+		cw.b = append(cw.usage.appendUsage(cw.b[:len(cw.b)-1], r), '}')
 	}
 	if cw.sent+int64(len(cw.b)) > cw.max {
 		panic(stopCheck{errAnswerTooLarge})

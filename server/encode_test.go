@@ -177,7 +177,7 @@ func TestEncodeCheckEqualsReport(t *testing.T) {
 			t.Fatalf("%s: not written", req.Source.Name)
 		}
 		w := httptest.NewRecorder()
-		if started, err := writeCheck(w, req, nil, 1<<40, func() bool { return false }); err != nil || !started {
+		if started, err := writeCheck(w, &checkStream{req: req}, nil, 1<<40, func() bool { return false }); err != nil || !started {
 			t.Fatalf("%s: %v", req.Source.Name, err)
 		}
 		if got := w.Body.String(); got != string(want)+"\n" {
@@ -191,12 +191,12 @@ func TestEncodeCheckEqualsReport(t *testing.T) {
 		}
 		want, _ = appendCheckReport(nil, rep)
 		w = httptest.NewRecorder()
-		if _, err := writeCheck(w, big, nil, 1<<40, func() bool { return false }); err != nil || w.Body.String() != string(want)+"\n" || len(want) < 2*streamBuffer {
+		if _, err := writeCheck(w, &checkStream{req: big}, nil, 1<<40, func() bool { return false }); err != nil || w.Body.String() != string(want)+"\n" || len(want) < 2*streamBuffer {
 			t.Fatalf("%s, %d bytes: %v, or not the same bytes", req.Source.Name, len(want), err)
 		}
 	}
 	w := httptest.NewRecorder()
-	if started, err := writeCheck(w, &tester.CheckRequest{URLs: urls}, nil, 1<<40, func() bool { return false }); started || err == nil || w.Body.Len() > 0 {
+	if started, err := writeCheck(w, &checkStream{req: &tester.CheckRequest{URLs: urls}}, nil, 1<<40, func() bool { return false }); started || err == nil || w.Body.Len() > 0 {
 		t.Fatalf("a request without a file: %v %v", started, err)
 	}
 }

@@ -58,7 +58,11 @@ func (e *testerEngine) Check(ctx context.Context, in *CheckInput) (any, error) {
 	req := &tester.CheckRequest{Source: src, URLs: in.URLs, Subjects: subjects(in.Crawlers, in.Agents), Dialect: in.Dialect}
 	// Answered as it is written, result by result (writeCheck): the
 	// answer is not held whole.
-	return &checkStream{req: req}, nil
+	cs := &checkStream{req: req}
+	if in.Usage {
+		cs.usage = newCheckUsage(src, in.Dialect)
+	}
+	return cs, nil
 }
 
 // Lint answers POST /v1/lint with tester.Lint: the object of "robotstxt

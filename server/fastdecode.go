@@ -287,6 +287,21 @@ func hex4(s string) (rune, bool) {
 	return r, true
 }
 
+// boolean reads true or false.
+func (p *jsonParser) boolean() bool {
+	p.ws()
+	switch {
+	case strings.HasPrefix(p.s[p.i:], "true"):
+		p.i += 4
+		return true
+	case strings.HasPrefix(p.s[p.i:], "false"):
+		p.i += 5
+		return false
+	}
+	p.ok = false
+	return false
+}
+
 // strs reads an array of strings, or null (nil).
 func (p *jsonParser) strs() []string {
 	if p.null() {
@@ -354,6 +369,10 @@ func parseCheckCached(body string, req *CheckRequest, sc *stringCache) bool {
 				req.Crawlers = p.strs()
 			case "agents":
 				req.Agents = p.strs()
+			case "usage":
+				if !p.null() {
+					req.Usage = p.boolean()
+				}
 			default:
 				return false
 			}

@@ -26,6 +26,8 @@ var checkBodies = []string{
 	`{"robots": "x"} {}`, `{"robots": "x"} x`, `{"robots": "x",}`, `{"robots" "x"}`, `{"robots": "x`, `{"robots": "a` + "\x01" + `"}`,
 	`["/"]`, `null`, ``, `   `, "\xef\xbb\xbf{}", `{"robots": "\x"}`, `{"robots": "\`, `{"urls": ["/a",]}`, `{"urls": ["/a" "/b"]}`, `{,}`,
 	`{"robots": "x", "urls": ["/"], "agents": ["a", "b"], "crawlers": []}`,
+	`{"robots": "x", "urls": ["/"], "usage": true}`, `{"usage": false, "robots": "x"}`, `{"usage": null}`, `{"usage" : true , "usage": false}`,
+	`{"usage": "true"}`, `{"usage": 1}`, `{"usage": tru}`, `{"usage": truex}`, `{"usage": [true]}`, `{"Usage": true}`, `{"usage": true}x`,
 }
 
 // TestDecodeCheckEqualsDecode: the fast path gives the values and the
@@ -44,8 +46,8 @@ func TestDecodeCheckEqualsDecode(t *testing.T) {
 			fast++
 		}
 	}
-	if fast < 8 {
-		t.Errorf("the fast path read %d bodies, want the 8 common ones at least", fast)
+	if fast < 12 {
+		t.Errorf("the fast path read %d bodies, want the 12 common ones at least", fast)
 	}
 }
 
@@ -145,6 +147,32 @@ func TestDecodeCheckStringCache(t *testing.T) {
 	for _, it := range sc.items {
 		if strings.Contains(it.raw, `\q`) || strings.Contains(it.raw, `\u12`) || strings.Contains(it.raw, "\x01") {
 			t.Errorf("a string that does not unescape is kept: %q", it.raw)
+		}
+	}
+}
+
+// TestDecodeCheckUsage: the usage option is read by the fast path, as a
+// boolean or null; anything else is left to encoding/json, which names
+// the field.
+func TestDecodeCheckUsage(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"robots": "x", "urls": ["/"], "usage": true}`: true,
+		`{"usage": false, "robots": "x"}`:               false,
+		`{"usage": true, "usage": null}`:                true,
+		` { "usage" : true } `:                          true,
+	} {
+		var req CheckRequest
+		if !parseCheck(body, &req) || req.Usage != want {
+			t.Errorf("%s: fast path %+v, want usage %v", body, req, want)
+		}
+	}
+	for _, body := range []string{`{"usage": "true"}`, `{"usage": 1}`, `{"usage": [true]}`} {
+		var req CheckRequest
+		if parseCheck(body, &req) {
+			t.Errorf("%s: read by the fast path", body)
+		}
+		if e := decodeCheckBody([]byte(body), &req); e == nil || e.Field != "usage" || !strings.Contains(e.Message, "want a boolean") {
+			t.Errorf("%s: %+v", body, e)
 		}
 	}
 }

@@ -21,7 +21,8 @@ import (
 //   - questions: a question is one URL asked about for one crawler in one
 //     reading. A check asks URLs x subjects, a compare URLs x rows x 7 (the
 //     row's own reading and the six dialects'), a diff URLs x rows x 2 (one
-//     per file). Past Options.MaxQuestions: 413.
+//     per file), an AI report URLs x (crawlers + 1). Past
+//     Options.MaxQuestions: 413.
 //   - answer bytes: past Options.MaxAnswerBytes, 413. A check's answer is
 //     estimated before any work and then written as the results come, so
 //     that its memory is one buffer whatever its size; a result larger than
@@ -67,6 +68,7 @@ const (
 	// Per result of a check, of a compare's cell and of a diff's change,
 	// the bytes of JSON beside the URL and the subject's name.
 	checkResultBytes  = 420
+	usageResultBytes  = 160 // a check result's usage and signals (usage.go)
 	compareCellBytes  = 750
 	diffChangeBytes   = 300
 	lintFindingBytes  = 300
@@ -251,7 +253,11 @@ func checkCost(in *CheckInput) cost {
 	u := int64(len(in.URLs))
 	// The URL twice (normalised, and as given when that differs), the
 	// subject's name twice (who, crawler or agents).
-	answer := int64(s)*(2*urlBytes(in.URLs)+u*checkResultBytes) + 2*u*names
+	per := int64(checkResultBytes)
+	if in.Usage {
+		per += usageResultBytes
+	}
+	answer := int64(s)*(2*urlBytes(in.URLs)+u*per) + 2*u*names
 	// Written as it comes: the buffer, not the answer, is held.
 	return cost{what: "check", urls: len(in.URLs), subjects: s, questions: u * int64(s), answer: answer, memory: liveCost(&in.Subject)}
 }

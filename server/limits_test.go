@@ -138,13 +138,13 @@ func TestWriteCheckStops(t *testing.T) {
 	}{{0, false}, {5, true}} {
 		calls := 0
 		w := httptest.NewRecorder()
-		started, err := writeCheck(w, req, nil, 1<<40, func() bool { calls++; return calls > c.after })
+		started, err := writeCheck(w, &checkStream{req: req}, nil, 1<<40, func() bool { calls++; return calls > c.after })
 		if !errors.Is(err, context.DeadlineExceeded) || started != c.started || (w.Body.Len() > 0) != c.started {
 			t.Errorf("expired after %d calls: started %v, %v, %d bytes written", c.after, started, err, w.Body.Len())
 		}
 	}
 	// The same source answers again: nothing was left locked.
-	if _, err := writeCheck(httptest.NewRecorder(), req, nil, 1<<40, func() bool { return false }); err != nil {
+	if _, err := writeCheck(httptest.NewRecorder(), &checkStream{req: req}, nil, 1<<40, func() bool { return false }); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt/tester"
 )
 
 type apiDoc struct {
@@ -86,7 +88,8 @@ func TestOpenAPIRoutes(t *testing.T) {
 // the fields its decoder accepts, and those it requires are required.
 func TestOpenAPIBodies(t *testing.T) {
 	d := loadDoc(t)
-	types := map[string]any{"/v1/check": CheckRequest{}, "/v1/lint": LintRequest{}, "/v1/compare": CompareRequest{}, "/v1/diff": DiffRequest{}}
+	types := map[string]any{"/v1/check": CheckRequest{}, "/v1/lint": LintRequest{}, "/v1/compare": CompareRequest{}, "/v1/diff": DiffRequest{},
+		"/v1/ai": AIRequest{}, "/v1/policy": PolicyRequest{}}
 	for path, ops := range d.Paths {
 		op, ok := ops["post"]
 		if !ok {
@@ -197,6 +200,64 @@ func TestOpenAPIResponses(t *testing.T) {
 					t.Errorf("%s %s: no %s answer documented", strings.ToUpper(method), path, code)
 				}
 			}
+		}
+	}
+}
+
+// TestAIDocumented: the schemas of the AI routes' answers list the JSON
+// fields of the tester's reports, and the check's usage members are
+// those it writes.
+func TestAIDocumented(t *testing.T) {
+	d := loadDoc(t)
+	for schema, typ := range map[string]any{"AIReport": tester.AIReport{}, "AICrawler": tester.AICrawler{}, "PolicyReport": tester.PolicyReport{}} {
+		var documented, fields []string
+		for name := range d.Components.Schemas[schema].Properties {
+			documented = append(documented, name)
+		}
+		rt := reflect.TypeOf(typ)
+		for i := range rt.NumField() {
+			if tag, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ","); tag != "-" && tag != "" {
+				fields = append(fields, tag)
+			}
+		}
+		sort.Strings(documented)
+		sort.Strings(fields)
+		if !slices.Equal(documented, fields) {
+			t.Errorf("schema %s: documented %v, fields %v", schema, documented, fields)
+		}
+	}
+	var usage struct {
+		Components struct {
+			Schemas struct {
+				CheckUsage struct {
+					Properties map[string]struct {
+						Properties map[string]json.RawMessage `json:"properties"`
+					} `json:"properties"`
+				}
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPI, &usage); err != nil {
+		t.Fatal(err)
+	}
+	u := newCheckUsage(tester.NewSource("robots", []byte("User-agent: *\nContent-Usage: train-ai=n\nContent-Signal: search=yes\n")), 0)
+	var written map[string]map[string]any
+	b := u.appendUsage([]byte(`{"x":{}`), &tester.CheckResult{URL: "/", Who: "Googlebot", Crawler: "Googlebot", Dialect: "google", Allowed: true})
+	if err := json.Unmarshal(append(b, '}'), &written); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	for _, member := range []string{"usage", "signals"} {
+		var documented, keys []string
+		for k := range usage.Components.Schemas.CheckUsage.Properties[member].Properties {
+			documented = append(documented, k)
+		}
+		for k := range written[member] {
+			keys = append(keys, k)
+		}
+		sort.Strings(documented)
+		sort.Strings(keys)
+		if !slices.Equal(documented, keys) {
+			t.Errorf("%s: documented %v, written %v", member, documented, keys)
 		}
 	}
 }

@@ -46,10 +46,10 @@ type Options struct {
 	// Logger receives one line per request and the server's warnings; nil
 	// discards them.
 	Logger *slog.Logger
-	// Engine answers check, lint, compare and diff; nil means the
-	// default: the code of the CLI's commands (package tester), whose
-	// answers are the objects of their --json output. Tests give their
-	// own.
+	// Engine answers check, lint, compare, diff, ai and policy; nil
+	// means the default: the code of the CLI's commands (package tester),
+	// whose answers are the objects of their --json output. Tests give
+	// their own.
 	Engine Engine
 	// ParsedBytes bounds the inline robots.txt files kept parsed between
 	// requests, as robotstxt.Robots.Footprint weighs them: 0 means
@@ -292,6 +292,8 @@ func (s *Server) routeTable() []route {
 		{"POST /v1/lint", true, s.handleLint},
 		{"POST /v1/compare", true, s.handleCompare},
 		{"POST /v1/diff", true, s.handleDiff},
+		{"POST /v1/ai", true, s.handleAI},
+		{"POST /v1/policy", true, s.handlePolicy},
 	}
 }
 
@@ -791,7 +793,7 @@ func (s *Server) answerTooLarge(n int64) *Error {
 // that the client does not take a part for the whole.
 func (s *Server) writeCheck(w http.ResponseWriter, r *http.Request, cs *checkStream, notes []string) {
 	ctx := r.Context()
-	started, err := writeCheck(w, cs.req, notes, s.opts.MaxAnswerBytes, func() bool { return expired(ctx) })
+	started, err := writeCheck(w, cs, notes, s.opts.MaxAnswerBytes, func() bool { return expired(ctx) })
 	switch {
 	case err == nil:
 		return

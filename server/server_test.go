@@ -379,6 +379,8 @@ type fakeEngine struct {
 	lint     *LintInput
 	compare  *CompareInput
 	diff     *DiffInput
+	ai       *AIInput
+	policy   *PolicyInput
 	err      error
 	block    chan struct{} // when set, Check waits for it or the deadline
 	started  chan struct{}
@@ -420,6 +422,16 @@ func (e *fakeEngine) Compare(ctx context.Context, in *CompareInput) (any, error)
 func (e *fakeEngine) Diff(ctx context.Context, in *DiffInput) (any, error) {
 	e.diff = in
 	return map[string]any{"changes": []any{}}, e.err
+}
+
+func (e *fakeEngine) AI(ctx context.Context, in *AIInput) (any, error) {
+	e.ai = in
+	return map[string]any{"crawlers": []any{}}, e.err
+}
+
+func (e *fakeEngine) Policy(ctx context.Context, in *PolicyInput) (any, error) {
+	e.policy = in
+	return map[string]any{"body": ""}, e.err
 }
 
 // TestDefaultEngine: a server with no Engine answers the four POST routes
