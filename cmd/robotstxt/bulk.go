@@ -22,7 +22,6 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
-	"weak"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -330,9 +329,11 @@ type bulkItem struct {
 	norm   string // normalised
 	extra  []byte // JSON input's other members, `"k":v,...`
 	err    string
-	// state is the origin's, until the results are formatted: the item
-	// does not hold the answer while it waits to be written.
+	// state and ans are the origin's and its answer, until the results
+	// are formatted: the item does not hold the answer while it waits to
+	// be written. A waiter gets ans with its results.
 	state *originState
+	ans   *originAnswer
 	// waiting says the origin's answer was not there when the line was
 	// read: the origin's fetch formats the results when it comes, into
 	// own. Otherwise the batch's worker does, into its out[start:end].
@@ -387,26 +388,50 @@ func newBulkBatch() *bulkBatch {
 	return &bulkBatch{items: make([]bulkItem, 0, bulkBatchSize), done: make(chan struct{})}
 }
 
-// addTo adds the results of an item written to the summary.
-func (st *itemStats) addTo(s *bulkSummary, subjects int) {
-	s.URLs++
-	s.Results += int64(subjects)
-	s.Allowed += int64(st.allowed)
-	s.Disallowed += int64(st.disallowed)
+// bulkTally counts the results written; the summary adds them up.
+type bulkTally struct {
+	urls, results, allowed, disallowed, bad, rules, allowAll, disallowAll int64
+	sources                                                               [cache.StaleCache + 1]int64
+}
+
+// add counts the results of an item written.
+func (t *bulkTally) add(st *itemStats, subjects int64) {
+	t.urls++
+	t.results += subjects
+	t.allowed += int64(st.allowed)
+	t.disallowed += int64(st.disallowed)
 	if st.bad {
-		s.BadLines++
+		t.bad++
 	}
 	switch st.policy {
 	case 0:
 	case fetch.Rules:
-		s.Policies["rules"] += int64(subjects)
+		t.rules += subjects
 	case fetch.AllowAll:
-		s.Policies["allow-all"] += int64(subjects)
+		t.allowAll += subjects
 	default:
-		s.Policies["disallow-all"] += int64(subjects)
+		t.disallowAll += subjects
 	}
-	if st.first != 0 {
-		s.Sources[st.first.String()]++
+	if st.first != 0 && int(st.first) < len(t.sources) {
+		t.sources[st.first]++
+	}
+}
+
+func (t *bulkTally) addTo(s *bulkSummary) {
+	s.URLs += t.urls
+	s.Results += t.results
+	s.Allowed += t.allowed
+	s.Disallowed += t.disallowed
+	s.BadLines += t.bad
+	for p, n := range map[string]int64{"rules": t.rules, "allow-all": t.allowAll, "disallow-all": t.disallowAll} {
+		if n > 0 {
+			s.Policies[p] += n
+		}
+	}
+	for src, n := range t.sources {
+		if n > 0 {
+			s.Sources[cache.Source(src).String()] += n
+		}
 	}
 }
 
@@ -524,7 +549,7 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 		}
 	}
 
-	bw := &bulkWriter{w: bufio.NewWriterSize(out, 256<<10), sum: &sum, subjects: len(cfg.subjects)}
+	bw := &bulkWriter{w: bufio.NewWriterSize(out, 256<<10), subjects: int64(len(cfg.subjects))}
 	if cfg.csv {
 		if cfg.anyOrder {
 			bw.buf = append(bw.buf, "input_line,"...)
@@ -538,6 +563,7 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 		interrupted = bw.inOrder(ctx, order, org.wake)
 	}
 	bw.flush()
+	bw.tally.addTo(&sum)
 	werr := bw.err
 	cancel()
 	stopBar()
@@ -721,10 +747,10 @@ type originCache struct {
 }
 
 // originHint is a remembered origin and the state origins.lookup last
-// gave for it, which it does not keep alive.
+// gave for it (which holds no answer once out of the table).
 type originHint struct {
 	origin fetch.Origin
-	state  weak.Pointer[originState]
+	state  *originState
 }
 
 // originCacheMax bounds the origins remembered; past it they are forgotten
@@ -738,7 +764,7 @@ const originCacheMax = 1 << 16
 // and whose rest is plain, printable ASCII with well-formed escapes, has the
 // remembered origin; any other is parsed whole, and only successes are
 // remembered.
-func (c *originCache) originOf(u string) (fetch.Origin, *weak.Pointer[originState], error) {
+func (c *originCache) originOf(u string) (fetch.Origin, **originState, error) {
 	i := strings.Index(u, "://")
 	if i <= 0 {
 		o, err := fetch.OriginOf(u)
@@ -870,13 +896,10 @@ func bulkFormatBatch(cfg *bulkConfig, b *bulkBatch, org *origins) {
 		if it.waiting {
 			continue
 		}
-		if st := it.state; st != nil && st.answer == nil && org.ctx.Err() != nil {
-			continue // no answer: the run was interrupted
-		}
 		it.start = len(b.out)
 		b.out = bulkResults(b.out, cfg, it)
 		it.end = len(b.out)
-		it.state = nil
+		it.state, it.ans = nil, nil
 		it.ready.Store(true)
 		n++
 	}
@@ -890,18 +913,19 @@ func bulkFormatBatch(cfg *bulkConfig, b *bulkBatch, org *origins) {
 func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem) []byte {
 	var a *cache.Answer
 	errText := it.err
-	st := it.state
+	st, oa := it.state, it.ans
 	var source, sourceJSON string
 	if st != nil {
-		a = st.answer
 		switch {
-		case a == nil:
+		case oa == nil:
 			errText = fmt.Sprintf("line %d: no answer for %s: %v", it.lineNo, st.origin, st.err)
 		case it.lineNo == st.firstLine:
-			source, sourceJSON = st.sourceFirstText, st.sourceFirstJSON
+			a = oa.answer
+			source, sourceJSON = oa.sourceFirstText, oa.sourceFirstJSON
 			it.stats.first = a.Source
 		default:
-			source, sourceJSON = st.sourceLaterText, st.sourceLaterJSON
+			a = oa.answer
+			source, sourceJSON = oa.sourceLaterText, oa.sourceLaterJSON
 		}
 	}
 	if errText != "" {
@@ -919,8 +943,8 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem) []byte {
 		var dec robotstxt.Decision
 		policy := ""
 		if a != nil {
-			dec = st.deciders[i].Decide(it.norm)
-			policy = st.policyText
+			dec = oa.deciders[i].Decide(it.norm)
+			policy = oa.policyText
 			if dec.Allowed {
 				it.stats.allowed++
 			} else {
@@ -991,7 +1015,7 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem) []byte {
 		buf = append(buf, `,"origin":`...)
 		buf = append(buf, st.originJSON...)
 		buf = append(buf, `,"policy":`...)
-		buf = append(buf, st.policyJSON...)
+		buf = append(buf, oa.policyJSON...)
 		buf = append(buf, `,"reason":`...)
 		buf = appendJSONString(buf, dec.Reason)
 		buf = append(buf, `,"source":`...)
@@ -1072,11 +1096,23 @@ func appendJSONString(buf []byte, s string) []byte {
 // spreadsheet may take for a formula, gets a leading ' (OWASP, "CSV
 // Injection").
 func appendCSV(buf []byte, s string) []byte {
+	if s == "" {
+		return buf
+	}
+	if c := s[0]; c != ' ' && c != '=' && c != '+' && c != '-' && c != '@' {
+		i := 0
+		for i < len(s) && csvPlain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			return append(buf, s...)
+		}
+	}
 	s = esc(s)
-	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+	if strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
 		s = "'" + s
 	}
-	if !strings.ContainsAny(s, ",\"\r\n") && (s == "" || s[0] != ' ' && s[0] != '\t') {
+	if !strings.ContainsAny(s, ",\"\r\n") && s[0] != ' ' && s[0] != '\t' {
 		return append(buf, s...)
 	}
 	buf = append(buf, '"')
@@ -1088,6 +1124,15 @@ func appendCSV(buf []byte, s string) []byte {
 	}
 	return append(buf, '"')
 }
+
+// csvPlain says which bytes a CSV field holds as they are, wherever they
+// are: printable ASCII but the comma and the quote.
+var csvPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != ',' && c != '"'
+	}
+	return t
+}()
 
 // writeBulkSummary prints the summary for people.
 func writeBulkSummary(w io.Writer, s bulkSummary) {

@@ -68,7 +68,9 @@ func TestOriginCacheBounded(t *testing.T) {
 
 // TestOriginsLookupHint checks that a state kept by the reader is used only
 // while the run's table holds it: after it is evicted, or once its answer
-// expired, the origin is asked for again.
+// expired, the origin is asked for again. The table evicts the least
+// recently used answer, but for one used since it was put in (a second
+// chance).
 func TestOriginsLookupHint(t *testing.T) {
 	cfg := benchBulkConfig(store.NewMemory(nil), false)
 	org := newOrigins(context.Background(), &cfg, 2, 1<<30)
@@ -82,7 +84,7 @@ func TestOriginsLookupHint(t *testing.T) {
 		b := newBulkBatch()
 		b.items = append(b.items, bulkItem{lineNo: 1})
 		org.lookup(o, hint, now, b, &b.items[0])
-		st := hint.Value() // the item's, which the origin's fetch clears once it formatted it
+		st := *hint // the item's, which the origin's fetch clears once it formatted it
 		<-st.done
 		return st
 	}
@@ -90,17 +92,21 @@ func TestOriginsLookupHint(t *testing.T) {
 	if ask("http://s1.test/y") != a || org.seen.Load() != 1 {
 		t.Fatalf("the second URL of an origin asked again: %d origins", org.seen.Load())
 	}
-	ask("http://s2.test/")
-	ask("http://s3.test/") // evicts s1
+	b := ask("http://s2.test/")
+	ask("http://s3.test/") // evicts s2: s1 was used again
+	if a.gone.Load() || !b.gone.Load() || b.ans.Load() != nil {
+		t.Fatalf("s1 evicted %v, s2 evicted %v (its answer dropped: %v); want s2 alone", a.gone.Load(), b.gone.Load(), b.ans.Load() == nil)
+	}
+	ask("http://s4.test/") // evicts s1, whose second chance is spent
 	if !a.gone.Load() {
 		t.Fatal("s1 was not evicted")
 	}
 	a2 := ask("http://s1.test/z")
-	if a2 == a || org.seen.Load() != 4 {
+	if a2 == a || org.seen.Load() != 5 {
 		t.Fatalf("an evicted origin's state was reused (%d origins asked)", org.seen.Load())
 	}
-	now = a2.answer.ExpiresAt
-	if a3 := ask("http://s1.test/z"); a3 == a2 || org.seen.Load() != 5 {
+	now = a2.ans.Load().answer.ExpiresAt
+	if a3 := ask("http://s1.test/z"); a3 == a2 || org.seen.Load() != 6 {
 		t.Fatalf("an expired answer was reused (%d origins asked)", org.seen.Load())
 	}
 }

@@ -1,13 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"container/list"
 	"context"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
-	"weak"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
@@ -39,37 +38,44 @@ const (
 	bulkParsedBytes = 32 << 20
 )
 
-// originWeight is what an origin's state weighs besides its parsed file:
-// the state, its texts, its answer and a question a subject, roughly.
+// originWeight is what an origin's answer weighs besides its parsed file:
+// its state, texts, answer and a question a subject, roughly.
 const originWeight = 1 << 10
 
-// originState is what a run knows of one origin. The fields up to ready are
-// set by the origin's fetch before ready; done is closed after it.
+// originState is what a run knows of one origin. Once evicted from the
+// table it keeps only what names it, and may be kept by the reader's hints
+// (originCache): its answer goes.
 type originState struct {
-	origin    fetch.Origin
-	firstLine int // the line whose question asked for it: its results give the source
-	done      chan struct{}
-	answer    *cache.Answer
-	err       error
-	// The texts every result of the origin writes, made once: the
-	// origin, and with an answer its policy and its sources (the first
-	// result's, and the later ones').
-	originText, originJSON           string
-	policyText, policyJSON           string
-	sourceFirstJSON, sourceLaterJSON string
-	sourceFirstText, sourceLaterText string
-	// deciders holds one prepared question a subject (cfg.subjects),
-	// made with the answer: the group choice is made once an origin, not
-	// once a URL.
-	deciders []*cache.Decider
-	ready    atomic.Bool // the answer (or err) is there
-	gone     atomic.Bool // out of the table (set under origins.mu)
+	origin     fetch.Origin
+	originText string
+	originJSON string
+	firstLine  int // the line whose question asked for it: its results give the source
+	done       chan struct{}
+	err        error                        // set before ready, with no answer
+	ans        atomic.Pointer[originAnswer] // the answer, while the table keeps it
+	ready      atomic.Bool                  // the answer (or err) is there
+	gone       atomic.Bool                  // out of the table (set under origins.mu)
+	touched    atomic.Bool                  // used since the table last passed it (second chance)
 
 	// Under origins.mu:
 	finished bool          // ready, as the table sees it
-	weight   int64         // with finished
+	weight   int64         // of ans, with finished
 	waiters  []bulkWaiter  // items that wait for the answer
 	elem     *list.Element // in origins.lru, once finished and kept
+}
+
+// originAnswer is an origin's answer and what every result of the origin
+// writes, made once: its policy and sources as text and JSON (the first
+// result's, and the later ones'), and one prepared question a subject
+// (cfg.subjects): the group choice is made once an origin, not once a URL.
+type originAnswer struct {
+	answer                           *cache.Answer
+	expires                          time.Time // answer.ExpiresAt, one load nearer
+	policyText, policyJSON           string
+	sourceFirstJSON, sourceLaterJSON string
+	sourceFirstText, sourceLaterText string
+	deciders                         []*cache.Decider
+	weight                           int64
 }
 
 // bulkWaiter is an item waiting for its origin's answer, and its batch.
@@ -88,45 +94,27 @@ func bulkQuery(cfg *bulkConfig, s *bulkSubject) robotstxt.Query {
 	return q
 }
 
-// prepare makes the origin's deciders, one a subject, from its answer.
-func (st *originState) prepare(cfg *bulkConfig) {
-	if cfg == nil || st.answer == nil {
-		return
-	}
-	st.deciders = make([]*cache.Decider, len(cfg.subjects))
-	for i := range cfg.subjects {
-		st.deciders[i] = st.answer.Decider(bulkQuery(cfg, &cfg.subjects[i]))
-	}
-}
-
-// setAnswer records the answer (or err) and the texts it gives.
-func (st *originState) setAnswer(a *cache.Answer, err error) {
-	st.answer, st.err = a, err
-	if a == nil {
-		return
-	}
-	st.policyText = a.Policy.String()
-	st.policyJSON = bulkQuote(st.policyText)
-	st.sourceFirstText = a.Source.String()
-	st.sourceLaterText = st.sourceFirstText
+// newOriginAnswer makes the texts and the questions of a, and weighs them.
+func newOriginAnswer(a *cache.Answer, cfg *bulkConfig) *originAnswer {
+	oa := &originAnswer{answer: a, expires: a.ExpiresAt}
+	oa.policyText = a.Policy.String()
+	oa.policyJSON = bulkQuote(oa.policyText)
+	oa.sourceFirstText = a.Source.String()
+	oa.sourceLaterText = oa.sourceFirstText
 	if a.Source == cache.Network {
-		st.sourceLaterText = cache.Cached.String()
+		oa.sourceLaterText = cache.Cached.String()
 	}
-	st.sourceFirstJSON = bulkQuote(st.sourceFirstText)
-	st.sourceLaterJSON = bulkQuote(st.sourceLaterText)
-}
-
-// weigh returns the state's weight, once its answer is there and its
-// questions prepared.
-func (st *originState) weigh() int64 {
-	w := int64(originWeight + unsafe.Sizeof(*st))
-	if st.answer != nil {
-		w += int64(len(st.answer.Reason))
-		if r := st.answer.Robots; r != nil {
-			w += r.Footprint()
-		}
+	oa.sourceFirstJSON = bulkQuote(oa.sourceFirstText)
+	oa.sourceLaterJSON = bulkQuote(oa.sourceLaterText)
+	oa.deciders = make([]*cache.Decider, len(cfg.subjects))
+	for i := range cfg.subjects {
+		oa.deciders[i] = a.Decider(bulkQuery(cfg, &cfg.subjects[i]))
 	}
-	return w
+	oa.weight = originWeight + int64(len(a.Reason))
+	if a.Robots != nil {
+		oa.weight += a.Robots.Footprint()
+	}
+	return oa
 }
 
 // bulkQuote returns s as a JSON string, the names of policies and sources
@@ -152,21 +140,22 @@ func bulkQuote(s string) string {
 // origins keeps the answers of recently seen origins, at most max and at
 // most maxBytes by weight, so that the URLs of one origin are answered
 // without asking the cache again. The reader looks origins up; their
-// fetches finish them, and evict the least recently used answers when the
-// table is over its bounds.
+// fetches finish them, and evict answers when the table is over its
+// bounds: the least recently used, nearly (each answer used since the
+// last pass gets a second chance, as a CLOCK does: the reader marks it,
+// without a lock).
 type origins struct {
 	mu       sync.Mutex
 	max      int
 	maxBytes int64
-	bytes    int64                         // the weights of the states in lru
+	bytes    int64                         // the weights of the answers in lru
 	m        map[fetch.Origin]*originState // every state in the table, finished or not
 	lru      list.List                     // the finished states kept, most recently used first
-	last     *originState                  // the state the reader last moved to the front (the reader's)
 
 	sem     chan struct{}
 	c       *cache.Cache
 	ctx     context.Context
-	cfg     *bulkConfig   // the subjects each origin's deciders are prepared for
+	cfg     *bulkConfig   // the subjects each origin's questions are prepared for
 	timeout time.Duration // a fetch's budget on its slotClock; 0: none
 	seen    atomic.Int64  // origins looked up
 	fails   atomic.Int64  // looked up with no answer (interrupted)
@@ -189,24 +178,33 @@ func newOrigins(ctx context.Context, cfg *bulkConfig, max int, maxBytes int64) *
 	return s
 }
 
-// fresh reports whether a finished state still answers at time now.
-func fresh(st *originState, now time.Time) bool {
-	return st.answer != nil && now.Before(st.answer.ExpiresAt)
+// current returns st's answer when st is in the table and its answer
+// still holds at time now, and marks st used.
+func current(st *originState, now time.Time) *originAnswer {
+	if st == nil || st.gone.Load() {
+		return nil
+	}
+	a := st.ans.Load()
+	if a == nil || !now.Before(a.expires) {
+		return nil
+	}
+	if !st.touched.Load() {
+		st.touched.Store(true)
+	}
+	return a
 }
 
-// lookup gives item it of batch b its origin's state, starting its fetch
-// when it is new, and makes it a waiter when the answer is not there yet.
-// Only the reader calls it. hint, when not nil, is where the caller keeps
-// the state last given for o: when it is still current, o is not looked up
-// in the map; it is updated.
-func (s *origins) lookup(o fetch.Origin, hint *weak.Pointer[originState], now time.Time, b *bulkBatch, it *bulkItem) {
+// lookup gives item it of batch b its origin's state, and its answer when
+// it is there; otherwise it makes the item a waiter, starting the origin's
+// fetch when it is new. Only the reader calls it. hint, when not nil, is
+// where the caller keeps the state last given for o: when it is still
+// current, o is not looked up in the map; it is updated.
+func (s *origins) lookup(o fetch.Origin, hint **originState, now time.Time, b *bulkBatch, it *bulkItem) {
 	var st *originState
 	if hint != nil {
-		st = hint.Value()
-		// The common case, without the lock: the same origin as the last
-		// URL's, answered.
-		if st != nil && st == s.last && st.ready.Load() && !st.gone.Load() && fresh(st, now) {
-			it.state = st
+		st = *hint
+		if a := current(st, now); a != nil { // the common case, without the lock
+			it.state, it.ans = st, a
 			return
 		}
 	}
@@ -216,19 +214,19 @@ func (s *origins) lookup(o fetch.Origin, hint *weak.Pointer[originState], now ti
 		st = s.m[o]
 	}
 	if st != nil {
-		switch {
-		case !st.finished:
+		if !st.finished {
 			st.waiters = append(st.waiters, bulkWaiter{b, it})
 			it.state, it.waiting = st, true
-			setHint(hint, st)
-			return
-		case fresh(st, now):
-			if st != s.last {
-				s.lru.MoveToFront(st.elem)
-				s.last = st
+			if hint != nil {
+				*hint = st
 			}
-			it.state = st
-			setHint(hint, st)
+			return
+		}
+		if a := current(st, now); a != nil {
+			it.state, it.ans = st, a
+			if hint != nil {
+				*hint = st
+			}
 			return
 		}
 		s.removeLocked(st) // expired
@@ -240,16 +238,10 @@ func (s *origins) lookup(o fetch.Origin, hint *weak.Pointer[originState], now ti
 	s.m[o] = st
 	s.seen.Add(1)
 	s.evictLocked()
-	setHint(hint, st)
-	go s.fetch(st)
-}
-
-// setHint points hint at st. The hint does not keep st alive: the table and
-// the items waiting for it do.
-func setHint(hint *weak.Pointer[originState], st *originState) {
-	if hint != nil && hint.Value() != st {
-		*hint = weak.Make(st)
+	if hint != nil {
+		*hint = st
 	}
+	go s.fetch(st)
 }
 
 // fetch asks the cache for the origin's answer, at most cfg.concurrency at
@@ -259,7 +251,7 @@ func (s *origins) fetch(st *originState) {
 	case s.sem <- struct{}{}:
 	case <-s.ctx.Done():
 		st.err = s.ctx.Err()
-		s.finish(st)
+		s.finish(st, nil)
 		return
 	}
 	ctx := s.ctx
@@ -268,40 +260,44 @@ func (s *origins) fetch(st *originState) {
 	}
 	a, err := s.c.GetOrigin(ctx, st.origin)
 	<-s.sem
-	st.setAnswer(a, err)
-	st.prepare(s.cfg)
-	s.finish(st)
+	var oa *originAnswer
+	if a != nil {
+		oa = newOriginAnswer(a, s.cfg)
+	}
+	st.err = err
+	s.finish(st, oa)
 }
 
-// finish records that the state's answer is there: the table keeps it
-// (evicting others to stay within its bounds) unless it has no answer or
-// weighs more than the whole bound alone, and its waiters' results are
-// formatted.
-func (s *origins) finish(st *originState) {
+// finish records that the state's answer (or err) is there: the table
+// keeps it (evicting others to stay within its bounds) unless there is
+// none or it weighs more than the whole bound alone, and its waiters'
+// results are formatted.
+func (s *origins) finish(st *originState, oa *originAnswer) {
 	if st.err != nil {
 		s.fails.Add(1)
 	}
-	w := st.weigh()
 	s.mu.Lock()
-	st.finished, st.weight = true, w
-	st.ready.Store(true)
+	st.finished = true
 	if !st.gone.Load() {
-		if st.answer == nil || w > s.maxBytes {
+		if oa == nil || oa.weight > s.maxBytes {
 			s.removeLocked(st)
 		} else {
+			st.ans.Store(oa)
+			st.weight = oa.weight
 			st.elem = s.lru.PushFront(st)
-			s.bytes += w
+			s.bytes += oa.weight
 			s.evictLocked()
 		}
 	}
+	st.ready.Store(true)
 	waiters := st.waiters
 	st.waiters = nil
 	s.mu.Unlock()
 	close(st.done)
-	s.formatWaiters(st, waiters)
+	s.formatWaiters(st, oa, waiters)
 }
 
-// removeLocked takes st out of the table.
+// removeLocked takes st out of the table, and its answer from it.
 func (s *origins) removeLocked(st *originState) {
 	if s.m[st.origin] == st {
 		delete(s.m, st.origin)
@@ -311,35 +307,52 @@ func (s *origins) removeLocked(st *originState) {
 		st.elem = nil
 		s.bytes -= st.weight
 	}
+	st.ans.Store(nil)
 	st.gone.Store(true)
 }
 
-// evictLocked drops the least recently used finished states until the
-// table is within its bounds.
+// evictLocked drops answers until the table is within its bounds, from the
+// least recently used end: one used since the last pass goes to the front
+// instead, once.
 func (s *origins) evictLocked() {
+	chances := s.lru.Len()
 	for s.lru.Len() > 0 && (len(s.m) > s.max || s.bytes > s.maxBytes) {
-		s.removeLocked(s.lru.Back().Value.(*originState))
+		e := s.lru.Back()
+		st := e.Value.(*originState)
+		if chances > 0 && st.touched.Load() {
+			chances--
+			st.touched.Store(false)
+			s.lru.MoveToFront(e)
+			continue
+		}
+		s.removeLocked(st)
 	}
 }
 
 // formatWaiters formats the results of the items that waited for st, into
 // one buffer, and tells the writer. With no answer because the run was
 // interrupted, they stay unformatted: the writer stops.
-func (s *origins) formatWaiters(st *originState, ws []bulkWaiter) {
-	if len(ws) == 0 || st.answer == nil && s.ctx.Err() != nil {
+func (s *origins) formatWaiters(st *originState, oa *originAnswer, ws []bulkWaiter) {
+	if len(ws) == 0 || oa == nil && s.ctx.Err() != nil {
 		return
 	}
-	var buf []byte
-	ends := make([]int, len(ws))
-	for i, w := range ws {
+	// Formatted into a scratch buffer, kept in one of the exact size.
+	scratch := bulkBufs.Get().(*[]byte)
+	buf := (*scratch)[:0]
+	for _, w := range ws {
+		w.it.ans = oa
+		w.it.start = len(buf)
 		buf = bulkResults(buf, s.cfg, w.it)
-		ends[i] = len(buf)
+		w.it.end = len(buf)
 	}
-	start := 0
-	for i, w := range ws {
-		w.it.own = buf[start:ends[i]:ends[i]]
-		start = ends[i]
-		w.it.state = nil
+	own := bytes.Clone(buf)
+	if cap(buf) <= 1<<20 {
+		*scratch = buf
+		bulkBufs.Put(scratch)
+	}
+	for _, w := range ws {
+		w.it.own = own[w.it.start:w.it.end:w.it.end]
+		w.it.state, w.it.ans = nil, nil
 		w.it.ready.Store(true)
 	}
 	s.done.Add(int64(len(ws)))

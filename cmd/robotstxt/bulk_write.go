@@ -11,15 +11,15 @@ type bulkWriter struct {
 	w        *bufio.Writer
 	buf      []byte
 	err      error
-	sum      *bulkSummary
-	subjects int
+	tally    bulkTally
+	subjects int64
 }
 
 // item appends the results of it, of batch b, and counts them.
 func (bw *bulkWriter) item(b *bulkBatch, it *bulkItem) {
 	bw.buf = append(bw.buf, it.bytes(b)...)
 	it.own = nil
-	it.stats.addTo(bw.sum, bw.subjects)
+	bw.tally.add(&it.stats, bw.subjects)
 	if len(bw.buf) >= 64<<10 && bw.err == nil {
 		_, bw.err = bw.w.Write(bw.buf)
 		bw.buf = bw.buf[:0]
