@@ -46,13 +46,18 @@ func (e *Error) Error() string {
 		// After a redirect: the origin is what the caller asked about.
 		where = "robots.txt of " + e.Origin.String() + " (at " + where + ")"
 	}
+	return "fetch: " + where + ": " + e.cause()
+}
+
+// cause is the step and the cause's text, "tls: failed to verify
+// certificate: ...": the step is not repeated when the cause names it
+// itself, as crypto/tls does ("tls: ...").
+func (e *Error) cause() string {
 	msg := e.Err.Error()
 	if !strings.HasPrefix(msg, e.Step+": ") {
-		// The cause names its step itself, as crypto/tls does ("tls:
-		// ..."): it is not repeated.
 		msg = e.Step + ": " + msg
 	}
-	return "fetch: " + where + ": " + msg
+	return msg
 }
 
 // Unwrap returns the cause.

@@ -224,7 +224,7 @@ func (f *Fetcher) Fetch(ctx context.Context, o Origin, v Validators) (*Result, e
 			err.Err = context.Cause(ctx)
 		}
 		if len(res.Trace) > 0 && res.Trace[len(res.Trace)-1].Err == "" {
-			res.Trace[len(res.Trace)-1].Err = err.Step + ": " + err.Err.Error()
+			res.Trace[len(res.Trace)-1].Err = err.cause()
 		}
 		f.unreachable(res, err)
 		return res, err
@@ -239,7 +239,7 @@ func (f *Fetcher) unreachable(res *Result, err *Error) {
 	if err.URL != "" && err.URL != err.Origin.RobotsURL() {
 		where = err.URL + ": "
 	}
-	res.Reason = "unreachable (" + where + err.Step + ": " + err.Err.Error() + "): everything is disallowed until a retry gets an answer"
+	res.Reason = "unreachable (" + where + err.cause() + "): everything is disallowed until a retry gets an answer"
 }
 
 // stage records how far a request got, for the step an error names.

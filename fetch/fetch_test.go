@@ -443,6 +443,12 @@ func TestNetworkSteps(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Step != StepTLS || res.Policy != DisallowAll {
 		t.Errorf("tls: %+v %v", res, err)
 	}
+	// crypto/tls's error names the step itself: the reason, the trace
+	// and the error say "tls: " once.
+	if strings.Contains(res.Reason, "tls: tls:") || !strings.Contains(res.Reason, "(tls: failed to verify certificate") ||
+		len(res.Trace) != 1 || !strings.HasPrefix(res.Trace[0].Err, "tls: failed") || strings.Contains(err.Error(), "tls: tls:") {
+		t.Errorf("tls: the step named twice: reason %q, trace %+v, error %q", res.Reason, res.Trace, err)
+	}
 	// The same server through a transport that trusts it.
 	res, err = (&Fetcher{Transport: srv.Client().Transport}).Fetch(context.Background(), o, Validators{})
 	if err != nil || res.Policy != Rules {

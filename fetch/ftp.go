@@ -215,7 +215,7 @@ func (f *Fetcher) fetchFTP(ctx context.Context, res *Result, o Origin) *Error {
 		return nil
 	}
 	res.Policy, res.Body = Rules, body
-	res.Reason = fmt.Sprintf("FTP: %d bytes of rules", len(body))
+	res.Reason = "FTP: " + byteCount(len(body)) + " of rules"
 	if truncated {
 		res.Reason = fmt.Sprintf("FTP: the file is over %d bytes; its first %d are read, the rest ignored and not downloaded", limit, limit)
 	}

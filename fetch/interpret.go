@@ -144,7 +144,7 @@ func decide(d robotstxt.Dialect, code int, contentType string, n, size, limit in
 		case d.IgnoresOversized() && size > robotstxt.DefaultMaxBytes:
 			return verdict{policy: AllowAll, reason: fmt.Sprintf("%s: %s (this one is over %d bytes): everything is allowed", sl, robotstxt.OversizedReason, robotstxt.DefaultMaxBytes)}
 		}
-		v := verdict{policy: Rules, reason: fmt.Sprintf("%s: %d bytes of rules", sl, min(n, limit))}
+		v := verdict{policy: Rules, reason: sl + ": " + byteCount(min(n, limit)) + " of rules"}
 		switch {
 		case size > limit && n <= limit:
 			v.reason = fmt.Sprintf("%s: the body is over %d bytes; its first %d are read, the rest ignored and not downloaded", sl, limit, limit)
@@ -174,4 +174,12 @@ func decide(d robotstxt.Dialect, code int, contentType string, n, size, limit in
 		return verdict{policy: DisallowAll, reason: sl + ": Baidu, as the original standard, reads refused access as everything disallowed"}
 	}
 	return verdict{policy: AllowAll, reason: sl + ": no valid robots.txt, everything is allowed"}
+}
+
+// byteCount is "1 byte" or "n bytes".
+func byteCount(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

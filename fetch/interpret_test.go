@@ -58,6 +58,11 @@ func TestInterpretPolicies(t *testing.T) {
 	if a := Interpret(200, h, []byte("<html>"), robotstxt.Google); !strings.Contains(a.Reason, "served as HTML") {
 		t.Errorf("HTML: reason %q", a.Reason)
 	}
+	for body, want := range map[string]string{"": "200 OK: 0 bytes of rules", "x": "200 OK: 1 byte of rules", "xy": "200 OK: 2 bytes of rules"} {
+		if a := Interpret(200, nil, []byte(body), robotstxt.Google); a.Reason != want {
+			t.Errorf("%q: reason %q, want %q", body, a.Reason, want)
+		}
+	}
 }
 
 // Answer.Decide applies the policy, then the rules, in the crawler's dialect.
