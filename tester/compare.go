@@ -21,10 +21,14 @@ func DefaultCrawlers() []string { return append([]string{}, defaultCrawlers...) 
 type CompareRequest struct {
 	Source *Source
 	// URLs are absolute URLs or paths; none: derived from the file's
-	// rules (at most MaxDerivedURLs).
+	// rules, "/" and one URL per rule, Probe of them in all.
 	URLs []string
-	// Subjects are the rows; none: DefaultCrawlers and every crawler the
-	// file names (at most MaxFileRows of those).
+	// Probe is how many URLs to derive when URLs is empty: 0 means
+	// MaxDerivedURLs; at most MaxProbeURLs.
+	Probe int
+	// Subjects are the rows, where the crawler "*" is any crawler no
+	// group names; none: "*", DefaultCrawlers and every crawler the file
+	// names (at most MaxFileRows of those).
 	Subjects
 }
 
@@ -32,9 +36,16 @@ type CompareRequest struct {
 // per URL, and one footnote per cause of disagreement. Its JSON form is
 // what "robotstxt compare --json" prints.
 type Comparison struct {
-	File          string         `json:"file"`
-	Fetch         *FetchInfo     `json:"fetch,omitempty"` // with -u
-	URLs          []string       `json:"urls"`
+	File  string     `json:"file"`
+	Fetch *FetchInfo `json:"fetch,omitempty"` // with -u
+	URLs  []string   `json:"urls"`
+	// RulesProbed and Rules are set when the URLs were derived: how many
+	// of the file's rules that can match (allow and disallow rules whose
+	// pattern starts with / or *) the URLs probe, of how many. Fewer
+	// probed than there are: ask for more (CompareRequest.Probe), or
+	// give the URLs.
+	RulesProbed   int            `json:"rules_probed,omitempty"`
+	Rules         int            `json:"rules,omitempty"`
 	Notes         []string       `json:"notes,omitempty"`
 	Rows          []CompareRow   `json:"rows"`
 	Disagreements []Disagreement `json:"disagreements"`
@@ -96,8 +107,14 @@ type CellRef struct {
 const MaxFileRows = 32
 
 // MaxDerivedURLs is how many URLs Compare derives from a file's rules when
-// given none ("/" first).
+// given none ("/" first), unless CompareRequest.Probe asks for another
+// number.
 const MaxDerivedURLs = 12
+
+// MaxProbeURLs bounds CompareRequest.Probe: a table of that many columns
+// is already more than anyone reads, and the work is rows times URLs
+// times six dialects.
+const MaxProbeURLs = 1000
 
 // Compare answers req. Its error, for bad input, is an *Error naming the
 // field at fault.
@@ -108,6 +125,13 @@ func Compare(req *CompareRequest) (*Comparison, error) {
 	}
 	if err := checkURLs(req.URLs); err != nil {
 		return nil, err
+	}
+	probe := req.Probe
+	switch {
+	case probe == 0:
+		probe = MaxDerivedURLs
+	case probe < 1 || probe > MaxProbeURLs:
+		return nil, &Error{Field: "probe", Value: fmt.Sprint(req.Probe), Msg: fmt.Sprintf("probe %d: derive from 1 to %d URLs", req.Probe, MaxProbeURLs)}
 	}
 	subjects, left, err := compareSubjects(f.Robots, &req.Subjects, MaxFileRows)
 	if err != nil {
@@ -131,8 +155,15 @@ func Compare(req *CompareRequest) (*Comparison, error) {
 	}
 	urls := req.URLs
 	if len(urls) == 0 {
-		urls = deriveURLs(f.Robots, MaxDerivedURLs)
-		cmp.Notes = append(cmp.Notes, "URLs derived from the file's rules")
+		urls, cmp.RulesProbed, cmp.Rules = deriveURLs(f.Robots, probe)
+		switch {
+		case cmp.Rules == 0:
+			cmp.Notes = append(cmp.Notes, "no URL given, and no rule that can match to derive one from: only / is asked about")
+		case cmp.RulesProbed == cmp.Rules:
+			cmp.Notes = append(cmp.Notes, fmt.Sprintf("URLs derived from the file's rules (/ and one per pattern): all %d %s probed", cmp.Rules, plural(cmp.Rules, "rule")))
+		default:
+			cmp.Notes = append(cmp.Notes, fmt.Sprintf("URLs derived from the file's rules (/ and one per pattern): %d of %d %s probed, the first in file order", cmp.RulesProbed, cmp.Rules, plural(cmp.Rules, "rule")))
+		}
 	}
 	for _, u := range urls {
 		n := robotstxt.NormalizeURL(u)
@@ -150,10 +181,11 @@ func Compare(req *CompareRequest) (*Comparison, error) {
 // left counts the ones left out.
 func compareSubjects(r *robotstxt.Robots, subs *Subjects, max int) (out []subject, left int, err error) {
 	if !subs.empty() {
-		out, err := subs.resolve()
+		out, err := subs.resolveWithStar()
 		return out, 0, err
 	}
 	crawlers, lines, left := pickCrawlers(max, r)
+	out = []subject{starSubject()}
 	for i := range crawlers {
 		out = append(out, subject{label: crawlers[i].Name, crawler: &crawlers[i], line: lines[i]})
 	}
@@ -200,9 +232,11 @@ func pickCrawlers(max int, files ...*robotstxt.Robots) (out []robotstxt.Crawler,
 }
 
 // deriveURLs makes one URL path from each rule of the file ('*' becomes
-// "x", a final '$' is dropped), "/" first, at most max.
-func deriveURLs(r *robotstxt.Robots, max int) []string {
-	urls := []string{"/"}
+// "x", a final '$' is dropped), "/" first, at most max. It counts the
+// rules that can match (a pattern starting with / or *) and those the
+// URLs probe: the rules whose path is among them.
+func deriveURLs(r *robotstxt.Robots, max int) (urls []string, probed, rules int) {
+	urls = []string{"/"}
 	seen := map[string]bool{"/": true}
 	for _, g := range r.Groups() {
 		for _, ru := range g.Rules {
@@ -210,6 +244,7 @@ func deriveURLs(r *robotstxt.Robots, max int) []string {
 			if p == "" || p[0] != '/' && p[0] != '*' {
 				continue
 			}
+			rules++
 			p = strings.TrimSuffix(p, "$")
 			p = strings.ReplaceAll(p, "*", "x")
 			if p[0] != '/' {
@@ -219,9 +254,12 @@ func deriveURLs(r *robotstxt.Robots, max int) []string {
 				seen[p] = true
 				urls = append(urls, p)
 			}
+			if seen[p] {
+				probed++
+			}
 		}
 	}
-	return urls
+	return urls, probed, rules
 }
 
 // compare fills the table: a row per subject, a cell per URL, each cell as
@@ -233,7 +271,9 @@ func compare(f *Source, subjects []subject, cmp *Comparison) {
 	for i := range subjects {
 		s := &subjects[i]
 		row := CompareRow{Crawler: s.label, Agents: s.agents, Line: s.line}
-		if c := s.crawler; c != nil {
+		if c := s.crawler; c != nil && c.Token == probeToken {
+			row.Token = "*"
+		} else if c != nil {
 			_, isKnown := robotstxt.LookupCrawler(c.Name)
 			row.Token, row.Known = c.Token, isKnown
 		} else {
@@ -243,7 +283,7 @@ func compare(f *Source, subjects []subject, cmp *Comparison) {
 			q := s.query(u, robotstxt.DefaultDialect)
 			own := f.Answer(rowDialect(q)).Decide(q)
 			row.Dialect = own.Dialect.String()
-			cell := CompareCell{URL: u, Allowed: own.Allowed, Line: own.Line(), Group: own.Group.Reason, Dialects: map[string]DialectVerdict{}}
+			cell := CompareCell{URL: u, Allowed: own.Allowed, Line: own.Line(), Group: groupReason(&own), Dialects: map[string]DialectVerdict{}}
 			if own.HasRule() {
 				cell.Rule = own.Rule.Text
 			}

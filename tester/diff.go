@@ -138,35 +138,15 @@ func Diff(req *DiffRequest) (*DiffReport, error) {
 // and the crawlers either file names, at most MaxFileRows of those; left
 // counts the ones left out.
 func diffSubjects(a, b *robotstxt.Robots, subs *Subjects) (out []subject, left int, err error) {
-	others := robotstxt.Crawler{Name: "*", Token: probeToken, Dialect: robotstxt.Google}
-	star := subject{label: "*", crawler: &others}
 	if !subs.empty() {
-		rest := *subs
-		rest.Crawlers = nil
-		for _, n := range subs.Crawlers {
-			if n != "*" {
-				rest.Crawlers = append(rest.Crawlers, n)
-			} else if len(out) == 0 {
-				out = append(out, star)
-			}
-		}
-		if !rest.empty() {
-			more, err := rest.resolve()
-			if err != nil {
-				if e, ok := err.(*Error); ok && e.Field == "crawlers" {
-					e.Index = slices.Index(subs.Crawlers, e.Value)
-				}
-				return nil, 0, err
-			}
-			out = append(out, more...)
-		}
-		return out, 0, nil
+		out, err := subs.resolveWithStar()
+		return out, 0, err
 	}
 	if a == nil || b == nil {
 		return nil, 0, nil
 	}
 	crawlers, lines, left := pickCrawlers(MaxFileRows, a, b)
-	out = []subject{star}
+	out = []subject{starSubject()}
 	for i := range crawlers {
 		out = append(out, subject{label: crawlers[i].Name, crawler: &crawlers[i], line: lines[i]})
 	}
@@ -176,6 +156,38 @@ func diffSubjects(a, b *robotstxt.Robots, subs *Subjects) (out []subject, left i
 // probeToken is a product token no file names: asking about it gives the
 // answer of the '*' group.
 const probeToken = "robotstxt-lint-probe"
+
+// starSubject is the row "*": any crawler no group names, asked about as
+// probeToken, in the google dialect.
+func starSubject() subject {
+	others := robotstxt.Crawler{Name: "*", Token: probeToken, Dialect: robotstxt.Google}
+	return subject{label: "*", crawler: &others}
+}
+
+// resolveWithStar resolves subs, where the crawler "*" (once, first) is
+// any crawler no group names.
+func (subs *Subjects) resolveWithStar() (out []subject, err error) {
+	rest := *subs
+	rest.Crawlers = nil
+	for _, n := range subs.Crawlers {
+		if n != "*" {
+			rest.Crawlers = append(rest.Crawlers, n)
+		} else if len(out) == 0 {
+			out = append(out, starSubject())
+		}
+	}
+	if !rest.empty() {
+		more, err := rest.resolve()
+		if err != nil {
+			if e, ok := err.(*Error); ok && e.Field == "crawlers" {
+				e.Index = slices.Index(subs.Crawlers, e.Value)
+			}
+			return nil, err
+		}
+		out = append(out, more...)
+	}
+	return out, nil
+}
 
 // diffClasses groups the subjects by reading: the groups of each file
 // that apply to them and the dialect. Subjects of one reading get the same
