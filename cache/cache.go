@@ -128,9 +128,11 @@ func (s Source) String() string {
 // within the process: each process then fetches on its own, and
 // Stats.LocalFetches counts those fetches.
 //
-// A Cache starts no goroutine of its own except the one running a fetch
-// (so that a caller that gives up does not cancel it for the others), and
-// entries expire lazily when read. It is safe for concurrent use.
+// A Cache runs nothing in the background between questions: the one
+// goroutine it starts is the fetch of an origin, while it lasts (the
+// lease, the fetch, the store write), so that a caller that gives up does
+// not cancel it for the others; see the package doc. Entries expire
+// lazily when read. It is safe for concurrent use.
 type Cache struct {
 	store   store.Store
 	fetcher *fetch.Fetcher

@@ -33,6 +33,17 @@
 // Entries are kept through a store.Store (in memory by default; a bbolt file
 // or Redis to survive restarts or share one cache between processes), encoded
 // by this package with a version byte first. A value the cache cannot read is
-// a miss, never a panic. Time is injected (Options.Now), and entries expire
-// when read: the cache runs nothing in the background.
+// a miss, never a panic. Time is injected (Options.Now).
+//
+// What runs, exactly: New starts nothing, and a Cache has no timer, no
+// sweeper and no Close. Entries expire when read (a bbolt file deletes the
+// expired ones it is not asked about when its owner calls its Sweep;
+// robotstxt serve does, every hour). The one goroutine a Cache starts is
+// the fetch of an origin, one per origin being fetched, shared by every
+// question about it: it takes the fleet's lease when the store is shared
+// (waiting at most twice Options.LeaseTTL for another process's fetch),
+// fetches (within the fetcher's timeout, 15 seconds by default), stores the
+// result and ends. It runs on when the question that started it gives up
+// (its context done), so that the result is stored for the next; nothing
+// outlives it.
 package cache
