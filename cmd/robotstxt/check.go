@@ -244,10 +244,11 @@ func writeCheck(w io.Writer, rep *tester.CheckReport, nURLs int, verbose, color 
 	io.WriteString(w, b.String())
 }
 
-// writeCrawlerTable lists the known crawlers.
+// writeCrawlerTable lists the known crawlers, each column as wide as its
+// widest cell (a crawler's name, token or operator can be long:
+// cohere-training-data-crawler, Allen Institute for AI).
 func writeCrawlerTable(w io.Writer) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-24s %-22s %-9s %-10s %s\n", "crawler", "token", "dialect", "operator", "notes")
+	rows := [][]string{{"crawler", "token", "dialect", "operator", "notes"}}
 	for _, c := range robotstxt.Crawlers() {
 		var notes []string
 		if len(c.Fallbacks) > 0 {
@@ -260,9 +261,41 @@ func writeCrawlerTable(w io.Writer) {
 			notes = append(notes, "control token, fetches nothing")
 		}
 		notes = append(notes, c.Purpose)
-		fmt.Fprintf(&b, "%-24s %-22s %-9s %-10s %s\n", c.Name, c.Token, c.Dialect, c.Operator, strings.Join(notes, "; "))
+		op := c.Operator
+		if op == "" {
+			op = "-" // not known
+		}
+		rows = append(rows, []string{c.Name, c.Token, c.Dialect.String(), op, strings.Join(notes, "; ")})
 	}
-	io.WriteString(w, b.String())
+	io.WriteString(w, alignColumns(rows))
+}
+
+// alignColumns lays rows out in columns two spaces apart, each as wide as
+// its widest cell in display width; the last column is not padded.
+func alignColumns(rows [][]string) string {
+	var widths []int
+	for _, cells := range rows {
+		for i, c := range cells {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], displayWidth(c))
+		}
+	}
+	var b strings.Builder
+	for _, cells := range rows {
+		for i, c := range cells {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(c)
+			if i < len(cells)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-displayWidth(c)))
+			}
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // writeJSON writes v as indented JSON without HTML escaping, and with no

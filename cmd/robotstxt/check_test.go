@@ -164,6 +164,29 @@ func TestCheckHelpAndCrawlers(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "AdsBot-Google") || !strings.Contains(out, "ignores the * group") {
 		t.Errorf("--crawlers: exit %d\n%s", code, out)
 	}
+	// The columns hold the longest names (cohere-training-data-crawler,
+	// Allen Institute for AI): every row's token, dialect and operator
+	// start where the heading's do.
+	rows := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	var starts []int
+	for _, h := range []string{"token", "dialect", "operator", "notes"} {
+		starts = append(starts, strings.Index(rows[0], "  "+h)+2)
+	}
+	long := 0
+	for _, r := range rows[1:] {
+		if strings.Contains(r, "cohere-training-data-crawler") || strings.Contains(r, "Allen Institute for AI") {
+			long++
+		}
+		for _, at := range starts {
+			if len(r) < at || r[at-2:at] != "  " || r[at] == ' ' {
+				t.Errorf("--crawlers: a cell does not start at column %d:\n%s\n%s", at, rows[0], r)
+				break
+			}
+		}
+	}
+	if long < 2 {
+		t.Errorf("--crawlers: the long names are missing:\n%s", out)
+	}
 }
 
 // TestCheckRepeatedURL checks that each URL given gets its own heading,

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	_ "embed"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -14,7 +15,7 @@ import (
 )
 
 const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store STORE] [--cached]] [-c CRAWLER]... [-a TOKEN]...
-                         [--agents A,B]... [--json] [URL...]
+                         [--agents A,B]... [--probe N] [--json] [URL...]
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
 own engine reads the file, and marks the cells where the dialects (google,
@@ -35,17 +36,25 @@ the table.
                 the user's cache directory)
   --cached      with -u: use the cache's copy while it is fresh (up to 24 h)
                 instead of fetching now
-  -c CRAWLER    a crawler from the table (repeatable); the default set is
-                Googlebot, Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
+  -c CRAWLER    a crawler from the table (repeatable), or * for any crawler
+                no group names; the default set is *, Googlebot,
+                Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
                 Baiduspider, GPTBot, CCBot and every crawler the file names
                 (at most 32 of those, each with its user-agent line)
   -a TOKEN      a product token asked about as given (repeatable), with
                 Google's semantics
   --agents A,B  one crawler that obeys several tokens at once (repeatable)
+  --probe N     without URLs: derive up to N URLs (default 12, at most
+                1000), so that more of a long file's rules are probed
   --json        JSON output (see README: "compare --json")
   URL           absolute URLs or paths; typed URLs are normalised as crawlers
-                normalise them (non-ASCII percent-encoded). Without URLs, one
-                URL is derived from each rule of the file (up to 12).
+                normalise them (non-ASCII percent-encoded). Without URLs,
+                "/" and one URL per rule of the file, in file order, up to
+                --probe in all; a note says how many of the rules they probe.
+
+Exit status: 0 once the table is written (where the dialects disagree is
+what the table shows, not a failure: the original dialect reads every
+wildcard differently), 2 on bad usage or when the file cannot be read.
 
 Examples:
   robotstxt compare
@@ -53,6 +62,7 @@ Examples:
   robotstxt compare -f robots.txt -c Googlebot -c Baiduspider /search?q=x
   robotstxt compare -f robots.txt -a MyBot /private/a
   robotstxt compare -u https://example.com/ /private/a
+  robotstxt compare -f robots.txt --probe 100 -c '*' -c Googlebot
 `
 
 //go:embed example.robots.txt
@@ -69,6 +79,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&crawlerNames, "c", "crawler (repeatable)")
 	fs.Var(&tokens, "a", "product token (repeatable)")
 	fs.Var(&agentLists, "agents", "comma-separated tokens of one crawler (repeatable)")
+	probe := fs.Int("probe", tester.MaxDerivedURLs, "URLs derived from the rules")
 	src := addSourceFlags(fs)
 	urls, err := parseFlags(fs, args)
 	if err != nil {
@@ -76,6 +87,16 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err := src.check(fs, *file != "", "-f"); err != nil {
 		complain(stderr, "compare", "%v", err)
+		return 2
+	}
+	probeSet := false
+	fs.Visit(func(f *flag.Flag) { probeSet = probeSet || f.Name == "probe" })
+	switch {
+	case *probe < 1 || *probe > tester.MaxProbeURLs:
+		complain(stderr, "compare", "--probe %d: give a number of URLs from 1 to %d", *probe, tester.MaxProbeURLs)
+		return 2
+	case probeSet && len(urls) > 0:
+		complain(stderr, "compare", "--probe applies only without URLs (it is how many URLs to derive from the file's rules)")
 		return 2
 	}
 	for _, u := range urls {
@@ -95,7 +116,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "compare", "%v", err)
 		return 2
 	}
-	cmp, err := tester.Compare(&tester.CompareRequest{Source: f, URLs: urls,
+	cmp, err := tester.Compare(&tester.CompareRequest{Source: f, URLs: urls, Probe: *probe,
 		Subjects: tester.Subjects{Crawlers: crawlerNames, Agents: tokens, AgentSets: agentSets(agentLists)}})
 	if err != nil {
 		complain(stderr, "compare", "%v", cliError(err, agentLists))
@@ -110,7 +131,7 @@ func writeCompare(stdout, stderr io.Writer, cmp *comparison, jsonOut bool) int {
 	if jsonOut {
 		if err := writeJSON(stdout, cmp); err != nil {
 			complain(stderr, "compare", "%v", err)
-			return 1
+			return 2
 		}
 		return 0
 	}
@@ -123,6 +144,11 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 	fmt.Fprintf(&b, "robots.txt: %s\n", esc(cmp.File))
 	for _, n := range cmp.Notes {
 		fmt.Fprintf(&b, "note: %s\n", esc(n))
+	}
+	if cmp.RulesProbed < cmp.Rules {
+		// How to probe the rest, in this command's words (the JSON
+		// form, the API's too, has rules_probed and rules).
+		fmt.Fprintf(&b, "note: --probe N derives up to N URLs (%d now), or give the URLs to compare\n", len(cmp.URLs))
 	}
 	if cmp.Fetch != nil && len(cmp.Rows) == 0 {
 		io.WriteString(w, b.String())
@@ -190,6 +216,12 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 		b.WriteString(line.String() + "\n")
 	}
 	b.WriteString("\nallow:N / BLOCK:N: the verdict in the crawler's own dialect and the line that decided it.\n")
+	for _, row := range cmp.Rows {
+		if row.Crawler == "*" && row.Token == "*" {
+			b.WriteString("*: any crawler no group names, in the google dialect.\n")
+			break
+		}
+	}
 	if len(cmp.Disagreements) == 0 {
 		b.WriteString("All dialects agree on every cell.\n")
 	} else {

@@ -2,13 +2,15 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/seed53c283f5/robotstxt/tester"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/seed53c283f5/robotstxt/tester"
 )
 
 // golden compares got with testdata/name, or rewrites it with -update.
@@ -37,7 +39,7 @@ func TestCompareBundledExample(t *testing.T) {
 	}
 	golden(t, "compare_example.txt", out)
 	// Baiduspider reads by the draft: first match blocks /private/press/.
-	if !strings.Contains(out, "[3] allowed by google, rfc9309, bing, yandex (line 24 \"Allow: /private/press\"); blocked by baidu, original (line 23") ||
+	if !strings.Contains(out, "[5] allowed by google, rfc9309, bing, yandex (line 24 \"Allow: /private/press\"); blocked by baidu, original (line 23") ||
 		!strings.Contains(out, "      cells: Baiduspider 7, Baiduspider 10\n") {
 		t.Errorf("the Baiduspider disagreement is not explained:\n%s", out)
 	}
@@ -230,7 +232,7 @@ func TestCompareBoundedRows(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &cmp) != nil {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if len(cmp.Rows) != len(tester.DefaultCrawlers())+tester.MaxFileRows {
+	if len(cmp.Rows) != 1+len(tester.DefaultCrawlers())+tester.MaxFileRows { // "*" first
 		t.Errorf("%d rows", len(cmp.Rows))
 	}
 	found := false
@@ -255,5 +257,82 @@ func TestCompareAgents(t *testing.T) {
 	code, _, stderr = runCmd(t, "", "compare", "-c", "MyBot")
 	if code != 2 || !strings.Contains(stderr, "; -a MyBot asks about any product token)") {
 		t.Errorf("unknown crawler: exit %d, %q", code, stderr)
+	}
+}
+
+// TestCompareProbe: on a file of 100 rules, the derived URLs say how many
+// rules they probe and how to probe more (--probe N, or URLs); --probe
+// derives as many as asked, within its bounds.
+func TestCompareProbe(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "Disallow: /p%d/\n", i)
+	}
+	b.WriteString("Disallow: /p0/\nDisallow:\n") // a pattern again, and a rule that matches nothing
+	body := b.String()
+	code, out, stderr := runCmd(t, body, "compare", "-f", "-", "-c", "Googlebot")
+	if code != 0 || !strings.Contains(out, "\nnote: URLs derived from the file's rules (/ and one per pattern): 12 of 101 rules probed, the first in file order\n"+
+		"note: --probe N derives up to N URLs (12 now), or give the URLs to compare\n") || !strings.Contains(out, "  12  /p10/\n") {
+		t.Errorf("exit %d: %s\n%s", code, stderr, out)
+	}
+	code, out, stderr = runCmd(t, body, "compare", "-f", "-", "-c", "Googlebot", "--probe", "200", "--json")
+	var cmp comparison
+	if code != 0 || json.Unmarshal([]byte(out), &cmp) != nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if len(cmp.URLs) != 101 || cmp.RulesProbed != 101 || cmp.Rules != 101 || !slices.Contains(cmp.Notes, "URLs derived from the file's rules (/ and one per pattern): all 101 rules probed") {
+		t.Errorf("--probe 200: %d URLs, %d of %d rules probed, notes %q", len(cmp.URLs), cmp.RulesProbed, cmp.Rules, cmp.Notes)
+	}
+	_, out, _ = runCmd(t, body, "compare", "-f", "-", "-c", "Googlebot", "--probe", "200")
+	if strings.Contains(out, "--probe N") {
+		t.Errorf("every rule probed, and still a hint to probe more:\n%s", out)
+	}
+	// Given URLs, nothing is derived: no count, no hint.
+	_, out, _ = runCmd(t, body, "compare", "-f", "-", "-c", "Googlebot", "--json", "/p99/x")
+	cmp = comparison{}
+	if json.Unmarshal([]byte(out), &cmp) != nil || cmp.Rules != 0 || strings.Contains(out, "rules_probed") {
+		t.Errorf("with URLs: %s", out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--probe", "0"}, "robotstxt compare: --probe 0: give a number of URLs from 1 to 1000\n"},
+		{[]string{"--probe", "1001"}, "robotstxt compare: --probe 1001: give a number of URLs from 1 to 1000\n"},
+		{[]string{"--probe", "20", "/x"}, "robotstxt compare: --probe applies only without URLs (it is how many URLs to derive from the file's rules)\n"},
+	} {
+		code, out, stderr := runCmd(t, body, append([]string{"compare", "-f", "-"}, tc.args...)...)
+		if code != 2 || out != "" || stderr != tc.want {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want 2 and %q", tc.args, code, out, stderr, tc.want)
+		}
+	}
+}
+
+// TestCompareStarRow: the default rows start with "*", any crawler no
+// group names (as diff's do), -c '*' asks for it, and its cells speak of
+// "the crawler", not of the token that stands for it.
+func TestCompareStarRow(t *testing.T) {
+	body := "User-agent: *\nDisallow: /a\n\nUser-agent: Googlebot\nDisallow: /g\n"
+	_, out, _ := runCmd(t, body, "compare", "-f", "-", "/a", "/g")
+	if !strings.Contains(out, "\ncrawler          dialect  1        2\n*                google   BLOCK:2  allow\nGooglebot        google   allow    BLOCK:5\n") ||
+		!strings.Contains(out, "\n*: any crawler no group names, in the google dialect.\n") {
+		t.Errorf("default rows:\n%s", out)
+	}
+	code, out, stderr := runCmd(t, body, "compare", "-f", "-", "--json", "-c", "Bingbot", "-c", "*", "/a")
+	var cmp comparison
+	if code != 0 || json.Unmarshal([]byte(out), &cmp) != nil {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if len(cmp.Rows) != 2 || cmp.Rows[0].Crawler != "*" || cmp.Rows[0].Token != "*" || cmp.Rows[1].Crawler != "Bingbot" {
+		t.Fatalf("rows %+v", cmp.Rows)
+	}
+	star := cmp.Rows[0].Cells[0]
+	if star.Allowed || star.Line != 2 || strings.Contains(out, "robotstxt-lint-probe") || !strings.Contains(star.Group, "the crawler") {
+		t.Errorf("the * row's cell: %+v", star)
+	}
+	_, out, _ = runCmd(t, body, "compare", "-f", "-", "-c", "Bingbot", "/a")
+	if strings.Contains(out, "\n* ") || strings.Contains(out, "*: any crawler") {
+		t.Errorf("a * row not asked for:\n%s", out)
 	}
 }

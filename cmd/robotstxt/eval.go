@@ -68,6 +68,10 @@ Answer fields:
                (each "yes", "no" or null), "line"}
 A malformed question gets {"error": "..."} and the run goes on.
 
+Exit status: 0 when every question got an answer, 1 when some got an
+error (a line on stderr counts them), 2 on bad usage or when standard
+input cannot be read or the answers written.
+
 Example:
   echo '{"robots":"User-agent: *\nDisallow: /x\n","ua":"FooBot","url":"https://example.com/x/y"}' | robotstxt eval
   {"allowed":false,"line":2,"rule":"Disallow: /x","dialect":"google"}
@@ -143,6 +147,7 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	e := &evaluator{opts: &robotstxt.ParseOptions{MaxBytes: *maxBytes}, cache: newBodyCache(64 << 20)}
+	asked, failed := 0, 0 // questions, and those answered with an error
 	in := bufio.NewReaderSize(stdin, 1<<20)
 	out := bufio.NewWriterSize(stdout, 1<<16)
 	enc := json.NewEncoder(jsonWriter{out})
@@ -155,35 +160,45 @@ func runEval(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil && !errors.Is(err, errLineTooLong) {
 			out.Flush()
 			complain(stderr, "eval", "reading standard input: %v", err)
-			return 1
+			return 2
 		}
 		if len(line) == 0 && err == nil {
 			n-- // blank lines are not questions
 			continue
 		}
+		asked++
 		var v any
 		if err != nil {
 			v = map[string]string{"error": fmt.Sprintf("question %d: longer than %d bytes", n, maxQuestionBytes)}
+			failed++
 		} else if a, aerr := e.answer(line); aerr != nil {
 			v = map[string]string{"error": fmt.Sprintf("question %d: %v", n, aerr)}
+			failed++
 		} else {
 			v = a
 		}
 		if err := enc.Encode(v); err != nil {
 			complain(stderr, "eval", "writing: %v", err)
-			return 1
+			return 2
 		}
 		if in.Buffered() == 0 {
 			// About to wait for input: let a reader in a pipeline see
 			// the answers so far.
 			if err := out.Flush(); err != nil {
 				complain(stderr, "eval", "writing: %v", err)
-				return 1
+				return 2
 			}
 		}
 	}
 	if err := out.Flush(); err != nil {
 		complain(stderr, "eval", "writing: %v", err)
+		return 2
+	}
+	if failed > 0 {
+		// Every question has its line, the failed ones an error: a
+		// pipeline that checks the status learns that some did not get
+		// an answer without reading them.
+		complain(stderr, "eval", "%d of %d %s got an error, not an answer", failed, asked, plural(asked, "question"))
 		return 1
 	}
 	return 0
@@ -257,6 +272,9 @@ func (e *evaluator) answer(line []byte) (any, error) {
 		who++
 		c, ok := robotstxt.LookupCrawler(*q.Crawler)
 		if !ok {
+			if near := nearCrawler(*q.Crawler); near != "" {
+				return nil, fmt.Errorf("crawler: unknown crawler %q (did you mean %q?)", *q.Crawler, near)
+			}
 			return nil, fmt.Errorf("crawler: unknown crawler %q", *q.Crawler)
 		}
 		query.Crawler = &c
@@ -282,6 +300,9 @@ func (e *evaluator) answer(line []byte) (any, error) {
 	if q.Dialect != nil && *q.Dialect != "" {
 		d, err := robotstxt.ParseDialect(*q.Dialect)
 		if err != nil {
+			if near := nearDialect(*q.Dialect); near != "" {
+				return nil, fmt.Errorf("dialect: unknown dialect %q (did you mean %q?)", *q.Dialect, near)
+			}
 			return nil, fmt.Errorf("dialect: unknown dialect %q", *q.Dialect)
 		}
 		query.Dialect = d

@@ -46,7 +46,7 @@ func TestEvalRobotsFileRegularOnly(t *testing.T) {
 			case <-time.After(10 * time.Second):
 				t.Fatal("eval hangs")
 			}
-			if code != 0 || strings.TrimSpace(out) != tc.want {
+			if code != evalStatus(tc.want) || strings.TrimSpace(out) != tc.want {
 				t.Errorf("exit %d\ngot  %s\nwant %s\nstderr: %s", code, strings.TrimSpace(out), tc.want, stderr)
 			}
 		})

@@ -215,8 +215,10 @@ func TestEvalFields(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, stderr := runCmd(t, tt.in+"\n", "eval")
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, stderr)
+			// An error for an answer is exit status 1, with a line
+			// on stderr.
+			if wantCode := evalStatus(tt.want); code != wantCode {
+				t.Fatalf("exit %d, want %d: %s", code, wantCode, stderr)
 			}
 			if got := strings.TrimSpace(out); got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
@@ -225,11 +227,20 @@ func TestEvalFields(t *testing.T) {
 	}
 }
 
+// evalStatus is the exit status of eval for one question answered with
+// want: 1 for an error, else 0.
+func evalStatus(want string) int {
+	if strings.HasPrefix(want, `{"error"`) {
+		return 1
+	}
+	return 0
+}
+
 func TestEvalGoesOnAfterErrors(t *testing.T) {
 	in := "not json\n\n{\"robots\":\"\",\"ua\":\"a\",\"url\":\"/\"}\n{}\n{\"robots\":\"User-agent: *\\nDisallow: /\\n\",\"ua\":\"a\",\"url\":\"/\"}"
-	code, out, _ := runCmd(t, in, "eval")
-	if code != 0 {
-		t.Fatalf("exit %d", code)
+	code, out, stderr := runCmd(t, in, "eval")
+	if code != 1 || stderr != "robotstxt eval: 2 of 4 questions got an error, not an answer\n" {
+		t.Fatalf("exit %d, want 1 (two questions failed); stderr %q", code, stderr)
 	}
 	got := lines(out)
 	if len(got) != 4 {
@@ -249,7 +260,7 @@ func TestEvalURLNeitherAbsoluteNorPath(t *testing.T) {
 	in += `{"robots":"User-agent: *\nDisallow: /\n","ua":"a","url":""}` + "\n"
 	code, out, _ := runCmd(t, in, "eval")
 	got := lines(out)
-	if code != 0 || len(got) != 5 {
+	if code != 1 || len(got) != 5 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	for i, a := range got[:4] {

@@ -42,8 +42,9 @@ stale cache) and when it expires.
   -A UA         the User-Agent header (default: robotstxt/VERSION (+URL))
   --timeout D   time allowed for the whole fetch (default 15s)
 
-The exit status is 0 whenever a policy was decided (disallow all included),
-2 on bad usage.
+Exit status: 0 whenever a policy was decided (disallow all included: an
+unreachable site is an answer, not a failure), 2 on bad usage or when the
+store cannot be opened.
 
 Examples:
   robotstxt fetch https://www.google.com/
@@ -130,9 +131,9 @@ func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "fetch", "give one URL (robotstxt fetch -h for help)")
 		return 2
 	}
-	d, err := robotstxt.ParseDialect(*dialectName)
+	d, err := parseDialectFlag(*dialectName)
 	if err != nil {
-		complain(stderr, "fetch", "%v", err)
+		complain(stderr, "fetch", "-d: %v", err)
 		return 2
 	}
 	if *timeout <= 0 {
@@ -157,7 +158,10 @@ func runFetch(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			complain(stderr, "fetch", "nothing printed: no robots.txt body applies, the policy is %s: %s", strings.ReplaceAll(info.Policy, "-", " "), info.Reason)
 		}
 	case *jsonOut:
-		writeJSON(stdout, info)
+		if err := writeJSON(stdout, info); err != nil {
+			complain(stderr, "fetch", "%v", err)
+			return 2
+		}
 	default:
 		writeFetchReport(stdout, info)
 	}
@@ -189,7 +193,7 @@ func writeFetchReport(w io.Writer, info fetchInfo) {
 			parts[0] += " -> " + esc(r.Location)
 		}
 		if r.Bytes > 0 || r.Status/100 == 2 {
-			parts = append(parts, fmt.Sprintf("%d bytes", r.Bytes))
+			parts = append(parts, fmt.Sprintf("%d %s", r.Bytes, plural(int(r.Bytes), "byte")))
 		}
 		if r.Truncated {
 			parts = append(parts, fmt.Sprintf("cut at %d bytes (500 KiB), the rest not downloaded", fetch.DefaultMaxBytes))
@@ -216,7 +220,13 @@ func writeFetchReport(w io.Writer, info fetchInfo) {
 	fmt.Fprintf(&b, "policy:   %s\n", policy)
 	fmt.Fprintf(&b, "why:      %s\n", esc(info.Reason))
 	source := map[string]string{"network": "network", "cache": "fresh cache", "stale-cache": "stale cache (the refresh failed)"}[info.Source]
-	fmt.Fprintf(&b, "source:   %s (store: %s)\n", source, esc(info.Store))
+	retry := ""
+	if info.Source == "cache" && info.FailingSince != "" {
+		// Not a copy of the file: the answer to a failed fetch, kept
+		// until its retry is due.
+		source, retry = "cache: a failed fetch, kept until its retry", "; --refresh retries now"
+	}
+	fmt.Fprintf(&b, "source:   %s (store: %s)%s\n", source, esc(info.Store), retry)
 	if info.FetchedAt != "" {
 		fmt.Fprintf(&b, "fetched:  %s\n", info.FetchedAt)
 	}

@@ -114,6 +114,33 @@ func TestFetchUnreachableStillDecides(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "policy:   disallow all") || !strings.Contains(out, "dial:") || !strings.Contains(out, "retry at: 2026-03-01T12:01:00Z") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
+	// The second run's answer is the failure the cache keeps until its
+	// retry: not a "fresh cache" copy of a file.
+	if strings.Contains(out, "fresh cache") || !strings.Contains(out, "source:   cache: a failed fetch, kept until its retry (store: bbolt ") ||
+		!strings.Contains(out, "; --refresh retries now\n") {
+		t.Errorf("a cached failure's source:\n%s", out)
+	}
+}
+
+// TestFetchTexts: a count of one in the singular, and a TLS error that
+// names its step once ("tls: failed to verify ...", not "tls: tls: ...").
+func TestFetchTexts(t *testing.T) {
+	fixedClock(t)
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("x")) })
+	plain := httptest.NewServer(h)
+	defer plain.Close()
+	_, out, _ := runCmd(t, "", "fetch", "--store", "memory", plain.URL)
+	if !strings.Contains(out, "    200 OK, 1 byte\n") || !strings.Contains(out, "why:      200 OK: 1 byte of rules\n") {
+		t.Errorf("one byte:\n%s", out)
+	}
+	tlsSrv := httptest.NewTLSServer(h)
+	defer tlsSrv.Close()
+	for _, args := range [][]string{{"fetch", "--store", "memory", tlsSrv.URL}, {"fetch", "--json", "--store", "memory", tlsSrv.URL}, {"check", "-u", tlsSrv.URL, "--store", "memory", "/"}} {
+		_, out, stderr := runCmd(t, "", args...)
+		if strings.Contains(out+stderr, "tls: tls:") || !strings.Contains(out, "tls: failed to verify certificate") {
+			t.Errorf("%s: the step named twice, or not at all:\n%s%s", args, out, stderr)
+		}
+	}
 }
 
 func TestFetchDialectAndBody(t *testing.T) {

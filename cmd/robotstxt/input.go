@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/internal/suggest"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
@@ -181,12 +182,52 @@ func flagFailed(stderr io.Writer, cmd, help string, args []string, err error) in
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		msg = "unknown flag " + typedFlag(args, name)
+		typed := typedFlag(args, name)
+		msg = "unknown flag " + typed
+		var u *unknownFlagError
+		if errors.As(err, &u) && u.near != "" {
+			dashes := typed[:len(typed)-len(strings.TrimLeft(typed, "-"))]
+			msg += "; did you mean " + dashes + u.near + "?"
+		}
 	} else if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
 		msg = typedFlag(args, name) + " needs a value"
 	}
 	complain(stderr, cmd, "%s (robotstxt %s -h lists the flags)", msg, cmd)
 	return 2
+}
+
+// unknownFlagError is the flag package's error for a flag fs does not
+// define, with the defined flag the user probably meant ("" when none is
+// near).
+type unknownFlagError struct {
+	err  error
+	near string
+}
+
+func (e *unknownFlagError) Error() string { return e.err.Error() }
+func (e *unknownFlagError) Unwrap() error { return e.err }
+
+// nearFlag returns the flag of fs nearest to name, "" when none is near.
+// One-letter names are left out on both sides: any letter is one edit
+// from any other.
+func nearFlag(fs *flag.FlagSet, name string) string {
+	if len(name) < 2 {
+		// Only the same letter in the other case: -C for -c.
+		near := ""
+		fs.VisitAll(func(f *flag.Flag) {
+			if strings.EqualFold(f.Name, name) {
+				near = f.Name
+			}
+		})
+		return near
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) {
+		if len(f.Name) > 1 {
+			names = append(names, f.Name)
+		}
+	})
+	return suggest.Nearest(name, names)
 }
 
 // typedFlag returns the flag name as the user typed it in args: "-x",
@@ -212,6 +253,9 @@ func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+				err = &unknownFlagError{err, nearFlag(fs, name)}
+			}
 			return nil, err
 		}
 		rest := fs.Args()
@@ -272,13 +316,51 @@ func cliError(err error, agentLists []string) error {
 	}
 	switch {
 	case e.Field == "crawlers":
-		return fmt.Errorf("unknown crawler %q (robotstxt check --crawlers lists the known ones; -a %s asks about any product token)", e.Value, exampleToken(e.Value))
+		did := ""
+		if near := nearCrawler(e.Value); near != "" {
+			did = "; did you mean -c " + near + "?"
+		}
+		return fmt.Errorf("unknown crawler %q%s (robotstxt check --crawlers lists the known ones; -a %s asks about any product token)", e.Value, did, exampleToken(e.Value))
+	case e.Field == "dialect":
+		if near := nearDialect(e.Value); near != "" {
+			return errors.New(e.Msg + "; did you mean " + near + "?")
+		}
+		return errors.New(e.Msg)
 	case e.Field == "agent_sets" && e.Value == "" && e.Index < len(agentLists):
 		return fmt.Errorf("--agents %q names no token", agentLists[e.Index])
 	case e.Suggestion != "":
 		return errors.New(e.Msg + "; did you mean -a " + e.Suggestion + "?")
 	}
 	return errors.New(e.Msg)
+}
+
+// nearCrawler returns the name of the known crawler nearest to name (by
+// its name or its product token), "" when none is near.
+func nearCrawler(name string) string {
+	var names []string
+	byName := map[string]string{}
+	for _, c := range robotstxt.Crawlers() {
+		names = append(names, c.Name)
+		if c.Token != c.Name {
+			names = append(names, c.Token)
+			byName[c.Token] = c.Name
+		}
+	}
+	near := suggest.Nearest(name, names)
+	if n, ok := byName[near]; ok {
+		return n
+	}
+	return near
+}
+
+// nearDialect returns the dialect name nearest to name, "" when none is
+// near.
+func nearDialect(name string) string {
+	var names []string
+	for _, d := range robotstxt.Dialects() {
+		names = append(names, d.String())
+	}
+	return suggest.Nearest(name, names)
 }
 
 // agentSets splits --agents values ("A,B") into token sets, blanks dropped.

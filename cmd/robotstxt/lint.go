@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/internal/suggest"
 	"github.com/seed53c283f5/robotstxt/lint"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
@@ -96,7 +97,15 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			continue
 		}
 		if _, ok := lint.LookupCode(c); !ok {
-			fmt.Fprintf(stderr, "robotstxt lint: --disable: unknown code %q (robotstxt lint --codes lists them)\n", c)
+			did := ""
+			var codes []string
+			for _, k := range lint.Codes() {
+				codes = append(codes, k.Code)
+			}
+			if near := suggest.Nearest(c, codes); near != "" {
+				did = "; did you mean " + near + "?"
+			}
+			complain(stderr, "lint", "--disable: unknown code %q%s (robotstxt lint --codes lists them)", c, did)
 			return 2
 		}
 		off = append(off, c)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/suggest"
 )
 
 // version is the toolkit's version, printed by "robotstxt version": the
@@ -36,8 +37,8 @@ func commands() []command {
 	}
 }
 
-// run is the whole program: it returns the exit status. Exit status 2 means
-// bad usage or input.
+// run is the whole program: it returns the exit status, by the rule of
+// exitStatusHelp (2: bad usage or input).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
@@ -52,6 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 					return c.run([]string{"-h"}, stdin, stdout, stderr)
 				}
 			}
+			return unknownCommand(stderr, args[1])
 		}
 		usage(stdout)
 		return 0
@@ -62,6 +64,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if c.name == name {
 			return c.run(args[1:], stdin, stdout, stderr)
 		}
+	}
+	return unknownCommand(stderr, name)
+}
+
+// unknownCommand reports a command robotstxt does not have and returns
+// the exit status, 2: with the command meant when one is near ("chek"),
+// in one line; else with the list of commands.
+func unknownCommand(stderr io.Writer, name string) int {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	if near := suggest.Nearest(name, names); near != "" {
+		fmt.Fprintf(stderr, "robotstxt: unknown command %q; did you mean robotstxt %s? (robotstxt help lists the commands)\n", name, near)
+		return 2
 	}
 	fmt.Fprintf(stderr, "robotstxt: unknown command %q\n", name)
 	usage(stderr)
@@ -75,8 +92,27 @@ func usage(w io.Writer) {
 		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
 	}
 	b.WriteString("\nRun \"robotstxt <command> -h\" for a command's flags and examples.\n")
+	b.WriteString(exitStatusHelp)
 	io.WriteString(w, b.String())
 }
+
+// exitStatusHelp is the one rule every command's exit status follows.
+const exitStatusHelp = `
+Exit status, the same rule for every command:
+  0    done, and nothing to flag
+  1    done, and the output flags what the command looks for:
+         check          a URL is blocked
+         lint, ai       an error finding
+         diff           a verdict changes
+         policy         the file would change (without --write)
+         eval, bulk     a question or input line got an error, not an answer
+       compare, crawlers, fetch, serve and version flag nothing
+  2    not done, or not all of it: bad usage (a flag, command, crawler or
+       dialect unknown), a file that cannot be read, a store that cannot be
+       opened, output that cannot be written, an address serve cannot
+       listen on
+  130  bulk stopped by Ctrl-C (143: by SIGTERM); every line written is whole
+`
 
 const versionHelp = `Usage: robotstxt version [--json]
 
@@ -97,9 +133,12 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *jsonOut {
-		writeJSON(stdout, struct {
+		if err := writeJSON(stdout, struct {
 			Version string `json:"version"`
-		}{version})
+		}{version}); err != nil {
+			complain(stderr, "version", "%v", err)
+			return 2
+		}
 		return 0
 	}
 	fmt.Fprintln(stdout, "robotstxt", version)

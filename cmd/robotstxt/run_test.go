@@ -60,3 +60,97 @@ func TestCountsInPluralAgree(t *testing.T) {
 		t.Errorf("diff:\n%s", out)
 	}
 }
+
+// TestDidYouMean: a mistyped command, flag, crawler, dialect or lint code
+// is one line that names the one meant, with exit status 2; a name near
+// nothing gets no guess.
+func TestDidYouMean(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "robots.txt")
+	os.WriteFile(file, []byte("User-agent: *\nDisallow: /a\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"chek"}, "robotstxt: unknown command \"chek\"; did you mean robotstxt check? (robotstxt help lists the commands)\n"},
+		{[]string{"help", "lnit"}, "robotstxt: unknown command \"lnit\"; did you mean robotstxt lint? (robotstxt help lists the commands)\n"},
+		{[]string{"check", "-f", file, "--jsn", "/a"}, "robotstxt check: unknown flag --jsn; did you mean --json? (robotstxt check -h lists the flags)\n"},
+		{[]string{"check", "-f", file, "--crawler", "/a"}, "robotstxt check: unknown flag --crawler; did you mean --crawlers? (robotstxt check -h lists the flags)\n"},
+		{[]string{"diff", "-url", "x", "a", "b"}, "robotstxt diff: unknown flag -url; did you mean -urls? (robotstxt diff -h lists the flags)\n"},
+		{[]string{"compare", "-C", "Googlebot"}, "robotstxt compare: unknown flag -C; did you mean -c? (robotstxt compare -h lists the flags)\n"},
+		{[]string{"fetch", "-x", "example.com"}, "robotstxt fetch: unknown flag -x (robotstxt fetch -h lists the flags)\n"},
+		{[]string{"check", "-f", file, "-c", "Gooblebot", "/a"}, "robotstxt check: unknown crawler \"Gooblebot\"; did you mean -c Googlebot? (robotstxt check --crawlers lists the known ones; -a Gooblebot asks about any product token)\n"},
+		{[]string{"compare", "-c", "bingbott"}, "robotstxt compare: unknown crawler \"bingbott\"; did you mean -c Bingbot? (robotstxt check --crawlers lists the known ones; -a bingbott asks about any product token)\n"},
+		{[]string{"diff", "-c", "MyOwnBot", file, file}, "robotstxt diff: unknown crawler \"MyOwnBot\" (robotstxt check --crawlers lists the known ones; -a MyOwnBot asks about any product token)\n"},
+		{[]string{"check", "-f", file, "-d", "gogle", "/a"}, "robotstxt check: unknown dialect \"gogle\" (google, rfc9309, bing, yandex, baidu, original); did you mean google?\n"},
+		{[]string{"fetch", "-d", "yandx", "example.com"}, "robotstxt fetch: -d: unknown dialect \"yandx\" (google, rfc9309, bing, yandex, baidu, original); did you mean yandex?\n"},
+		{[]string{"lint", "--disable", "shadowd-rule", file}, "robotstxt lint: --disable: unknown code \"shadowd-rule\"; did you mean shadowed-rule? (robotstxt lint --codes lists them)\n"},
+	} {
+		code, out, stderr := runCmd(t, "", tc.args...)
+		if code != 2 || out != "" || stderr != tc.want {
+			t.Errorf("%q: exit %d, stdout %q\nstderr %q\nwant   %q", tc.args, code, out, stderr, tc.want)
+		}
+	}
+	// Near nothing: the list of commands, no guess.
+	code, _, stderr := runCmd(t, "", "frobnicate")
+	if code != 2 || !strings.HasPrefix(stderr, "robotstxt: unknown command \"frobnicate\"\nrobotstxt: the Robots Exclusion Protocol toolkit") {
+		t.Errorf("frobnicate: exit %d, %q", code, stderr)
+	}
+	// eval says it in the answer.
+	code, out, _ := runCmd(t, `{"robots":"","crawler":"Bingbott","url":"/"}`+"\n"+`{"robots":"","ua":"a","url":"/","dialect":"yandx"}`+"\n", "eval")
+	if code != 1 || out != `{"error":"question 1: crawler: unknown crawler \"Bingbott\" (did you mean \"Bingbot\"?)"}`+"\n"+
+		`{"error":"question 2: dialect: unknown dialect \"yandx\" (did you mean \"yandex\"?)"}`+"\n" {
+		t.Errorf("eval: exit %d:\n%s", code, out)
+	}
+}
+
+// TestExitStatusRule: robotstxt help states the one rule, and each
+// command follows it: 0 done with nothing to flag, 1 done with something
+// flagged, 2 not done.
+func TestExitStatusRule(t *testing.T) {
+	code, out, _ := runCmd(t, "", "help")
+	if code != 0 || !strings.Contains(out, "\nExit status, the same rule for every command:\n  0    done, and nothing to flag\n  1    done, and the output flags") {
+		t.Errorf("help: exit %d:\n%s", code, out)
+	}
+	dir := t.TempDir()
+	clean, blocked, bad := filepath.Join(dir, "clean"), filepath.Join(dir, "blocked"), filepath.Join(dir, "bad")
+	os.WriteFile(clean, []byte("User-agent: *\nDisallow: /a\n"), 0o644)
+	os.WriteFile(blocked, []byte("User-agent: *\nDisallow: /\n"), 0o644)
+	os.WriteFile(bad, []byte{0xff, 0xfe, 'U', 0}, 0o644) // UTF-16: an error finding
+	good := `{"robots":"","ua":"a","url":"/"}` + "\n"
+	for _, tc := range []struct {
+		stdin string
+		args  []string
+		want  int
+	}{
+		{"", []string{"check", "-f", clean, "/b"}, 0},
+		{"", []string{"check", "-f", clean, "/a"}, 1},
+		{"", []string{"check", "-f", dir + "/none", "/a"}, 2},
+		{"", []string{"lint", clean}, 0},
+		{"", []string{"lint", bad}, 1},
+		{"", []string{"lint", clean, dir + "/none"}, 2},
+		{"", []string{"diff", clean, clean}, 0},
+		{"", []string{"diff", clean, blocked}, 1},
+		{"", []string{"diff", clean}, 2},
+		{"", []string{"compare", "-f", clean}, 0},
+		{"", []string{"compare", "-f", blocked, "-c", "Googlebot", "/x"}, 0}, // a report: nothing is flagged
+		{"", []string{"compare", "-f", dir + "/none"}, 2},
+		{good, []string{"eval"}, 0},
+		{good + "{}\n", []string{"eval"}, 1},
+		{good, []string{"eval", "extra"}, 2},
+		{"", []string{"version"}, 0},
+		{"", []string{"version", "x"}, 2},
+		{"", []string{}, 2},
+	} {
+		code, _, stderr := runCmd(t, tc.stdin, tc.args...)
+		if code != tc.want {
+			t.Errorf("%q: exit %d, want %d (%s)", tc.args, code, tc.want, stderr)
+		}
+	}
+	// Each command's help says how its statuses follow the rule.
+	for _, cmd := range []string{"check", "compare", "diff", "eval", "fetch", "lint"} {
+		_, _, help := runCmd(t, "", cmd, "-h")
+		if !strings.Contains(help, "\nExit status") {
+			t.Errorf("%s -h says nothing of its exit status", cmd)
+		}
+	}
+}
