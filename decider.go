@@ -3,6 +3,7 @@ package robotstxt
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // A Decider answers many URLs for one asker: a [Query] prepared once.
@@ -27,6 +28,11 @@ type Decider struct {
 	base Decision
 	ids  []int32    // the rule sets that hold the chosen groups
 	sets []*ruleSet // the same, compiled (nil: compiled at each decision)
+
+	// The chosen groups' Content-Usage rules and Content-Signal line,
+	// prepared on the first usage question (see usage.go).
+	usageOnce sync.Once
+	usage     *groupUsage
 }
 
 // Decider prepares q for many URLs: q.URL is ignored; the other fields

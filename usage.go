@@ -4,7 +4,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // A reading keeps its Content-Usage and Content-Signal lines as it finds
@@ -200,13 +199,14 @@ func (r *Robots) Usage(q Query) UsageAnswer {
 }
 
 // Usage answers for url as [Robots.Usage] does, for the decider's query.
-// A file's usage table is built on its first usage question.
+// A file's usage table is built on its first usage question, and the
+// decider's own rules (those of its groups, longest first) on its first.
 func (p *Decider) Usage(url string) UsageAnswer {
 	if p.oversized {
 		return UsageAnswer{Allowed: true}
 	}
 	// The crawl decision, as decide makes it, without its words.
-	path := decisionPath(url, p.d)
+	path := usagePath(url, p.d)
 	var a UsageAnswer
 	if _, ok := p.fixed(path, p.base.Group.Kind); ok {
 		a.Allowed = true
@@ -223,16 +223,143 @@ func (p *Decider) Usage(url string) UsageAnswer {
 			a.Line = int(win.r.line)
 		}
 	}
-	t := p.c.aiTable()
-	if t == nil {
+	p.usageOnce.Do(func() { p.usage = newGroupUsage(p.c, p.base.Group.Groups) })
+	g := p.usage
+	if g == nil {
 		return a
 	}
-	groups := p.base.Group.Groups
-	a.Signals = t.signals(groups)
+	a.Signals = g.signals
 	if a.Allowed {
-		a.Usage = t.usage(groups, path)
+		a.Usage = g.answer(path)
 	}
 	return a
+}
+
+// usagePath is decisionPath(url, d), found for Google's reading as Allowed
+// finds it: one scan for the path's start, one for its end ('#' or NUL).
+func usagePath(url string, d Dialect) string {
+	if d == Google || d == Bing || d == Yandex {
+		if p, slash := splitPathRaw(url); !slash {
+			return cutPath(p)
+		}
+	}
+	return decisionPath(url, d)
+}
+
+// groupUsage is the Content-Usage rules and Content-Signal line of the
+// groups a decider chose, ready to answer: the rules with a path in one
+// set, longest first, each with its answer; the answer of the rules
+// without a path (weight 0), combined once.
+type groupUsage struct {
+	paths   ruleSet       // the rules with a path, by weight, longest first
+	answers []Usage       // per rule of paths: its answer alone
+	prefs   [][]UsagePref // per rule of paths: its statement, to combine ties
+	lines   []int         // per rule of paths: its line
+	anyPath Usage         // the rules without a path, combined
+	signals Signals
+}
+
+// newGroupUsage gathers the usage lines of groups (file order), or returns
+// nil when the file has none.
+func newGroupUsage(c *compiled, groups []int) *groupUsage {
+	t := c.aiTable()
+	if t == nil {
+		return nil
+	}
+	g := &groupUsage{signals: t.signals(groups)}
+	var any []*usageRule
+	type ref struct {
+		r *crule
+		u *usageRule
+		s *ruleSet
+	}
+	var refs []ref
+	for _, gi := range groups {
+		tg := &t.groups[gi]
+		for i := range tg.anyPath {
+			any = append(any, &tg.anyPath[i])
+		}
+		if s := tg.paths; s != nil {
+			for i := range s.rules {
+				refs = append(refs, ref{&s.rules[i], &tg.pathOf[i], s})
+			}
+		}
+	}
+	g.anyPath = combined(any)
+	// One set holding every path rule, by weight: each rule's pattern is
+	// copied into the set's arena.
+	slices.SortStableFunc(refs, func(a, b ref) int { return int(b.r.n) - int(a.r.n) })
+	var arena strings.Builder
+	for _, x := range refs {
+		r := *x.r
+		pat := x.s.pat(x.r)
+		r.off = uint32(arena.Len())
+		r.flags |= ruleExtra
+		arena.WriteString(pat)
+		g.paths.rules = append(g.paths.rules, r)
+		g.answers = append(g.answers, Usage{Prefs: x.u.prefs, Lines: x.u.lines})
+		g.prefs = append(g.prefs, x.u.prefs)
+		g.lines = append(g.lines, x.u.line)
+	}
+	g.paths.body, g.paths.extra = c.body, arena.String()
+	g.paths.nmatch = int32(len(g.paths.rules))
+	return g
+}
+
+// combined is the answer of rules us together: their statements combined
+// key by key, their lines ascending.
+func combined(us []*usageRule) Usage {
+	switch len(us) {
+	case 0:
+		return Usage{}
+	case 1:
+		return Usage{Prefs: us[0].prefs, Lines: us[0].lines}
+	}
+	st := make([][]UsagePref, 0, len(us))
+	lines := make([]int, 0, len(us))
+	for _, u := range us {
+		st = append(st, u.prefs)
+		lines = append(lines, u.line)
+	}
+	slices.Sort(lines)
+	return Usage{Prefs: CombineUsage(st...), Lines: slices.Compact(lines)}
+}
+
+// answer returns the preferences for path: those of the longest matching
+// path rule, or of all those of its length combined; else those of the
+// rules without a path.
+func (g *groupUsage) answer(path string) Usage {
+	s := &g.paths
+	rs := s.rules
+	if len(rs) == 0 {
+		return g.anyPath
+	}
+	p := newProbe(path, false)
+	for i := range rs {
+		r := &rs[i]
+		if p.reject(r) || !s.matchRest(r, p.pathFor(r)) {
+			continue
+		}
+		// The longest: alone, or with others of its length.
+		var ties []int
+		for j := i + 1; j < len(rs) && rs[j].n == r.n; j++ {
+			if q := &rs[j]; !p.reject(q) && s.matchRest(q, p.pathFor(q)) {
+				ties = append(ties, j)
+			}
+		}
+		if ties == nil {
+			return g.answers[i]
+		}
+		st := [][]UsagePref{g.prefs[i]}
+		lines := []int{g.lines[i]}
+		for _, j := range ties {
+			st = append(st, g.prefs[j])
+			lines = append(lines, g.lines[j])
+		}
+		slices.Sort(lines)
+		return Usage{Prefs: CombineUsage(st...), Lines: slices.Compact(lines)}
+	}
+	return g.anyPath
 }
 
 // signals returns the first Content-Signal line of groups (in file order).
@@ -243,54 +370,4 @@ func (t *aiTable) signals(groups []int) Signals {
 		}
 	}
 	return Signals{}
-}
-
-// each calls fn for every Content-Usage rule of groups that matches path,
-// with the length of its path (0 for a rule without one).
-func (t *aiTable) each(groups []int, path string, fn func(w int, u *usageRule)) {
-	for _, gi := range groups {
-		g := &t.groups[gi]
-		for i := range g.anyPath {
-			fn(0, &g.anyPath[i])
-		}
-		if s := g.paths; s != nil {
-			base := uintptr(unsafe.Pointer(unsafe.SliceData(s.rules)))
-			s.scanEach(path, 0, func(r *crule) {
-				fn(int(r.n), &g.pathOf[(uintptr(unsafe.Pointer(r))-base)/unsafe.Sizeof(crule{})])
-			})
-		}
-	}
-}
-
-// usage returns the preferences of groups' Content-Usage rules for path
-// (as the dialect matches it).
-func (t *aiTable) usage(groups []int, path string) Usage {
-	// The longest path, the first rule of that length, and how many.
-	best, n := -1, 0
-	var first *usageRule
-	t.each(groups, path, func(w int, u *usageRule) {
-		switch {
-		case w > best:
-			best, first, n = w, u, 1
-		case w == best:
-			n++
-		}
-	})
-	switch n {
-	case 0:
-		return Usage{}
-	case 1:
-		return Usage{Prefs: first.prefs, Lines: first.lines}
-	}
-	// Rules with paths of one length: their statements combined.
-	var st [][]UsagePref
-	var lines []int
-	t.each(groups, path, func(w int, u *usageRule) {
-		if w == best {
-			st = append(st, u.prefs)
-			lines = append(lines, u.line)
-		}
-	})
-	slices.Sort(lines)
-	return Usage{Prefs: CombineUsage(st...), Lines: slices.Compact(lines)}
 }

@@ -311,16 +311,26 @@ func TestUsageAllocs(t *testing.T) {
 }
 
 // BenchmarkUsage is the usage answer for a warm file: a decider's question
-// about one URL.
+// about one URL, beside Allowed's (the crawl answer alone) on the same
+// file and URLs, for the ratio on a noisy machine.
 func BenchmarkUsage(b *testing.B) {
 	r := ParseString(aiprefExample)
 	d := r.Decider(Query{Agents: []string{"FooBot"}})
 	urls := []string{"https://example.com/ai-ok/x", "https://example.com/test/page.html", "https://example.com/never/x"}
 	d.Usage(urls[0])
-	b.ReportAllocs()
-	for i := 0; b.Loop(); i++ {
-		d.Usage(urls[i%len(urls)])
-	}
+	r.Compile()
+	b.Run("usage", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			d.Usage(urls[i%len(urls)])
+		}
+	})
+	b.Run("allowed", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			r.Allowed("FooBot", urls[i%len(urls)])
+		}
+	})
 }
 
 // FuzzUsage checks usage answers on any file: no panic; preferences only
@@ -380,4 +390,23 @@ func FuzzUsagePreference(f *testing.F) {
 			seen[p.Key] = true
 		}
 	})
+}
+
+// TestUsagePath: the path Usage matches is decisionPath's, for every
+// dialect, on the golden questions' URLs and on URLs that test the edges.
+func TestUsagePath(t *testing.T) {
+	urls := []string{"http://h", "http://h?q", "http://h;p", "http://h#f", "http://h/a#f", "http://h/a\x00b", "/a#b",
+		"https://h:80/a/b?c=d#e", "HTTP://H/A", "ftp://h/x", "//h/x", "", "?", "/", "http://user@h/x?y#z", "http://h/%7e#"}
+	for i, c := range readGolden(t) {
+		if i%50 == 0 {
+			urls = append(urls, c.URL)
+		}
+	}
+	for _, d := range Dialects() {
+		for _, u := range urls {
+			if got, want := usagePath(u, d), decisionPath(u, d); got != want {
+				t.Errorf("%v: usagePath(%q) = %q, decisionPath %q", d, u, got, want)
+			}
+		}
+	}
 }
