@@ -7,7 +7,8 @@
 # instead, four 1 KiB URLs each: every origin serves a ~500 KiB file of
 # wildcard rules (internal/hostile's shapes), from a local proxy that the
 # command package's tests serve (TestBulkHostileWebServe). Prints wall time
-# and peak RSS (the target: under 600 MB), one cold run.
+# and peak RSS (the target: under 600 MB), one cold run on a bbolt file
+# (STORE=memory: on the memory store, which itself keeps up to 256 MiB).
 #
 # Usage: sh bench/bulk.sh [URLS] [ORIGINS]   (from the repository root)
 #        sh bench/bulk.sh --hostile [ORIGINS]
@@ -28,10 +29,13 @@ if [ "${1:-}" = "--hostile" ]; then
   ROBOTSTXT_HOSTILE_WEB="$dir/addr" ROBOTSTXT_HOSTILE_ORIGINS="$ORIGINS" \
     "$dir/cmdtest" -test.run '^TestBulkHostileWebServe$' > /dev/null 2>&1 &
   web=$!
-  while [ ! -s "$dir/addr" ]; do sleep 0.05; done
+  while [ ! -s "$dir/addr" ]; do
+    kill -0 $web 2>/dev/null || { echo "the hostile web did not start"; exit 1; }
+    sleep 0.05
+  done
   export HTTP_PROXY="http://$(cat "$dir/addr")" NO_PROXY=
   echo "input: $(wc -l < "$dir/addr.urls") URLs over $ORIGINS hostile origins; hostile web at $HTTP_PROXY"
-  /usr/bin/time -v "$dir/robotstxt" bulk --quiet --store memory -c Googlebot -a FooBot \
+  /usr/bin/time -v "$dir/robotstxt" bulk --quiet --store "${STORE:-$dir/cache.db}" -c Googlebot -a FooBot \
       --summary "$dir/sum.json" "$dir/addr.urls" > "$dir/out.jsonl" 2> "$dir/time.txt" || { cat "$dir/time.txt"; exit 1; }
   wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$dir/time.txt")
   rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$dir/time.txt")

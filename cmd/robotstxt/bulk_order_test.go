@@ -232,3 +232,11 @@ func TestBulkOrderInputBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestBulkOrderFlag: --order is input or any.
+func TestBulkOrderFlag(t *testing.T) {
+	_, stderr, code := runBulkArgs(t, strings.NewReader(""), "--store", "memory", "--order", "random")
+	if code != 2 || !strings.Contains(stderr, `--order "random": want input or any`) {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

@@ -149,3 +149,11 @@ func TestBulkInputFieldsFolded(t *testing.T) {
 		t.Errorf("the result as encoding/json reads it: %+v", r)
 	}
 }
+
+// TestBulkHelpSaysCSVIsNeutralised: --help says what CSV fields become.
+func TestBulkHelpSaysCSVIsNeutralised(t *testing.T) {
+	_, stderr, code := runBulkArgs(t, nil, "-h")
+	if code != 0 || !strings.Contains(stderr, "gets a leading ' (OWASP's advice against formula injection)") {
+		t.Errorf("exit %d; help:\n%s", code, stderr)
+	}
+}
