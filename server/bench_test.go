@@ -75,3 +75,24 @@ func BenchmarkEngineCheck1(b *testing.B) { benchServer(b, nil, "POST", "/v1/chec
 func BenchmarkEngineCheck1000(b *testing.B) {
 	benchServer(b, nil, "POST", "/v1/check", benchBody(1000))
 }
+
+// With "usage": true, each result's usage and signals: the file's * group
+// has a Content-Usage line, a Content-Usage rule with a path and a
+// Content-Signal line.
+func BenchmarkEngineCheck1000Usage(b *testing.B) {
+	body := strings.Replace(benchBody(1000), `"robots":"User-agent: *\n`, `"robots":"User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /private-1/ train-ai=y\nContent-Signal: search=yes, ai-train=no\n`, 1)
+	body = strings.Replace(body, `{"crawlers"`, `{"usage":true,"crawlers"`, 1)
+	if !strings.Contains(body, `"usage":true`) || !strings.Contains(body, "Content-Usage") {
+		b.Fatal("the body lacks the option or the lines")
+	}
+	benchServer(b, nil, "POST", "/v1/check", body)
+}
+
+// The AI report and a policy of the AI sample.
+func BenchmarkEngineAI(b *testing.B) {
+	benchServer(b, nil, "POST", "/v1/ai", `{"robots": `+quote(usageFiles[0])+`, "urls": ["/", "/blog/post"]}`)
+}
+
+func BenchmarkEnginePolicy(b *testing.B) {
+	benchServer(b, nil, "POST", "/v1/policy", `{"robots": `+quote(usageFiles[0])+`, "deny": ["ai-training"], "allow": ["search"]}`)
+}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -20,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -417,6 +419,14 @@ func TestE2EHostile(t *testing.T) {
 	b.paste(ctx, "agents", "")
 	b.runCheck(ctx)
 	b.do(ctx, chromedp.Click(chromedp.CSS(`#results-out button[data-row="0"][data-col="0"]`)))
+	b.openAI(ctx)
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#policy-form input[data-kind="purposes"][data-key="ai-training"][value="deny"]`)))
+	b.paste(ctx, "policy-deny-more", "<img src=z onerror=alert(9)>")
+	b.do(ctx, chromedp.Click(chromedp.CSS("#policy-run")))
+	b.waitFor(ctx, `document.querySelector('#policy-out .error') !== null`)
+	b.paste(ctx, "policy-deny-more", "")
+	b.do(ctx, chromedp.Click(chromedp.CSS("#policy-run")))
+	b.waitFor(ctx, `document.getElementById('policy-diff') !== null`)
 	for _, tab := range []string{"dialects", "lint", "diff"} {
 		b.do(ctx, chromedp.Click(chromedp.CSS("#tab-"+tab)))
 	}
@@ -436,6 +446,9 @@ func TestE2EHostile(t *testing.T) {
 	}
 	if rows := eval[string](b, ctx, `document.querySelector('#results-table tbody').textContent`); !strings.Contains(rows, `/"><svg onload=alert(7)>`) {
 		t.Errorf("the URLs are not shown as text: %s", rows)
+	}
+	if text := eval[string](b, ctx, `document.getElementById('policy-diff').textContent`); !strings.Contains(text, "<script>alert(1)</script>") {
+		t.Errorf("the policy's diff does not show the file as text: %s", text)
 	}
 	b.screenshot(ctx, "hostile")
 	b.check()
@@ -745,5 +758,371 @@ func TestE2ERefused(t *testing.T) {
 		t.Errorf("GET /v1/fetch: %+v", got)
 	}
 	b.screenshot(ctx, "refused")
+	b.check()
+}
+
+// aiRobots is the AI sample (cmd/robotstxt/testdata/ai_sample.txt): search
+// engines welcome, no AI training, with the contradictions a site owner
+// makes.
+const aiRobots = `# Example Co.: search engines welcome, no AI training
+User-agent: *
+Disallow: /admin/
+Content-Usage: train-ai=n
+Content-Usage: /blog/ train-ai=y
+Content-Signal: search=yes, ai-train=no
+
+User-agent: Googlebot
+User-agent: GPTBot
+Disallow: /
+
+User-agent: ClaudeBot
+Allow: /
+
+User-agent: Google-Extended
+Disallow: /drafts/
+`
+
+// openAI shows the AI view and waits for its report.
+func (b *browser) openAI(ctx context.Context) {
+	b.t.Helper()
+	b.do(ctx, chromedp.Click(chromedp.CSS("#tab-ai")))
+	b.waitFor(ctx, `document.querySelector('#ai-out .ai-section') !== null || document.querySelector('#ai-out .error') !== null`)
+	if msg := eval[string](b, ctx, `(document.querySelector('#ai-out .error') || {}).textContent || ''`); msg != "" {
+		b.t.Fatalf("the AI report failed: %s", msg)
+	}
+}
+
+// aiRow is what the AI view shows of one crawler at one URL.
+type aiRow struct {
+	Who, URL, Fetch, Usage, Signal string
+}
+
+// aiRows reads the AI view's rows: the crawler, URL, verdict, usage and
+// signal cells' text.
+func (b *browser) aiRows(ctx context.Context) map[string]aiRow {
+	b.t.Helper()
+	rows := eval[[]aiRow](b, ctx, `(() => {
+		const out = [];
+		for (const table of document.querySelectorAll('#ai-out table.ai')) {
+			let who = '', signal = '';
+			for (const tr of table.tBodies[0].rows) {
+				const th = tr.querySelector('th');
+				if (th) { who = th.firstChild.textContent; signal = tr.querySelector('td.signal').textContent; }
+				out.push({Who: who, URL: (tr.querySelector('td.url') || {}).textContent || '', Fetch: tr.querySelector('td.fetch').textContent, Usage: tr.querySelector('td.usage').textContent, Signal: signal});
+			}
+		}
+		return out;
+	})()`)
+	m := map[string]aiRow{}
+	for _, r := range rows {
+		m[r.Who+" "+r.URL] = r
+	}
+	return m
+}
+
+// TestE2EAI: the AI view of the file in the editor: the crawlers grouped
+// by purpose, each with its verdict, deciding line, Content-Usage and
+// Content-Signal at each URL; the contradictions on top, whose lines (and
+// the table's) highlight the line in the editor; an edit of the file is
+// followed.
+func TestE2EAI(t *testing.T) {
+	b := newBrowser(t, 1280, 1000)
+	ctx := b.ctx
+	b.open(ctx, b.base+"/")
+	b.paste(ctx, "robots", aiRobots)
+	b.paste(ctx, "urls", "/\n/blog/post")
+	b.openAI(ctx)
+
+	sections := eval[[]string](b, ctx, `[...document.querySelectorAll('#ai-out .ai-section')].map(s => s.dataset.purpose)`)
+	if want := "others search ai-training ai-search user-fetch agent token-only"; strings.Join(sections, " ") != want {
+		t.Errorf("sections %q, want %s", sections, want)
+	}
+	heads := eval[string](b, ctx, `[...document.querySelectorAll('#ai-out .ai-section h4')].map(h => h.textContent).join(' | ')`)
+	for _, want := range []string{"Search search engines' indexes", "AI training training AI models", "User fetches", "Agents", "Tokens"} {
+		if !strings.Contains(heads, want) {
+			t.Errorf("headings %q lack %q", heads, want)
+		}
+	}
+	rows := b.aiRows(ctx)
+	for key, want := range map[string]aiRow{
+		"GPTBot /":             {Fetch: "✗ may not fetch · line 10 Disallow: /", Usage: "none: it may not fetch", Signal: "none"},
+		"Bingbot /":            {Fetch: "✓ may fetchno rule matches", Usage: "train-ai=n line 4", Signal: "search=yes, ai-train=no line 6"},
+		"Bingbot /blog/post":   {Fetch: "✓ may fetchno rule matches", Usage: "train-ai=y line 5", Signal: "search=yes, ai-train=no line 6"},
+		"ClaudeBot /":          {Fetch: "✓ may fetch · line 13 Allow: /", Usage: "none stated", Signal: "none"},
+		"* /blog/post":         {Fetch: "✓ may fetchno rule matches", Usage: "train-ai=y line 5", Signal: "search=yes, ai-train=no line 6"},
+		"Google-Extended /":    {Fetch: "✓ may fetchno rule matches", Usage: "none stated", Signal: "none"},
+		"Googlebot /blog/post": {Fetch: "✗ may not fetch · line 10 Disallow: /", Usage: "none: it may not fetch", Signal: "none"},
+	} {
+		got, ok := rows[key]
+		want.Who, want.URL = got.Who, got.URL
+		if !ok || got != want {
+			t.Errorf("%s: %+v\nwant %+v", key, got, want)
+		}
+	}
+	// The contradictions come first: Googlebot (search) blocked with
+	// GPTBot, and ClaudeBot's group that drops train-ai=n.
+	findings := eval[[]string](b, ctx, `[...document.querySelectorAll('#ai-findings li')].map(li => li.dataset.code + ' ' + li.className + ': ' + li.textContent)`)
+	if len(findings) < 2 || !strings.HasPrefix(findings[0], "search-blocked sev-error") && !strings.HasPrefix(findings[0], "train-ai-contradiction sev-error") {
+		t.Fatalf("findings %q", findings)
+	}
+	joined := strings.Join(findings, "\n")
+	for _, want := range []string{"search-blocked sev-error", "Googlebot", "train-ai-contradiction sev-error", "ClaudeBot"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("findings lack %q:\n%s", want, joined)
+		}
+	}
+	if eval[int](b, ctx, `document.querySelector('#ai-out .ai-section').compareDocumentPosition(document.getElementById('ai-findings')) & Node.DOCUMENT_POSITION_PRECEDING`) == 0 {
+		t.Error("the findings are not above the crawlers")
+	}
+	if tab := eval[string](b, ctx, `document.getElementById('tab-ai').textContent`); tab != fmt.Sprintf("AI (%d)", len(findings)) {
+		t.Errorf("tab %q, %d findings", tab, len(findings))
+	}
+	// A finding's line highlights it in the editor; so does a table's.
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#ai-findings li[data-code="search-blocked"] .lines button`)))
+	if got := eval[string](b, ctx, `document.getElementById('editor').dataset.highlight`); got != "8" && got != "9" && got != "10" {
+		t.Errorf("a finding's line highlights line %s, want one of 8-10", got)
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS(`#ai-out tr[data-crawler="Bingbot"] td.signal button`)))
+	if got := eval[string](b, ctx, `document.getElementById('editor').dataset.highlight`); got != "6" {
+		t.Errorf("the signal's line highlights line %s, want 6", got)
+	}
+	if status := eval[string](b, ctx, `document.getElementById('editor-status').textContent`); !strings.Contains(status, "Content-Signal: search=yes") {
+		t.Errorf("editor status %q", status)
+	}
+
+	// An edit is followed: GPTBot gets a group of its own with a
+	// preference, and the report says so.
+	b.paste(ctx, "robots", strings.Replace(aiRobots, "User-agent: GPTBot\n", "", 1)+"\nUser-agent: GPTBot\nAllow: /blog/\nDisallow: /\nContent-Usage: train-ai=n\n")
+	b.waitFor(ctx, `(() => { const td = document.querySelector('#ai-out tr[data-crawler="GPTBot"] td.usage'); return td && td.textContent === 'none: it may not fetch' && document.querySelectorAll('#ai-out tr[data-crawler="GPTBot"]').length === 2 && document.querySelectorAll('#ai-out tr[data-crawler="GPTBot"] td.fetch')[1].textContent.startsWith('✓') })()`)
+	if got := b.aiRows(ctx)["GPTBot /blog/post"]; got.Usage != "train-ai=n line 20" {
+		t.Errorf("GPTBot /blog/post after the edit: %+v", got)
+	}
+	// The whole catalogue, on request.
+	n := eval[int](b, ctx, `document.querySelectorAll('#ai-out tbody th').length`)
+	b.do(ctx, chromedp.Click(chromedp.CSS("#ai-all")))
+	b.waitFor(ctx, fmt.Sprintf(`document.querySelectorAll('#ai-out tbody th').length > %d + 100`, n))
+	b.check()
+}
+
+// TestE2EAIScreenshots: the AI view at 1,280 and at 375 px (docs/ai-view.png
+// and docs/ai-view-375.png are these): at 375 px the page keeps its width
+// and each crawler is a card.
+func TestE2EAIScreenshots(t *testing.T) {
+	for _, w := range []int{1280, 375} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			b := newBrowser(t, w, 900)
+			ctx := b.ctx
+			b.open(ctx, b.base+"/")
+			b.paste(ctx, "robots", aiRobots)
+			b.openAI(ctx)
+			b.do(ctx, chromedp.Click(chromedp.CSS(`#ai-out tr[data-crawler="GPTBot"] td.fetch button`)))
+			if got := eval[string](b, ctx, `document.getElementById('editor').dataset.highlight`); got != "10" {
+				t.Errorf("highlighted line %s, want 10", got)
+			}
+			if sw := eval[int](b, ctx, `document.documentElement.scrollWidth`); sw > w {
+				t.Errorf("the page is %d px wide at %d px", sw, w)
+			}
+			cards := eval[string](b, ctx, `getComputedStyle(document.querySelector('#ai-out table.ai thead')).display`)
+			if (w == 375) != (cards == "none") {
+				t.Errorf("at %d px the table's head is display %s", w, cards)
+			}
+			if w == 375 {
+				// Every crawler's facts fit the card: nothing scrolls.
+				over := eval[[]string](b, ctx, `[...document.querySelectorAll('#ai-out .table-wrap')].filter(d => d.scrollWidth > d.clientWidth + 1).map(d => d.closest('section').dataset.purpose)`)
+				if len(over) > 0 {
+					t.Errorf("AI tables wider than their box: %q", over)
+				}
+			}
+			name := "ai-view"
+			if w == 375 {
+				name += "-375"
+			}
+			if w == 375 {
+				b.viewShot(ctx, name, "#views", 1500, 2)
+			} else {
+				b.viewShot(ctx, name, "#views", 1700, 1)
+			}
+			b.check()
+		})
+	}
+}
+
+// viewShot saves the element sel (the AI view: "#views") as NAME.png: its
+// first maxHeight CSS pixels, at scale device pixels a CSS pixel.
+func (b *browser) viewShot(ctx context.Context, name, sel string, maxHeight, scale float64) {
+	b.t.Helper()
+	type box struct{ X, Y, W, H float64 }
+	r := eval[box](b, ctx, `(() => { const r = document.querySelector(`+jsString(sel)+`).getBoundingClientRect(); return {X: r.left + scrollX, Y: r.top + scrollY, W: r.width, H: r.height} })()`)
+	yes := true
+	png, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		res, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format: page.CaptureScreenshotFormatPng, CaptureBeyondViewport: &yes, FromSurface: &yes,
+			Clip: &page.Viewport{X: math.Round(r.X), Y: math.Round(r.Y), Width: math.Round(r.W), Height: math.Round(min(r.H, maxHeight)), Scale: scale},
+		})
+		if err != nil {
+			return nil, err
+		}
+		return res.Data, nil
+	})
+	if err != nil {
+		b.t.Fatalf("screenshot: %v", err)
+	}
+	path := filepath.Join(screenshotDir(b.t), name+".png")
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Logf("screenshot: %s", path)
+}
+
+// choose clicks the radio of a stance in the policy form.
+func (b *browser) choose(ctx context.Context, kind, key, value string) {
+	b.t.Helper()
+	sel := fmt.Sprintf(`#policy-form input[data-kind=%q][data-key=%q][value=%q]`, kind, key, value)
+	if !eval[bool](b, ctx, fmt.Sprintf(`document.querySelector(%s) !== null`, jsString(sel))) {
+		b.t.Fatalf("no %s stance for %s", value, key)
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS(sel)))
+}
+
+// TestE2EPolicy: the policy form writes the stances into the file: the
+// diff and the verdicts that change are shown, the new file goes into the
+// editor on request, and the text it replaced is put back with one
+// click; the AI view then reads the new file.
+func TestE2EPolicy(t *testing.T) {
+	b := newBrowser(t, 1280, 1000)
+	ctx := b.ctx
+	b.open(ctx, b.base+"/")
+	b.paste(ctx, "robots", aiRobots)
+	b.openAI(ctx)
+	if n := eval[int](b, ctx, `document.querySelectorAll('#policy-purpose-list .stance').length`); n != 11 {
+		t.Errorf("%d purposes in the form, want 11", n)
+	}
+	if n := eval[int](b, ctx, `document.querySelectorAll('#policy-crawler-list .stance').length`); n < 20 {
+		t.Errorf("%d crawlers in the form, want the report's", n)
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS("#policy-run")))
+	b.waitFor(ctx, `document.querySelector('#policy-out .error') !== null`)
+	b.choose(ctx, "purposes", "ai-training", "deny")
+	b.choose(ctx, "purposes", "search", "allow")
+	b.choose(ctx, "crawlers", "ClaudeBot", "allow")
+	b.paste(ctx, "policy-deny-more", "MyScraperBot")
+	b.do(ctx, chromedp.Click(chromedp.CSS("#policy-run")))
+	b.waitFor(ctx, `document.getElementById('policy-diff') !== null || document.querySelector('#policy-out .error') !== null`)
+	out := eval[string](b, ctx, `document.getElementById('policy-out').textContent`)
+	diff := eval[string](b, ctx, `document.getElementById('policy-diff').textContent`)
+	for _, want := range []string{"--- robots\n+++ robots\n", "\n+User-agent: CCBot\n", "\n+User-agent: MyScraperBot\n", "\n-Content-Usage: train-ai=n\n+Content-Usage: train-ai=n, search=y\n"} {
+		if !strings.Contains(diff, want) {
+			t.Errorf("the diff lacks %q:\n%s", want, diff)
+		}
+	}
+	if strings.Contains(diff, "\n+User-agent: ClaudeBot\n") {
+		t.Errorf("ClaudeBot, allowed by name, is denied:\n%s", diff)
+	}
+	for _, want := range []string{"The file changes", "Content-Usage of *", "train-ai=n, search=y", "verdicts change", "Googlebot"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the policy's answer lacks %q: %s", want, out)
+		}
+	}
+	// A changed verdict: CCBot may no longer fetch /.
+	change := eval[string](b, ctx, `[...document.querySelectorAll('#policy-changes tbody tr')].map(tr => tr.textContent).find(t => t.startsWith('/✓') && t.includes('CCBot')) || ''`)
+	if !strings.Contains(change, "✗ blocked") {
+		t.Errorf("no row says CCBot is blocked at /: %q", change)
+	}
+	b.viewShot(ctx, "policy", "#policy", 2400, 1)
+
+	b.do(ctx, chromedp.Click(chromedp.CSS("#policy-apply")))
+	got := eval[string](b, ctx, `document.getElementById('robots').value`)
+	if !strings.Contains(got, "User-agent: CCBot\n") || !strings.Contains(got, "# Example Co.") {
+		t.Fatalf("the editor holds %q", got)
+	}
+	if bar := eval[string](b, ctx, `document.getElementById('undo-bar').hidden ? '' : document.getElementById('undo-bar').textContent`); !strings.Contains(bar, "replaced your text") || !strings.Contains(bar, "Put back my text") {
+		t.Errorf("undo bar %q", bar)
+	}
+	if old := eval[string](b, ctx, `document.getElementById('old').value`); old != aiRobots {
+		t.Errorf("the Diff view's old version is %q, want the text replaced", old)
+	}
+	// The AI view reads the new file: CCBot may not fetch.
+	b.waitFor(ctx, `(() => { const td = document.querySelector('#ai-out tr[data-crawler="CCBot"] td.fetch'); return td && td.textContent.startsWith('✗') })()`)
+	b.do(ctx, chromedp.Click(chromedp.CSS("#undo-btn")))
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); got != aiRobots {
+		t.Errorf("put back: the editor holds %q", got)
+	}
+	if btn := eval[string](b, ctx, `document.getElementById('undo-btn').textContent`); btn != "Put back the file the policy wrote" {
+		t.Errorf("the bar then offers %q", btn)
+	}
+	b.check()
+}
+
+// TestE2EPolicyLive: a policy for a live file is written from the site's
+// file; the file it replaces in the editor is the live one, kept aside.
+func TestE2EPolicyLive(t *testing.T) {
+	site := newEditableSite(t, http.StatusOK, aiRobots)
+	b := newBrowser(t, 375, 800, func(o *Options) { o.AllowPrivate = true })
+	ctx := b.ctx
+	b.open(ctx, b.base+"/")
+	b.fetchLive(ctx, site.URL)
+	b.openAI(ctx)
+	if file := eval[string](b, ctx, `document.querySelector('#ai-out .summary').textContent`); !strings.Contains(file, "contradiction") {
+		t.Errorf("summary %q", file)
+	}
+	b.choose(ctx, "crawlers", "GPTBot", "allow")
+	b.do(ctx, chromedp.Click(chromedp.CSS("#policy-run")))
+	b.waitFor(ctx, `document.getElementById('policy-apply') !== null || document.querySelector('#policy-out .error') !== null`)
+	if sw := eval[int](b, ctx, `document.documentElement.scrollWidth`); sw > 375 {
+		t.Errorf("the page is %d px wide at 375 px with the policy's answer", sw)
+	}
+	b.viewShot(ctx, "policy-375", "#policy", 2400, 1)
+	b.do(ctx, chromedp.Click(chromedp.CSS("#policy-apply")))
+	// GPTBot leaves the group that closed the site to it, and reads the *
+	// group's rules.
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); strings.Contains(got, "GPTBot") || !strings.Contains(got, "User-agent: Googlebot\nDisallow: /\n") {
+		t.Errorf("the editor holds %q", got)
+	}
+	if btn := eval[string](b, ctx, `document.getElementById('undo-btn').textContent`); btn != "Put back the live file of "+site.URL {
+		t.Errorf("the bar offers %q", btn)
+	}
+	if mode := eval[string](b, ctx, `document.getElementById('mode-paste').getAttribute('aria-selected')`); mode != "true" {
+		t.Error("the policy's file is still taken for the live one")
+	}
+	b.do(ctx, chromedp.Click(chromedp.CSS("#undo-btn")))
+	if got := eval[string](b, ctx, `document.getElementById('robots').value`); got != aiRobots {
+		t.Errorf("put back: the editor holds %q", got)
+	}
+	b.check()
+}
+
+// TestE2EAIPermalink: the permalink restores the AI view and the policy's
+// stances.
+func TestE2EAIPermalink(t *testing.T) {
+	b := newBrowser(t, 1280, 1000)
+	ctx := b.ctx
+	b.open(ctx, b.base+"/")
+	b.paste(ctx, "robots", aiRobots)
+	b.openAI(ctx)
+	b.choose(ctx, "purposes", "ai-training", "deny")
+	b.choose(ctx, "crawlers", "ClaudeBot", "allow")
+	b.paste(ctx, "policy-deny-more", "MyScraperBot")
+	b.waitFor(ctx, `location.hash.startsWith('#z=') && document.getElementById('tab-ai').getAttribute('aria-selected') === 'true'`)
+	time.Sleep(300 * time.Millisecond) // the permalink follows the last change after 150 ms
+	b.do(ctx, chromedp.Click(chromedp.CSS("#permalink-btn")))
+	link := eval[string](b, ctx, `location.href`)
+
+	tab, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	b.watch(tab)
+	b.open(tab, link)
+	b.waitFor(tab, `document.body.dataset.restored === 'true' && document.querySelector('#ai-out .ai-section') !== null && document.querySelector('#policy-crawler-list .stance') !== null`)
+	type state struct {
+		View, Training, Claude, More string
+	}
+	got := eval[state](b, tab, `({
+		View: document.querySelector('#view-tabs [aria-selected=true]').id,
+		Training: document.querySelector('#policy-form input[data-key="ai-training"]:checked').value,
+		Claude: document.querySelector('#policy-form input[data-key="ClaudeBot"]:checked').value,
+		More: document.getElementById('policy-deny-more').value,
+	})`)
+	if want := (state{"tab-ai", "deny", "allow", "MyScraperBot"}); got != want {
+		t.Errorf("restored %+v, want %+v", got, want)
+	}
 	b.check()
 }
