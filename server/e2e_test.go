@@ -904,11 +904,11 @@ func TestE2EAI(t *testing.T) {
 	b.check()
 }
 
-// TestE2EAIScreenshots: the AI view at 1,280 and at 375 px (docs/ai-view.png
-// and docs/ai-view-375.png are these): at 375 px the page keeps its width
-// and each crawler is a card.
+// TestE2EAIScreenshots: the AI view at 1,280, 1,400 and 375 px
+// (docs/ai-view.png and docs/ai-view-375.png are the first and the last):
+// the page keeps its width, and at 375 px each crawler is a card.
 func TestE2EAIScreenshots(t *testing.T) {
-	for _, w := range []int{1280, 375} {
+	for _, w := range []int{1280, 1400, 375} {
 		t.Run(fmt.Sprint(w), func(t *testing.T) {
 			b := newBrowser(t, w, 900)
 			ctx := b.ctx
@@ -934,8 +934,8 @@ func TestE2EAIScreenshots(t *testing.T) {
 				}
 			}
 			name := "ai-view"
-			if w == 375 {
-				name += "-375"
+			if w != 1280 {
+				name += fmt.Sprint("-", w)
 			}
 			if w == 375 {
 				b.viewShot(ctx, name, "#views", 1500, 2)
