@@ -225,7 +225,7 @@ func (s *Server) aiLiveLimits(in *AIInput, src *tester.Source) error {
 	}
 	if held := s.aiCost(in); c.memory > held.memory {
 		return &Error{Status: http.StatusRequestEntityTooLarge, Field: "origin", Message: fmt.Sprintf(
-			"server: the live file has %d user-agent lines: its report would need about %s of memory, more than this server holds for a live file's (%s); name the crawlers to ask about, or fewer URLs",
+			"the live file has %d user-agent lines: its report would need about %s of memory, more than this server holds for a live file's (%s); name the crawlers to ask about, or fewer URLs",
 			agents, sizeString(c.memory), sizeString(held.memory))}
 	}
 	return nil

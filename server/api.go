@@ -8,6 +8,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 	"unsafe"
@@ -15,6 +16,7 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/suggest"
 )
 
 // Limits of the JSON API's requests.
@@ -55,7 +57,7 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 
 func badField(field, format string, args ...any) *Error {
-	return &Error{Status: http.StatusBadRequest, Message: "server: " + field + ": " + fmt.Sprintf(format, args...), Field: field}
+	return &Error{Status: http.StatusBadRequest, Message: field + ": " + fmt.Sprintf(format, args...), Field: field}
 }
 
 // The bodies of the POST routes, as decoded: the JSON names are the API's
@@ -181,7 +183,7 @@ func decodeFrom(r io.Reader, v any) *Error {
 	if err == nil {
 		if err2 := dec.Decode(new(json.RawMessage)); err2 != io.EOF {
 			if err2 == nil {
-				return &Error{Status: http.StatusBadRequest, Message: "server: the body holds more than one JSON value"}
+				return &Error{Status: http.StatusBadRequest, Message: "the body holds more than one JSON value"}
 			}
 			err = err2
 		}
@@ -196,25 +198,55 @@ func decodeFrom(r io.Reader, v any) *Error {
 	)
 	switch {
 	case errors.As(err, &maxErr):
-		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("server: the body is larger than %d bytes (8 MiB)", MaxBodyBytes)}
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the body is larger than %d bytes (8 MiB)", MaxBodyBytes)}
 	case errors.As(err, &typeErr):
 		field := typeErr.Field
 		if field == "" {
-			return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("server: the body must be a JSON object, not %s", typeErr.Value)}
+			return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("the body must be a JSON object, not %s", typeErr.Value)}
 		}
 		return badField(field, "want %s, got %s", jsonType(typeErr.Type.String()), typeErr.Value)
 	case errors.As(err, &syntaxErr):
-		return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("server: the body is not JSON: %v (at byte %d)", err, syntaxErr.Offset)}
+		return &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("the body is not JSON: %v (at byte %d)", err, syntaxErr.Offset)}
 	case errors.Is(err, io.EOF):
-		return &Error{Status: http.StatusBadRequest, Message: "server: the body is empty; want a JSON object"}
+		return &Error{Status: http.StatusBadRequest, Message: "the body is empty; want a JSON object"}
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return &Error{Status: http.StatusBadRequest, Message: "server: the body is not JSON: it ends too early"}
+		return &Error{Status: http.StatusBadRequest, Message: "the body is not JSON: it ends too early"}
 	}
 	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
 		name = strings.Trim(name, `"`)
+		if near := suggest.Nearest(name, jsonFields(v)); near != "" {
+			return badField(name, "unknown field; did you mean %q?", near)
+		}
 		return badField(name, "unknown field")
 	}
-	return &Error{Status: http.StatusBadRequest, Message: "server: the body cannot be read: " + err.Error()}
+	return &Error{Status: http.StatusBadRequest, Message: "the body cannot be read: " + err.Error()}
+}
+
+// jsonFields lists the JSON names of the fields of the struct v points to.
+func jsonFields(v any) []string {
+	t := reflect.TypeOf(v)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var names []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch name {
+		case "-":
+			continue
+		case "":
+			name = f.Name
+		}
+		names = append(names, name)
+	}
+	return names
 }
 
 // jsonType names a Go type as JSON does.
@@ -261,8 +293,29 @@ func parseOrigin(raw string) (fetch.Origin, error) {
 	if tester.NeedsScheme(raw) {
 		raw = "https://" + raw
 	}
-	return fetch.OriginOf(raw)
+	o, err := fetch.OriginOf(raw)
+	if err != nil {
+		return o, err
+	}
+	// No DNS name is longer: such a host is the client's mistake, not a
+	// site that cannot be reached.
+	if len(o.Host) > MaxHostBytes {
+		return fetch.Origin{}, fmt.Errorf("the host name is %d bytes, longer than %d (the limit of DNS)", len(o.Host), MaxHostBytes)
+	}
+	for label := range strings.SplitSeq(o.Host, ".") {
+		if len(label) > MaxLabelBytes {
+			return fetch.Origin{}, fmt.Errorf("the host name has a label of %d bytes, longer than %d (the limit of DNS)", len(label), MaxLabelBytes)
+		}
+	}
+	return o, nil
 }
+
+// The limits of a host name in DNS (RFC 1035): 253 bytes written out
+// (255 on the wire), labels of 63.
+const (
+	MaxHostBytes  = 253
+	MaxLabelBytes = 63
+)
 
 func checkURLs(urls []string, required bool) *Error {
 	switch {
@@ -464,7 +517,7 @@ func (s *Server) diffInput(req *DiffRequest) (*DiffInput, *Error) {
 	}
 	if n := len(req.Crawlers) + len(req.Agents); req.URLs == nil && n > MaxDerivedDiffRows {
 		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Field: "urls", Message: fmt.Sprintf(
-			"server: a diff that derives its URLs from the rules asks about at most %d crawlers and agents, not %d (it lists every change for every one); give urls, or name fewer",
+			"a diff that derives its URLs from the rules asks about at most %d crawlers and agents, not %d (it lists every change for every one); give urls, or name fewer",
 			MaxDerivedDiffRows, n)}
 	}
 	oldS, newS := inline(*req.Old), inline(*req.New)

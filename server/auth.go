@@ -63,7 +63,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) bool {
 	state := s.token(r)
 	if state == noToken {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="robotstxt"`)
-		writeError(w, &Error{Status: http.StatusUnauthorized, Message: "server: this API needs a bearer token (Authorization: Bearer TOKEN)"})
+		writeError(w, &Error{Status: http.StatusUnauthorized, Message: "this API needs a bearer token (Authorization: Bearer TOKEN)"})
 		return false
 	}
 	now := s.opts.Now()
@@ -80,13 +80,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	w.Header().Set("WWW-Authenticate", `Bearer realm="robotstxt", error="invalid_token"`)
-	writeError(w, &Error{Status: http.StatusUnauthorized, Message: "server: the bearer token is not valid"})
+	writeError(w, &Error{Status: http.StatusUnauthorized, Message: "the bearer token is not valid"})
 	return false
 }
 
 func (s *Server) tooManyFailures(w http.ResponseWriter, retry time.Duration) {
 	w.Header().Set("Retry-After", retrySeconds(retry))
-	writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("server: too many wrong tokens from this client (at most %d, then one every %v); retry later", AuthFailureBurst, AuthFailureEvery)})
+	writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("too many wrong tokens from this client (at most %d, then one every %v); retry later", AuthFailureBurst, AuthFailureEvery)})
 }
 
 // retrySeconds is a Retry-After value: whole seconds, at least 1.
@@ -108,7 +108,7 @@ func (s *Server) apiGate(next http.Handler) http.Handler {
 		if s.opts.Rate > 0 {
 			if ok, retry := s.limits.allow(clientIP(r), s.opts.Now()); !ok {
 				w.Header().Set("Retry-After", retrySeconds(retry))
-				writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("server: too many requests from this client (at most %g a second, %d at once); retry later", float64(s.opts.Rate), s.opts.Burst)})
+				writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("too many requests from this client (at most %g a second, %d at once); retry later", float64(s.opts.Rate), s.opts.Burst)})
 				return
 			}
 		}

@@ -44,7 +44,7 @@ func writeCheckReport(w http.ResponseWriter, rep *tester.CheckReport, maxBytes i
 	b, ok := appendCheckReport(b, rep)
 	if ok && int64(len(b)) >= maxBytes {
 		writeError(w, &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf(
-			"server: the answer is %s, more than %s (--max-answer-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests", sizeString(int64(len(b))+1), sizeString(maxBytes))})
+			"the answer is %s, more than %s (--max-answer-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests", sizeString(int64(len(b))+1), sizeString(maxBytes))})
 	} else if ok {
 		b = append(b, '\n')
 		h := w.Header()

@@ -133,5 +133,5 @@ func apiError(err error) error {
 			field = fmt.Sprintf("%s[%d]", field, te.Index)
 		}
 	}
-	return &Error{Status: http.StatusBadRequest, Message: "server: " + field + ": " + strings.TrimPrefix(te.Error(), "tester: "), Field: field}
+	return &Error{Status: http.StatusBadRequest, Message: field + ": " + strings.TrimPrefix(te.Error(), "tester: "), Field: field}
 }

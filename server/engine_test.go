@@ -51,7 +51,7 @@ func TestEngineErrorsNameTheField(t *testing.T) {
 	} {
 		r := post(t, ts.URL+"/v1/"+c.route, c.body)
 		r.wantError(t, 400, c.field)
-		if msg, _ := r.json(t)["error"].(string); !strings.HasPrefix(msg, "server: "+c.field+": ") || !strings.Contains(msg, c.msg) {
+		if msg, _ := r.json(t)["error"].(string); !strings.HasPrefix(msg, c.field+": ") || !strings.Contains(msg, c.msg) {
 			t.Errorf("%s %s: error %q, want %q", c.route, c.body, msg, c.msg)
 		}
 	}

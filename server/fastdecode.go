@@ -35,9 +35,9 @@ func decodeCheck(w http.ResponseWriter, r *http.Request, req *CheckRequest, sc *
 	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, MaxBodyBytes)); err != nil {
 		var maxErr *http.MaxBytesError
 		if errors.As(err, &maxErr) {
-			return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("server: the body is larger than %d bytes (8 MiB)", MaxBodyBytes)}
+			return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the body is larger than %d bytes (8 MiB)", MaxBodyBytes)}
 		}
-		return &Error{Status: http.StatusBadRequest, Message: "server: the body cannot be read: " + err.Error()}
+		return &Error{Status: http.StatusBadRequest, Message: "the body cannot be read: " + err.Error()}
 	}
 	return decodeCheckBodyCached(buf.Bytes(), req, sc)
 }

@@ -149,7 +149,7 @@ func (s *Server) checkHost(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	writeError(w, &Error{Status: http.StatusMisdirectedRequest, Message: fmt.Sprintf(
-		"server: Host %q is not an address of this server (a page on another site resolving its name to this server?); start the server with --allowed-hosts %s to accept it",
+		"Host %q is not an address of this server (a page on another site resolving its name to this server?); start the server with --allowed-hosts %s to accept it",
 		clip(r.Host), clip(r.Host))})
 	return false
 }
@@ -180,7 +180,7 @@ func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
 	if err == nil {
 		return true
 	}
-	writeError(w, &Error{Status: http.StatusForbidden, Message: "server: this request comes from a page of another origin (" + err.Error() + "); the API answers its own page and clients that are not browsers"})
+	writeError(w, &Error{Status: http.StatusForbidden, Message: "this request comes from a page of another origin (" + err.Error() + "); the API answers its own page and clients that are not browsers"})
 	return false
 }
 
@@ -190,7 +190,7 @@ func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
 func (s *Server) postGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ct := r.Header.Get("Content-Type"); !jsonContent(ct) {
-			msg := "server: the body must be JSON (Content-Type: application/json)"
+			msg := "the body must be JSON (Content-Type: application/json)"
 			if ct != "" {
 				msg += ", not " + clip(ct)
 			}

@@ -114,7 +114,7 @@ func newPool(capacity int64) *pool {
 func (s *Server) acquire(ctx context.Context, p *pool, n int64) (release func(), e *Error) {
 	if n > p.capacity {
 		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf(
-			"server: this request needs about %s of memory, more than the server gives all requests at once (%s of --max-inflight-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests",
+			"this request needs about %s of memory, more than the server gives all requests at once (%s of --max-inflight-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests",
 			sizeString(n), sizeString(p.capacity))}
 	}
 	if p.sem.TryAcquire(n) {
@@ -133,7 +133,7 @@ func (s *Server) acquire(ctx context.Context, p *pool, n int64) (release func(),
 	if err != nil {
 		s.metrics.admissionRefused.Inc()
 		return nil, &Error{Status: http.StatusServiceUnavailable, Retry: 1 + int(wait/time.Second), Message: fmt.Sprintf(
-			"server: busy: the requests in flight hold the memory this one needs (%s of %s, --max-inflight-bytes) and none finished in %v; retry later",
+			"busy: the requests in flight hold the memory this one needs (%s of %s, --max-inflight-bytes) and none finished in %v; retry later",
 			sizeString(n), sizeString(p.capacity), wait.Round(time.Millisecond))}
 	}
 	return p.holding(n), nil
@@ -188,12 +188,12 @@ type cost struct {
 func (s *Server) checkLimits(c cost) *Error {
 	if c.questions > int64(s.opts.MaxQuestions) {
 		return &Error{Status: http.StatusRequestEntityTooLarge, Field: "urls", Message: fmt.Sprintf(
-			"server: this %s asks %d questions (%d URLs x %d crawlers and agents%s), more than %d (--max-questions); ask about fewer URLs or crawlers, in several requests",
+			"this %s asks %d questions (%d URLs x %d crawlers and agents%s), more than %d (--max-questions); ask about fewer URLs or crawlers, in several requests",
 			c.what, c.questions, c.urls, c.subjects, readingsNote(c.what), s.opts.MaxQuestions)}
 	}
 	if c.answer > s.opts.MaxAnswerBytes {
 		return &Error{Status: http.StatusRequestEntityTooLarge, Field: "urls", Message: fmt.Sprintf(
-			"server: the answer to this %s would be about %s, more than %s (--max-answer-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests",
+			"the answer to this %s would be about %s, more than %s (--max-answer-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests",
 			c.what, sizeString(c.answer), sizeString(s.opts.MaxAnswerBytes))}
 	}
 	return nil

@@ -17,7 +17,7 @@ func servePageFile(name, contentType string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		b, err := fs.ReadFile(webFiles, "web/"+name)
 		if err != nil {
-			writeError(w, &Error{Message: "server: " + name + " is missing from the binary"})
+			writeError(w, &Error{Message: name + " is missing from the binary"})
 			return
 		}
 		w.Header().Set("Content-Type", contentType)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
@@ -255,7 +256,7 @@ func New(opts *Options) (*Server, error) {
 		}
 		s.mux.Handle(r.pattern, h)
 	}
-	s.handler = s.observe(s.mux)
+	s.handler = s.observe(jsonMisses(s.mux))
 	return s, nil
 }
 
@@ -401,6 +402,64 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	})
 }
 
+// jsonMisses answers a request under /v1/ that no route takes (404, or
+// 405 with its Allow header) in JSON, as every other answer of the API;
+// mux answers the rest.
+func jsonMisses(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/v1/") {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		h, pattern := mux.Handler(r)
+		if pattern != "" {
+			mux.ServeHTTP(w, r)
+			return
+		}
+		// No pattern: a miss, or a redirect to the cleaned path. The
+		// mux's own answer says which.
+		rec := &missRecorder{header: http.Header{}}
+		h.ServeHTTP(rec, r)
+		switch rec.status {
+		case http.StatusNotFound:
+			writeError(w, &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no route %s %s; the API's routes are in GET /v1/openapi.json", r.Method, r.URL.Path)})
+		case http.StatusMethodNotAllowed:
+			allow := rec.header.Get("Allow")
+			w.Header().Set("Allow", allow)
+			writeError(w, &Error{Status: http.StatusMethodNotAllowed, Message: fmt.Sprintf("%s takes %s, not %s", r.URL.Path, allow, r.Method)})
+		default:
+			for k, v := range rec.header {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.status)
+			w.Write(rec.body.Bytes())
+		}
+	})
+}
+
+// missRecorder keeps the mux's answer to a request no route takes.
+type missRecorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (m *missRecorder) Header() http.Header { return m.header }
+
+func (m *missRecorder) WriteHeader(code int) {
+	if m.status == 0 {
+		m.status = code
+	}
+}
+
+func (m *missRecorder) Write(b []byte) (int, error) {
+	m.WriteHeader(http.StatusOK)
+	if m.body.Len() < 4<<10 {
+		m.body.Write(b)
+	}
+	return len(b), nil
+}
+
 // routeOf is the route of a request in logs and metrics: its pattern.
 func routeOf(r *http.Request) string {
 	if r.Pattern == "" {
@@ -443,7 +502,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		status = http.StatusInternalServerError
-		b, _ = json.Marshal(&Error{Message: "server: the answer cannot be encoded: " + err.Error()})
+		b, _ = json.Marshal(&Error{Message: "the answer cannot be encoded: " + err.Error()})
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
@@ -459,7 +518,28 @@ func writeError(w http.ResponseWriter, e *Error) {
 	if e.Retry > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.Retry))
 	}
-	writeJSON(w, status, e)
+	// A Go error's package prefixes ("server: ", "fetch: ") mean nothing
+	// to a client.
+	msg := e.Message
+	for {
+		rest, ok := cutPackagePrefix(msg)
+		if !ok {
+			break
+		}
+		msg = rest
+	}
+	writeJSON(w, status, &Error{Message: msg, Field: e.Field})
+}
+
+// cutPackagePrefix removes a leading "server: ", "tester: ", "fetch: " or
+// "cache: " from msg.
+func cutPackagePrefix(msg string) (string, bool) {
+	for _, p := range []string{"server: ", "tester: ", "fetch: ", "cache: "} {
+		if rest, ok := strings.CutPrefix(msg, p); ok {
+			return rest, true
+		}
+	}
+	return msg, false
 }
 
 // answer fetches the robots.txt of o with d's fetch policy through the
@@ -505,7 +585,7 @@ func (s *Server) fetchAnswer(ctx context.Context, o fetch.Origin, d robotstxt.Di
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
 	b, err := fs.ReadFile(webFiles, "web/index.html")
 	if err != nil {
-		writeError(w, &Error{Message: "server: the page is missing from the binary"})
+		writeError(w, &Error{Message: "the page is missing from the binary"})
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -537,7 +617,7 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 		s.metrics.storeProbeErrors.Inc()
 		out := map[string]any{"status": "unavailable"}
 		if details {
-			out["store"], out["error"] = h.Name, "server: the store does not answer: "+err.Error()
+			out["store"], out["error"] = h.Name, "the store does not answer: "+err.Error()
 		}
 		writeJSON(w, http.StatusServiceUnavailable, out)
 		return
@@ -629,10 +709,10 @@ func (s *Server) failure(ctx context.Context, err error) *Error {
 	case errors.As(err, &e):
 		return e
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
-		return &Error{Status: http.StatusGatewayTimeout, Message: fmt.Sprintf("server: the request took longer than its deadline (%v)", s.opts.RequestTimeout)}
+		return &Error{Status: http.StatusGatewayTimeout, Message: fmt.Sprintf("the request took longer than its deadline (%v)", s.opts.RequestTimeout)}
 	}
 	s.log.Error("request failed", "err", err)
-	return &Error{Status: http.StatusInternalServerError, Message: "server: " + strings.TrimPrefix(err.Error(), "server: ")}
+	return &Error{Status: http.StatusInternalServerError, Message: err.Error()}
 }
 
 func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
@@ -694,7 +774,7 @@ func (s *Server) handleHistoryVersion(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !found {
-		writeError(w, &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("server: no version %s of %s in the history", hash, o), Field: "hash"})
+		writeError(w, &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no version %s of %s in the history", hash, o), Field: "hash"})
 		return
 	}
 	writeJSON(w, http.StatusOK, VersionAnswer{Origin: o.String(), Version: v, Body: string(body)})
@@ -722,13 +802,13 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 		case aw.size > 0:
 			writeError(w, s.answerTooLarge(aw.size))
 		case err != nil && !aw.started:
-			writeError(w, &Error{Message: "server: the answer cannot be encoded: " + err.Error()})
+			writeError(w, &Error{Message: "the answer cannot be encoded: " + err.Error()})
 		}
 		return
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		writeError(w, &Error{Message: "server: the answer cannot be encoded: " + err.Error()})
+		writeError(w, &Error{Message: "the answer cannot be encoded: " + err.Error()})
 		return
 	}
 	if len(b) > 1 && b[0] == '{' && b[len(b)-1] == '}' {
@@ -785,7 +865,7 @@ func (s *Server) answerTooLarge(n int64) *Error {
 		size = sizeString(n) + ","
 	}
 	return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf(
-		"server: the answer is %s more than %s (--max-answer-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests", size, sizeString(s.opts.MaxAnswerBytes))}
+		"the answer is %s more than %s (--max-answer-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests", size, sizeString(s.opts.MaxAnswerBytes))}
 }
 
 // writeCheck answers a check with writeCheck, result by result. An answer

@@ -65,8 +65,8 @@ func (r reply) wantError(t *testing.T, status int, field string) {
 	}
 	m := r.json(t)
 	msg, _ := m["error"].(string)
-	if !strings.HasPrefix(msg, "server: ") {
-		t.Errorf("error %q does not start with server:", msg)
+	if msg == "" || strings.HasPrefix(msg, "server: ") || strings.Contains(msg, "tester: ") {
+		t.Errorf("error %q: want a text with no Go package prefix", msg)
 	}
 	if got, _ := m["field"].(string); got != field {
 		t.Errorf("field %q, want %q (error %q)", got, field, msg)
@@ -479,6 +479,8 @@ func TestCheckValidation(t *testing.T) {
 		{"neither", `{"urls": ["/"]}`, 400, "robots"},
 		{"both", `{"robots": "", "origin": "example.com", "urls": ["/"]}`, 400, "origin"},
 		{"bad origin", `{"origin": "mailto:x@y", "urls": ["/"]}`, 400, "origin"},
+		{"long host", `{"origin": "https://` + strings.Repeat("a.", 130) + `com", "urls": ["/"]}`, 400, "origin"},
+		{"long label", `{"origin": "https://` + strings.Repeat("a", 64) + `.com", "urls": ["/"]}`, 400, "origin"},
 		{"no urls", `{"robots": ""}`, 400, "urls"},
 		{"empty urls", `{"robots": "", "urls": []}`, 400, "urls"},
 		{"too many urls", `{"robots": "", "urls": [` + many + `]}`, 400, "urls"},
@@ -791,6 +793,46 @@ func TestHasControl(t *testing.T) {
 					t.Fatalf("%q: %v, want %v", s, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestMissesAreJSON: every answer under /v1/ is JSON, a route that does
+// not exist and a method a route does not take too.
+func TestMissesAreJSON(t *testing.T) {
+	ts := newTestServer(t, &Options{Engine: &fakeEngine{}})
+	r := get(t, ts.URL+"/v1/nope")
+	r.wantError(t, 404, "")
+	if msg, _ := r.json(t)["error"].(string); !strings.Contains(msg, "/v1/nope") {
+		t.Errorf("404 error %q", msg)
+	}
+	r = get(t, ts.URL+"/v1/check")
+	r.wantError(t, 405, "")
+	if allow := r.header.Get("Allow"); allow != "POST" {
+		t.Errorf("405 Allow %q, want POST", allow)
+	}
+	if msg, _ := r.json(t)["error"].(string); msg != "/v1/check takes POST, not GET" {
+		t.Errorf("405 error %q", msg)
+	}
+	// Outside /v1/ the mux answers as it does.
+	if r := get(t, ts.URL+"/nope"); r.status != 404 || strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
+		t.Errorf("/nope: %d %s", r.status, r.header.Get("Content-Type"))
+	}
+}
+
+// TestUnknownFieldSuggests: a mistyped field names the one meant.
+func TestUnknownFieldSuggests(t *testing.T) {
+	ts := newTestServer(t, &Options{Engine: &fakeEngine{}})
+	for _, c := range []struct{ route, body, field, want string }{
+		{"check", `{"robots": "", "url": ["/"]}`, "url", `url: unknown field; did you mean "urls"?`},
+		{"check", `{"robots": "", "urls": ["/"], "crawler": ["Googlebot"]}`, "crawler", `crawler: unknown field; did you mean "crawlers"?`},
+		{"lint", `{"robot": ""}`, "robot", `robot: unknown field; did you mean "robots"?`},
+		{"check", `{"robots": "", "urls": ["/"], "colour": 1}`, "colour", `colour: unknown field`},
+	} {
+		r := post(t, ts.URL+"/v1/"+c.route, c.body)
+		r.wantError(t, 400, c.field)
+		if msg, _ := r.json(t)["error"].(string); msg != c.want {
+			t.Errorf("%s %s: error %q, want %q", c.route, c.body, msg, c.want)
 		}
 	}
 }
