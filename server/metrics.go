@@ -57,7 +57,16 @@ func newMetrics(s *Server) *metrics {
 		Name: "robotstxt_inflight_bytes",
 		Help: "Memory the requests in flight hold, as estimated (of --max-inflight-bytes).",
 	}, func() float64 { return float64(s.admit.bodies.held.Load() + s.admit.work.held.Load()) })
-	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors, m.admissionWaits, m.admissionRefused, inflight,
+	conns := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "robotstxt_connections_open",
+		Help: "Connections the server holds open (of robotstxt_connections_max).",
+	}, func() float64 { return float64(s.openConns.Load()) })
+	maxConns := prometheus.NewGauge(prometheus.GaugeOpts{
+		Name: "robotstxt_connections_max",
+		Help: "Connections the server holds open at most (--max-conns; 0: no bound); past it, new ones wait to be accepted.",
+	})
+	maxConns.Set(float64(max(s.opts.MaxConns, 0)))
+	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors, m.admissionWaits, m.admissionRefused, inflight, conns, maxConns,
 		&cacheCollector{s: s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

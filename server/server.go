@@ -14,6 +14,8 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed53c283f5/robotstxt"
@@ -22,6 +24,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/store/storeopen"
 	"github.com/seed53c283f5/robotstxt/tester"
+	"golang.org/x/net/netutil"
 	"golang.org/x/time/rate"
 )
 
@@ -36,6 +39,7 @@ const (
 	DefaultRate              = 50  // requests a second per client
 	DefaultBurst             = 100 // requests at once per client
 	DefaultMaxClients        = 10000
+	DefaultMaxConns          = 2048 // connections open at once
 )
 
 // Options configure a Server. The zero value (or nil) works: a memory
@@ -110,6 +114,10 @@ type Options struct {
 	// and how long Serve waits for requests in flight when its context
 	// ends.
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout, ShutdownTimeout time.Duration
+	// MaxConns bounds the connections Serve holds open at once: past it,
+	// it accepts no more until one closes (they wait in the listener's
+	// backlog). 0 means DefaultMaxConns, a negative value no bound.
+	MaxConns int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 }
@@ -137,6 +145,8 @@ type Server struct {
 	mux          *http.ServeMux
 	handler      http.Handler
 	routes       []route
+	// openConns counts the connections Serve holds open.
+	openConns atomic.Int64
 }
 
 // route is one pattern of the mux; api routes are under auth and the
@@ -184,6 +194,9 @@ func New(opts *Options) (*Server, error) {
 	}
 	if o.Burst <= 0 {
 		o.Burst = DefaultBurst
+	}
+	if o.MaxConns == 0 {
+		o.MaxConns = DefaultMaxConns
 	}
 	if o.MaxClients <= 0 {
 		o.MaxClients = DefaultMaxClients
@@ -316,6 +329,10 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
+	if o.MaxConns > 0 {
+		ln = netutil.LimitListener(ln, o.MaxConns)
+	}
+	ln = &countingListener{Listener: ln, open: &s.openConns}
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
 	select {
@@ -333,6 +350,34 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		return fmt.Errorf("server: shutdown: %w", err)
 	}
 	return nil
+}
+
+// countingListener counts the connections of its listener that are open.
+type countingListener struct {
+	net.Listener
+	open *atomic.Int64
+}
+
+func (l *countingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	l.open.Add(1)
+	return &countedConn{Conn: c, open: l.open}, nil
+}
+
+// countedConn is a connection of a countingListener.
+type countedConn struct {
+	net.Conn
+	open *atomic.Int64
+	once sync.Once
+}
+
+func (c *countedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(func() { c.open.Add(-1) })
+	return err
 }
 
 // statusWriter remembers the status written.

@@ -836,3 +836,67 @@ func TestUnknownFieldSuggests(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxConns: past MaxConns open connections, Serve accepts no more
+// until one closes; /metrics counts them.
+func TestMaxConns(t *testing.T) {
+	s, err := New(&Options{Engine: &fakeEngine{}, MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, ln) }()
+	defer func() { cancel(); <-served }()
+	addr := ln.Addr().String()
+	// ask sends one request on c and reads its answer: all of it with
+	// "Connection: close", else its first bytes.
+	ask := func(c net.Conn, path, connection string) chan string {
+		line := make(chan string, 1)
+		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: %s\r\n\r\n", path, addr, connection)
+		go func() {
+			if connection == "close" {
+				b, _ := io.ReadAll(c)
+				line <- string(b)
+				return
+			}
+			b := make([]byte, 4096)
+			n, _ := c.Read(b)
+			line <- string(b[:n])
+		}()
+		return line
+	}
+	var conns []net.Conn
+	for range 3 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		conns = append(conns, c)
+	}
+	for _, c := range conns[:2] {
+		if got := <-ask(c, "/healthz", "keep-alive"); !strings.HasPrefix(got, "HTTP/1.1 200") {
+			t.Fatalf("first connections: %q", got)
+		}
+	}
+	third := ask(conns[2], "/metrics", "close")
+	select {
+	case got := <-third:
+		t.Fatalf("a third connection was answered past MaxConns 2: %q", got)
+	case <-time.After(200 * time.Millisecond):
+	}
+	conns[0].Close()
+	select {
+	case got := <-third:
+		if !strings.Contains(got, "robotstxt_connections_max 2") || !strings.Contains(got, "robotstxt_connections_open 2") {
+			t.Errorf("metrics lack the connections: %.300q", got)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the third connection was not accepted once one closed")
+	}
+}

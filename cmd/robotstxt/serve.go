@@ -77,6 +77,9 @@ finishes the requests in flight.
   --read-header-timeout D, --read-timeout D, --write-timeout D, --idle-timeout D
                         the HTTP server's timeouts (default 5s, 30s, 60s, 120s)
   --shutdown-timeout D  how long to wait for requests in flight (default 30s)
+  --max-conns N         connections open at once (default 2048; 0 no bound):
+                        past it new ones wait to be accepted until one closes
+                        (robotstxt_connections_open in /metrics)
   --sweep-every D       how often to delete the expired entries of a bbolt
                         cache file, which otherwise go only when read again
                         (default 1h; 0 never; Redis and memory need none)
@@ -120,6 +123,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	write := fs.Duration("write-timeout", server.DefaultWriteTimeout, "")
 	idle := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "")
 	shutdown := fs.Duration("shutdown-timeout", server.DefaultShutdownTimeout, "")
+	maxConns := fs.Int("max-conns", server.DefaultMaxConns, "connections open at once")
 	sweepEvery := fs.Duration("sweep-every", defaultSweepEvery, "")
 	logLevel := fs.String("log-level", "info", "log level")
 	pos, err := parseFlags(fs, args)
@@ -147,6 +151,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if *historyTTL < 0 {
 		complain(stderr, "serve", "--history-ttl must be 0 (no history) or more")
 		return 2
+	}
+	if *maxConns < 0 {
+		complain(stderr, "serve", "--max-conns must be 0 (no bound) or more")
+		return 2
+	}
+	conns := *maxConns
+	if conns == 0 {
+		conns = -1 // server.Options: negative sets no bound
 	}
 	if *maxQuestions <= 0 || *historyOrigins <= 0 {
 		complain(stderr, "serve", "--max-questions and --history-origins must be positive")
@@ -204,7 +216,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		UserAgent:    *ua, FetchTimeout: *fetchTimeout, Rate: limit, Burst: *burst,
 		RequestTimeout: *timeout, ReadHeaderTimeout: *readHeader, ReadTimeout: *read,
 		WriteTimeout: *write, IdleTimeout: *idle, ShutdownTimeout: *shutdown,
-		MaxQuestions: *maxQuestions, MaxAnswerBytes: answerBytes, MaxInFlightBytes: inFlight,
+		MaxQuestions: *maxQuestions, MaxAnswerBytes: answerBytes, MaxInFlightBytes: inFlight, MaxConns: conns,
 		HistoryTTL: hostTTL, HistoryOrigins: *historyOrigins,
 	})
 	if err != nil {

@@ -169,6 +169,7 @@ func TestServeUsage(t *testing.T) {
 		{[]string{"--store", "ftp://x"}, "robotstxt serve: --store: "},
 		{[]string{"--max-questions", "0"}, "robotstxt serve: --max-questions and --history-origins must be positive"},
 		{[]string{"--history-origins", "-1"}, "robotstxt serve: --max-questions and --history-origins must be positive"},
+		{[]string{"--max-conns", "-1"}, "robotstxt serve: --max-conns must be 0 (no bound) or more"},
 		{[]string{"--max-answer-bytes", "lots"}, `robotstxt serve: --max-answer-bytes: want a positive size such as 128MiB, not "lots"`},
 		{[]string{"--max-answer-bytes", "0"}, "robotstxt serve: --max-answer-bytes: want a positive size"},
 		{[]string{"--max-inflight-bytes", "1M"}, "robotstxt serve: --max-inflight-bytes: want a size of at least 45MiB"},
