@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
@@ -105,7 +106,60 @@ func (e *testerEngine) Diff(ctx context.Context, in *DiffInput) (any, error) {
 	if err != nil {
 		return nil, apiError(err)
 	}
+	for _, f := range []struct {
+		name string
+		body []byte
+	}{{"old", in.Old}, {"new", in.New}} {
+		if note := grouplessNote(f.name, f.body); note != "" {
+			rep.Notes = append(rep.Notes, note)
+		}
+	}
 	return rep, nil
+}
+
+// grouplessNote says, as lint's rule-before-user-agent does, that the
+// file called name has allow or disallow lines before any user-agent
+// line: no crawler reads them, so a diff that changes only them finds no
+// change. It is "" when there are none.
+func grouplessNote(name string, body []byte) string {
+	n, first, firstLine := 0, "", 0
+lines:
+	for i, line := range strings.Split(string(body), "\n") {
+		line, _, _ = strings.Cut(line, "#")
+		key, _, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(key)) {
+		case "user-agent":
+			break lines
+		case "allow", "disallow":
+			if n == 0 {
+				first, firstLine = strings.TrimSpace(line), i+1
+			}
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("%s: %q (line %d) comes before any user-agent line: it belongs to no group and every crawler ignores it; put a User-agent line above it", name, clipNote(first), firstLine)
+	}
+	return fmt.Sprintf("%s: %d allow and disallow lines, the first %q (line %d), come before any user-agent line: they belong to no group and every crawler ignores them; put a User-agent line above them", name, n, clipNote(first), firstLine)
+}
+
+// clipNote shortens a line quoted in a note.
+func clipNote(s string) string {
+	if len(s) <= 60 {
+		return s
+	}
+	for i := 60; i > 0; i-- {
+		if utf8.RuneStart(s[i]) {
+			return s[:i] + "..."
+		}
+	}
+	return s[:60]
 }
 
 // subjects are the crawlers (already looked up) and tokens of a request,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -152,6 +153,38 @@ func TestEngineDiffURLs(t *testing.T) {
 	json.Unmarshal(r.body, &rep)
 	if r.status != 200 || rep.Derived || len(rep.Changes) != 0 || rep.URLs != 0 {
 		t.Errorf("none: %d %s", r.status, r.body)
+	}
+}
+
+// TestDiffGroupless: rules before any user-agent line change nothing,
+// and the answer says why.
+func TestDiffGroupless(t *testing.T) {
+	ts := newTestServer(t, nil)
+	for _, c := range []struct {
+		name, body string
+		notes      []string
+	}{
+		{"README's example", `{"old": "Disallow: /a", "new": "Disallow: /"}`, []string{
+			`old: "Disallow: /a" (line 1) comes before any user-agent line: it belongs to no group and every crawler ignores it; put a User-agent line above it`,
+			`new: "Disallow: /" (line 1) comes before any user-agent line: it belongs to no group and every crawler ignores it; put a User-agent line above it`,
+		}},
+		{"several", `{"old": "# hi\nallow: /x # c\nDisallow: /a\nUser-agent: *\nDisallow: /b", "new": "User-agent: *\nDisallow: /"}`, []string{
+			`old: 2 allow and disallow lines, the first "allow: /x" (line 2), come before any user-agent line: they belong to no group and every crawler ignores them; put a User-agent line above them`,
+		}},
+		{"none", `{"old": "User-agent: *\nDisallow: /a", "new": "User-agent: *\nDisallow: /"}`, nil},
+	} {
+		var rep tester.DiffReport
+		r := post(t, ts.URL+"/v1/diff", c.body)
+		json.Unmarshal(r.body, &rep)
+		if r.status != 200 || !slices.Equal(rep.Notes, c.notes) {
+			t.Errorf("%s: %d notes %q, want %q", c.name, r.status, rep.Notes, c.notes)
+		}
+	}
+	r := post(t, ts.URL+"/v1/diff", `{"old": "User-agent: *\nDisallow: /a", "new": "User-agent: *\nDisallow: /"}`)
+	var rep tester.DiffReport
+	json.Unmarshal(r.body, &rep)
+	if len(rep.Changes) == 0 {
+		t.Errorf("README's fixed example: no changes: %s", r.body)
 	}
 }
 
