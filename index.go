@@ -259,7 +259,7 @@ func (s *ruleSet) evalIndexed(path string, skip uint8) *crule {
 		if best != nil && !s.before(r, best) {
 			break
 		}
-		if r.flags&skip == 0 && !p.reject(r) && s.matchRest(r, p.pathFor(r)) {
+		if !p.reject(r) && s.matchRest(r, p.pathFor(r)) && r.flags&skip == 0 {
 			best = r
 			break
 		}

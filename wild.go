@@ -524,7 +524,7 @@ func (w *wildIndex) best(s *ruleSet, path string, best *crule, skip uint8) (*cru
 				return // the rest of the list is behind r
 			}
 			examined++
-			if r.flags&skip == 0 && s.prefixed(r, pw, path) && w.matches(s, int(k), path, sc) {
+			if s.prefixed(r, pw, path) && w.matches(s, int(k), path, sc) && r.flags&skip == 0 {
 				best = r
 				return
 			}
