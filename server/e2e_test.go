@@ -535,7 +535,8 @@ func TestE2ELive(t *testing.T) {
 	b.do(ctx, chromedp.Click(chromedp.CSS("#mode-live")))
 	b.paste(ctx, "origin", site.URL)
 	b.do(ctx, chromedp.Click(chromedp.CSS("#live-form button")))
-	b.waitFor(ctx, `document.querySelector('#fetch-trace table') !== null && document.getElementById('robots').value !== ''`)
+	// The editor held the example of a fresh page: wait for the live file.
+	b.waitFor(ctx, `document.querySelector('#fetch-trace table') !== null && document.getElementById('robots').value === `+jsString(body.Load().(string)))
 	trace := eval[[]string](b, ctx, `[...document.querySelectorAll('#fetch-trace tbody tr')].map(tr => tr.cells[2].textContent)`)
 	if strings.Join(trace, ",") != "301,200" {
 		t.Errorf("trace statuses %v, want 301,200", trace)

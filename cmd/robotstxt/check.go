@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -13,7 +14,7 @@ import (
 )
 
 const checkHelp = `Usage: robotstxt check (-f FILE | -u URL [--store STORE] [--cached]) [-c CRAWLER]... [-a TOKEN]...
-                       [--agents A,B]... [-d DIALECT] [-v] [--json] URL...
+                       [--agents A,B]... [-d DIALECT] [-v] [--json | --csv | --markdown] URL...
 
 Says, for each URL and each crawler, whether the crawler may fetch the URL,
 which line decided, which group applied and why. With -v it also lists the
@@ -50,6 +51,10 @@ other rules that matched and why they lost.
                 each crawler's own dialect (with -u, its fetch policy too)
   -v            also list the rules that matched and lost, with the reason
   --json        JSON output (see README: "check --json")
+  --csv         CSV output, one row a URL and crawler: url, crawler, dialect,
+                verdict, line, rule, policy (a field that starts with = + - @
+                is written after a ')
+  --markdown    the same rows as a Markdown table
   --crawlers    list the known crawlers and exit
   URL           absolute URLs or paths starting with /; "-" reads URLs from
                 standard input, one a line (not with -f -). Typed URLs are
@@ -75,6 +80,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	dialect := fs.String("d", "", "dialect")
 	verbose := fs.Bool("v", false, "show the rules that lost")
 	jsonOut := fs.Bool("json", false, "JSON output")
+	csvOut := fs.Bool("csv", false, "CSV output")
+	mdOut := fs.Bool("markdown", false, "Markdown output")
 	listCrawlers := fs.Bool("crawlers", false, "list the known crawlers")
 	src := addSourceFlags(fs)
 	var crawlerNames, tokens, agentLists stringList
@@ -88,6 +95,9 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		complain(stderr, "check", format, a...)
 		return 2
+	}
+	if err := outputFlags(*jsonOut, *csvOut, *mdOut); err != nil {
+		return fail("%v", err)
 	}
 	if *listCrawlers {
 		writeCrawlerTable(stdout)
@@ -153,8 +163,8 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("%v", cliError(err, agentLists))
 	}
-	if *jsonOut {
-		if err := writeJSON(stdout, rep); err != nil {
+	if *jsonOut || *csvOut || *mdOut {
+		if err := writeReport(stdout, rep, tester.CheckTable, *csvOut, *mdOut); err != nil {
 			complain(stderr, "check", "%v", err)
 			return 2
 		}
@@ -165,6 +175,33 @@ func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// writeReport writes rep as CSV or Markdown (the rows table makes), else
+// as JSON.
+func writeReport[R any](w io.Writer, rep R, table func(R) *tester.Table, csv, markdown bool) error {
+	switch {
+	case csv:
+		return table(rep).WriteCSV(w)
+	case markdown:
+		return table(rep).WriteMarkdown(w)
+	}
+	return writeJSON(w, rep)
+}
+
+// outputFlags checks that at most one of --json, --csv and --markdown is
+// given.
+func outputFlags(json, csv, markdown bool) error {
+	n := 0
+	for _, b := range []bool{json, csv, markdown} {
+		if b {
+			n++
+		}
+	}
+	if n > 1 {
+		return errors.New("give one of --json, --csv and --markdown")
+	}
+	return nil
 }
 
 // writeCheck writes the report of a check of nURLs URLs: its rows come URL

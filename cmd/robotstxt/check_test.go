@@ -230,3 +230,28 @@ https://example.com/%E4%B8%AD/y  (normalised from https://example.com/中/y)
 		t.Errorf("stderr %q; output:\n%s\nwant:\n%s", stderr, got, want)
 	}
 }
+
+// TestCheckCSVMarkdown: --csv and --markdown write the rows the page
+// exports; a field a spreadsheet would read as a formula is defused; one
+// output format at a time.
+func TestCheckCSVMarkdown(t *testing.T) {
+	robots := "User-agent: *\nDisallow: /p\nDisallow: /=x|y\n"
+	code, out, errs := runCmd(t, robots, "check", "-f", "-", "-c", "Googlebot", "--csv", "/p/a", "/=x|y", "/ok")
+	want := "url,crawler,dialect,verdict,line,rule,policy\r\n" +
+		"/p/a,Googlebot,google,blocked,2,Disallow: /p,\r\n" +
+		"/=x|y,Googlebot,google,blocked,3,Disallow: /=x|y,\r\n" +
+		"/ok,Googlebot,google,allowed,,,\r\n"
+	if code != 1 || out != want {
+		t.Errorf("--csv: %d\n%q, want\n%q (%s)", code, out, want, errs)
+	}
+	code, out, _ = runCmd(t, robots, "check", "-f", "-", "--markdown", "/=x|y")
+	want = "| url | crawler | dialect | verdict | line | rule | policy |\n|---|---|---|---|---|---|---|\n" +
+		"| /=x\\|y | Googlebot | google | blocked | 3 | Disallow: /=x\\|y |  |\n"
+	if code != 1 || out != want {
+		t.Errorf("--markdown: %d\n%q, want\n%q", code, out, want)
+	}
+	code, _, errs = runCmd(t, robots, "check", "-f", "-", "--json", "--csv", "/a")
+	if code != 2 || !strings.Contains(errs, "give one of --json, --csv and --markdown") {
+		t.Errorf("--json --csv: %d %q", code, errs)
+	}
+}

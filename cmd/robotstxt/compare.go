@@ -15,7 +15,7 @@ import (
 )
 
 const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store STORE] [--cached]] [-c CRAWLER]... [-a TOKEN]...
-                         [--agents A,B]... [--probe N] [--json] [URL...]
+                         [--agents A,B]... [--probe N] [--json | --csv | --markdown] [URL...]
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
 own engine reads the file, and marks the cells where the dialects (google,
@@ -47,6 +47,9 @@ the table.
   --probe N     without URLs: derive up to N URLs (default 12, at most
                 1000), so that more of a long file's rules are probed
   --json        JSON output (see README: "compare --json")
+  --csv         CSV output, one row a URL and crawler: url, crawler, dialect,
+                verdict, line, rule, disagree, then each dialect's verdict
+  --markdown    the same rows as a Markdown table
   URL           absolute URLs or paths; typed URLs are normalised as crawlers
                 normalise them (non-ASCII percent-encoded). Without URLs,
                 "/" and one URL per rule of the file, in file order, up to
@@ -75,6 +78,8 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("compare")
 	file := fs.String("f", "", "robots.txt file")
 	jsonOut := fs.Bool("json", false, "JSON output")
+	csvOut := fs.Bool("csv", false, "CSV output")
+	mdOut := fs.Bool("markdown", false, "Markdown output")
 	var crawlerNames, tokens, agentLists stringList
 	fs.Var(&crawlerNames, "c", "crawler (repeatable)")
 	fs.Var(&tokens, "a", "product token (repeatable)")
@@ -84,6 +89,10 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	urls, err := parseFlags(fs, args)
 	if err != nil {
 		return flagFailed(stderr, "compare", compareHelp, args, err)
+	}
+	if err := outputFlags(*jsonOut, *csvOut, *mdOut); err != nil {
+		complain(stderr, "compare", "%v", err)
+		return 2
 	}
 	if err := src.check(fs, *file != "", "-f"); err != nil {
 		complain(stderr, "compare", "%v", err)
@@ -121,6 +130,13 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		complain(stderr, "compare", "%v", cliError(err, agentLists))
 		return 2
+	}
+	if *csvOut || *mdOut {
+		if err := writeReport(stdout, cmp, tester.CompareTable, *csvOut, *mdOut); err != nil {
+			complain(stderr, "compare", "%v", err)
+			return 2
+		}
+		return 0
 	}
 	return writeCompare(stdout, stderr, cmp, *jsonOut)
 }

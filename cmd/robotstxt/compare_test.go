@@ -336,3 +336,25 @@ func TestCompareStarRow(t *testing.T) {
 		t.Errorf("a * row not asked for:\n%s", out)
 	}
 }
+
+// TestCompareCSVMarkdown: --csv and --markdown write one row a URL and
+// crawler, with each dialect's verdict.
+func TestCompareCSVMarkdown(t *testing.T) {
+	robots := "User-agent: *\nDisallow: /p\nAllow: /p/*.html$\n"
+	code, out, errs := runCmd(t, robots, "compare", "-f", "-", "-c", "Googlebot", "--csv", "/p/x.html")
+	want := "url,crawler,dialect,verdict,line,rule,disagree,google,rfc9309,bing,yandex,baidu,original\r\n" +
+		"/p/x.html,Googlebot,google,allowed,3,Allow: /p/*.html$,yes,allowed,allowed,allowed,allowed,blocked,blocked\r\n"
+	if code != 0 || out != want {
+		t.Errorf("--csv: %d\n%q, want\n%q (%s)", code, out, want, errs)
+	}
+	code, out, _ = runCmd(t, robots, "compare", "-f", "-", "-c", "Googlebot", "--markdown", "/p/x.html")
+	want = "| url | crawler | dialect | verdict | line | rule | disagree | google | rfc9309 | bing | yandex | baidu | original |\n" +
+		"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" +
+		"| /p/x.html | Googlebot | google | allowed | 3 | Allow: /p/\\*.html$ | yes | allowed | allowed | allowed | allowed | blocked | blocked |\n"
+	if code != 0 || out != want {
+		t.Errorf("--markdown: %d\n%q, want\n%q", code, out, want)
+	}
+	if code, _, errs := runCmd(t, robots, "compare", "-f", "-", "--markdown", "--json"); code != 2 || !strings.Contains(errs, "give one of") {
+		t.Errorf("--markdown --json: %d %q", code, errs)
+	}
+}

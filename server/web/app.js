@@ -28,8 +28,23 @@
 
   const DIALECTS = [
     ['google', 'Google'], ['bing', 'Bing'], ['yandex', 'Yandex'],
-    ['baidu', 'Baidu'], ['original', 'Original (1994)'], ['rfc9309', 'RFC 9309'],
+    ['baidu', 'Baidu'], ['original', '1996 draft (original)'], ['rfc9309', 'RFC 9309'],
   ];
+  // The example a fresh page starts from: Test answers on the first click.
+  const EXAMPLE = `# An example: edit it, or paste your own file.
+User-agent: *
+Disallow: /private/
+Allow: /private/press/
+
+User-agent: Googlebot
+Disallow: /search
+
+User-agent: GPTBot
+User-agent: CCBot
+Disallow: /
+`;
+  const EXAMPLE_URLS = '/\n/private/report.pdf\n/private/press/launch\n/search?q=robots';
+
   const VIEWS = ['results', 'dialects', 'lint', 'ai', 'diff', 'history'];
 
   // ---- API ----------------------------------------------------------------
@@ -118,6 +133,7 @@
     ed.lines = countLines(ed.ta.value);
     ed.root.style.setProperty('--digits', String(Math.max(2, String(ed.lines).length)));
     renderGutter();
+    scheduleFileNames();
   }
 
   // lineText is line n of the editor (1-based).
@@ -414,7 +430,11 @@
   function renderCrawlers(selected) {
     const box = $('crawler-list');
     const sel = new Set(selected);
-    box.replaceChildren(...table.crawlers.map((c, i) => el('label', {
+    // The chosen crawlers first, so that they are all in view in the
+    // list's box, the rest in the table's order.
+    const order = table.crawlers.map((c, i) => [c, i]);
+    order.sort((a, b) => (sel.has(b[0].name) - sel.has(a[0].name)) || (a[1] - b[1]));
+    box.replaceChildren(...order.map(([c, i]) => el('label', {
       class: 'crawler', title: `${c.operator}: ${c.purpose}. Token ${c.token}, ${c.dialect} dialect` + (c.ignores_global ? ', ignores the * group' : ''),
     }, el('input', { type: 'checkbox', value: c.name, id: 'cr-' + i, checked: sel.has(c.name) }), ' ', c.name)));
   }
@@ -433,7 +453,80 @@
     for (const i of $('crawler-list').querySelectorAll('input')) i.checked = want.has(i.value);
     showChosen();
   }
-  $('crawler-list').addEventListener('change', showChosen);
+  $('crawler-list').addEventListener('change', () => { showChosen(); renderFileNames(); });
+
+  // The crawlers the file names (its user-agent lines) that are not asked
+  // about are offered, as the CLI's compare adds them: a crawler of the
+  // table by its token, any other name as a product token.
+  let fileNamesTimer = 0;
+  function scheduleFileNames() {
+    clearTimeout(fileNamesTimer);
+    fileNamesTimer = setTimeout(renderFileNames, 150);
+  }
+
+  function fileTokens() {
+    const out = [];
+    const seen = new Set();
+    for (const line of ed.ta.value.split('\n')) {
+      const m = /^\s*user-?agent\s*:?\s*([^#\s]+)/i.exec(line);
+      if (!m || m[1] === '*') continue;
+      const tok = m[1].split('/')[0];
+      const k = tok.toLowerCase();
+      if (!tok || seen.has(k)) continue;
+      seen.add(k);
+      out.push(tok);
+    }
+    return out;
+  }
+
+  // fileOffers are the crawlers ({crawler}) and tokens ({token}) the file
+  // names that are not asked about.
+  function fileOffers() {
+    const chosen = new Set(selectedCrawlers());
+    const agents = new Set(agentList().map((a) => a.toLowerCase()));
+    const out = [];
+    for (const tok of fileTokens()) {
+      const k = tok.toLowerCase();
+      const cs = (table.crawlers || []).filter((c) => c.token.toLowerCase() === k || c.name.toLowerCase() === k);
+      if (cs.length) {
+        for (const c of cs) if (!chosen.has(c.name)) out.push({ crawler: c.name });
+      } else if (!agents.has(k)) {
+        out.push({ token: tok });
+      }
+    }
+    return out;
+  }
+
+  function addOffer(o) {
+    if (o.crawler) {
+      for (const i of $('crawler-list').querySelectorAll('input')) if (i.value === o.crawler) i.checked = true;
+      showChosen();
+    } else {
+      const a = agentList();
+      a.push(o.token);
+      $('agents').value = a.join(', ');
+    }
+  }
+
+  function renderFileNames() {
+    const box = $('file-names');
+    const offers = fileOffers();
+    if (!offers.length) { box.hidden = true; box.replaceChildren(); return; }
+    const name = (o) => o.crawler || o.token;
+    box.replaceChildren(
+      el('span', null, 'The file names, not asked about: '),
+      ...offers.map((o) => el('button', {
+        type: 'button', class: 'offer', 'data-name': name(o),
+        title: o.crawler ? 'Ask about this crawler of the table' : 'Not in the crawler table: ask about it as a product token',
+        onclick: () => { addOffer(o); renderFileNames(); },
+      }, '+ ' + name(o))),
+      offers.length > 1 ? el('button', {
+        type: 'button', id: 'file-names-all',
+        onclick: () => { for (const o of offers) addOffer(o); renderFileNames(); },
+      }, 'Add all') : null);
+    box.hidden = false;
+  }
+  $('agents').addEventListener('input', scheduleFileNames);
 
   $('crawlers-default').addEventListener('click', () => setCrawlers(table.defaults));
   $('crawlers-none').addEventListener('click', () => setCrawlers([]));
@@ -590,6 +683,7 @@
     if (notes.length) parts.push(el('ul', { class: 'notes' }, notes));
     if (rep.size_notes) parts.push(el('ul', { class: 'notes' }, rep.size_notes.map((s) => el('li', null, s))));
     $('results-out').replaceChildren(...parts);
+    $('export-row').hidden = res.length === 0;
     $('detail').replaceChildren();
     highlight(0);
   }
@@ -1468,6 +1562,68 @@
 
   // ---- Start ----------------------------------------------------------------
 
+  // ---- Files out: the edited file, the results as CSV and Markdown -----------
+
+  // save offers text as a file called name.
+  function save(text, name, type) {
+    const url = URL.createObjectURL(new Blob([text], { type }));
+    const a = el('a', { href: url, download: name, hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10000);
+  }
+
+  async function copyText(text, what) {
+    try {
+      await navigator.clipboard.writeText(text);
+      setStatus(`${cap(what)} copied.`);
+    } catch (e) {
+      setStatus(`${cap(what)} cannot be copied here (${e.message}); use the download.`, true);
+    }
+  }
+
+  $('load-example').addEventListener('click', () => {
+    setMode('paste', true);
+    putInEditor(EXAMPLE, 'the example');
+    $('urls').value = EXAMPLE_URLS;
+    setCrawlers(table.defaults || []);
+    setStatus('The example is in the editor: press Test.');
+    schedulePermalink();
+  });
+  $('copy-file').addEventListener('click', () => copyText(ed.ta.value, 'the file'));
+  $('download-file').addEventListener('click', () => save(ed.ta.value, 'robots.txt', 'text/plain'));
+
+  // exportRows are the results one row a URL and crawler, as the CLI's
+  // check --csv writes them.
+  const EXPORT_HEAD = ['url', 'crawler', 'dialect', 'verdict', 'line', 'rule', 'policy'];
+  function exportRows() {
+    const res = (report && report.results) || [];
+    return res.map((r) => [r.url, r.who, r.dialect, r.allowed ? 'allowed' : 'blocked', r.line ? String(r.line) : '', r.rule || '', r.policy || '']);
+  }
+
+  function csvField(s) {
+    // A field a spreadsheet would read as a formula is quoted and prefixed.
+    if (/^[=+\-@\t\r]/.test(s)) s = "'" + s;
+    return /[",\r\n]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+  }
+
+  function toCSV(head, rows) {
+    return [head, ...rows].map((r) => r.map(csvField).join(',')).join('\r\n') + '\r\n';
+  }
+
+  function mdCell(s) {
+    return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/([`*_<>\[\]])/g, '\\$1');
+  }
+
+  function toMarkdown(head, rows) {
+    const line = (r) => '| ' + r.map(mdCell).join(' | ') + ' |';
+    return [line(head), '|' + head.map(() => '---|').join(''), ...rows.map(line)].join('\n') + '\n';
+  }
+
+  $('export-csv').addEventListener('click', () => save(toCSV(EXPORT_HEAD, exportRows()), 'robots-check.csv', 'text/csv'));
+  $('export-md').addEventListener('click', () => copyText(toMarkdown(EXPORT_HEAD, exportRows()), 'the results as Markdown'));
+
   async function init() {
     try {
       table = await api('GET', '/v1/crawlers');
@@ -1480,6 +1636,10 @@
     editorChanged();
     setMode('paste', true);
     if (location.hash.length > 1) await restore(location.hash);
+    else if (ed.ta.value === '' && $('urls').value === '') {
+      putInEditor(EXAMPLE, 'the example');
+      $('urls').value = EXAMPLE_URLS;
+    }
     document.body.dataset.ready = 'true';
   }
 
