@@ -17,7 +17,10 @@
 //	GET  /v1/history/version  one version's body
 //
 // and beside it GET /healthz, GET /readyz (the store answers) and GET
-// /metrics (Prometheus). The POST routes are answered by an Engine: by
+// /metrics (Prometheus). Every answer under /v1/ is JSON, a route that
+// does not exist (404) and a method a route does not take (405, with
+// Allow) too; an error is {"error", "field"}, its text free of Go package
+// names, an unknown field naming the one meant ("did you mean"). The POST routes are answered by an Engine: by
 // default the code the CLI runs (package tester: check, lint, compare,
 // diff, ai, policy), so that each answer is the object of the command's
 // --json output; the server validates their bodies (strict JSON, size
@@ -48,6 +51,9 @@
 //     A check's answer is written as its results come, in one buffer of
 //     512 KiB; if it grows past the limit or the deadline passes after its
 //     first part was sent, the connection is closed before its end.
+//   - Options.MaxConns (DefaultMaxConns, 2,048): the connections Serve
+//     holds open; past it the next waits to be accepted until one closes
+//     (robotstxt_connections_open in /metrics).
 //   - Options.MaxInFlightBytes (DefaultMaxInFlightBytes, 256 MiB): the
 //     memory all requests in flight hold, as estimated: a quarter for
 //     bodies (taken before a body is read), the rest for the answers built
