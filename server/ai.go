@@ -118,7 +118,7 @@ func (s *Server) policyInput(req *PolicyRequest) (*PolicyInput, *Error) {
 			if c, ok := robotstxt.LookupCrawler(n); ok {
 				name = c.Name
 			} else if !robotstxt.ValidToken(n) {
-				return nil, badField(fmt.Sprintf("%s[%d]", l.field, i), "unknown crawler %q, and not a product token (letters, digits, '-' and '_'); GET /v1/crawlers lists the catalogue", clip(n))
+				return nil, badField(fmt.Sprintf("%s[%d]", l.field, i), "unknown crawler %q%s, and not a product token (letters, digits, '-' and '_'); GET /v1/crawlers lists the catalogue", clip(n), didYouMean(nearCrawler(n)))
 			}
 			key := strings.ToLower(name)
 			if f, seen := stance[key]; seen && f != l.field {

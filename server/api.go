@@ -57,7 +57,46 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 
 func badField(field, format string, args ...any) *Error {
-	return &Error{Status: http.StatusBadRequest, Message: field + ": " + fmt.Sprintf(format, args...), Field: field}
+	return &Error{Status: http.StatusBadRequest, Message: field + ": " + plainText(fmt.Sprintf(format, args...)), Field: field}
+}
+
+// plainText is msg without the Go package names that lead it ("fetch: ",
+// "robotstxt: "): they mean nothing to a client.
+func plainText(msg string) string {
+	for {
+		rest, ok := cutPackagePrefix(msg)
+		if !ok {
+			return msg
+		}
+		msg = rest
+	}
+}
+
+// nearCrawler is the crawler of the table (by name or token) closest to
+// name, or "".
+func nearCrawler(name string) string {
+	var names []string
+	byToken := map[string]string{}
+	for _, c := range robotstxt.Crawlers() {
+		names = append(names, c.Name)
+		if c.Token != c.Name {
+			names = append(names, c.Token)
+			byToken[c.Token] = c.Name
+		}
+	}
+	near := suggest.Nearest(name, names)
+	if n, ok := byToken[near]; ok {
+		return n
+	}
+	return near
+}
+
+// didYouMean is ` (did you mean "near"?)`, or "" when near is.
+func didYouMean(near string) string {
+	if near == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", near)
 }
 
 // The bodies of the POST routes, as decoded: the JSON names are the API's
@@ -407,7 +446,7 @@ func checkCrawlers(names []string) ([]robotstxt.Crawler, *Error) {
 	for i, n := range names {
 		c, ok := robotstxt.LookupCrawler(n)
 		if !ok {
-			return nil, badField(fmt.Sprintf("crawlers[%d]", i), "unknown crawler %q (GET /v1/crawlers lists the table; ask about a product token with \"agents\")", clip(n))
+			return nil, badField(fmt.Sprintf("crawlers[%d]", i), "unknown crawler %q%s (GET /v1/crawlers lists the table; ask about a product token with \"agents\")", clip(n), didYouMean(nearCrawler(n)))
 		}
 		out = append(out, c)
 	}
@@ -438,6 +477,13 @@ func checkDialect(name string) (robotstxt.Dialect, *Error) {
 	}
 	d, err := robotstxt.ParseDialect(name)
 	if err != nil {
+		var names []string
+		for _, d := range robotstxt.Dialects() {
+			names = append(names, d.String())
+		}
+		if near := suggest.Nearest(name, names); near != "" {
+			return 0, badField("dialect", "unknown dialect %q (did you mean %q?)", clip(name), near)
+		}
 		return 0, badField("dialect", "%v", err)
 	}
 	return d, nil

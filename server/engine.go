@@ -187,5 +187,5 @@ func apiError(err error) error {
 			field = fmt.Sprintf("%s[%d]", field, te.Index)
 		}
 	}
-	return &Error{Status: http.StatusBadRequest, Message: field + ": " + strings.TrimPrefix(te.Error(), "tester: "), Field: field}
+	return &Error{Status: http.StatusBadRequest, Message: field + ": " + plainText(te.Error()), Field: field}
 }

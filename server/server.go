@@ -563,23 +563,13 @@ func writeError(w http.ResponseWriter, e *Error) {
 	if e.Retry > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(e.Retry))
 	}
-	// A Go error's package prefixes ("server: ", "fetch: ") mean nothing
-	// to a client.
-	msg := e.Message
-	for {
-		rest, ok := cutPackagePrefix(msg)
-		if !ok {
-			break
-		}
-		msg = rest
-	}
-	writeJSON(w, status, &Error{Message: msg, Field: e.Field})
+	writeJSON(w, status, &Error{Message: plainText(e.Message), Field: e.Field})
 }
 
-// cutPackagePrefix removes a leading "server: ", "tester: ", "fetch: " or
-// "cache: " from msg.
+// cutPackagePrefix removes a leading "server: ", "tester: ", "fetch: ",
+// "cache: " or "robotstxt: " from msg.
 func cutPackagePrefix(msg string) (string, bool) {
-	for _, p := range []string{"server: ", "tester: ", "fetch: ", "cache: "} {
+	for _, p := range []string{"server: ", "tester: ", "fetch: ", "cache: ", "robotstxt: "} {
 		if rest, ok := strings.CutPrefix(msg, p); ok {
 			return rest, true
 		}

@@ -900,3 +900,24 @@ func TestMaxConns(t *testing.T) {
 		t.Fatal("the third connection was not accepted once one closed")
 	}
 }
+
+// TestErrorTexts: no Go package name inside an error either, and a
+// mistyped crawler or dialect names the one meant.
+func TestErrorTexts(t *testing.T) {
+	ts := newTestServer(t, &Options{Engine: &fakeEngine{}})
+	for _, c := range []struct {
+		r     reply
+		field string
+		want  string
+	}{
+		{get(t, ts.URL+"/v1/history?origin=mailto:x"), "origin", `origin: only http, https and ftp URLs have a robots.txt: "mailto:x"`},
+		{post(t, ts.URL+"/v1/check", `{"robots": "", "urls": ["/"], "dialect": "gogle"}`), "dialect", `dialect: unknown dialect "gogle" (did you mean "google"?)`},
+		{post(t, ts.URL+"/v1/check", `{"robots": "", "urls": ["/"], "dialect": "klingon"}`), "dialect", `dialect: unknown dialect "klingon" (want one of google, rfc9309, bing, yandex, baidu, original)`},
+		{post(t, ts.URL+"/v1/check", `{"robots": "", "urls": ["/"], "crawlers": ["Googlebott"]}`), "crawlers[0]", `crawlers[0]: unknown crawler "Googlebott" (did you mean "Googlebot"?) (GET /v1/crawlers lists the table; ask about a product token with "agents")`},
+	} {
+		c.r.wantError(t, 400, c.field)
+		if msg, _ := c.r.json(t)["error"].(string); msg != c.want {
+			t.Errorf("error %q, want %q", msg, c.want)
+		}
+	}
+}
