@@ -148,3 +148,22 @@ func TestE2EFilesOut(t *testing.T) {
 	}
 	b.check()
 }
+
+// TestE2EDialectName: the original dialect has one name, with its year.
+func TestE2EDialectName(t *testing.T) {
+	b := newBrowser(t, 1400, 1000)
+	ctx := b.ctx
+	b.open(ctx, b.base+"/")
+	b.runCheck(ctx)
+	b.do(ctx, chromedp.Click(chromedp.CSS("#tab-dialects")))
+	b.waitFor(ctx, `document.querySelector('#dialects-out table') !== null`)
+	text := eval[string](b, ctx, `document.getElementById('view-dialects').textContent`)
+	if !strings.Contains(text, "1996 draft (original)") || strings.Contains(text, "1994") {
+		t.Errorf("the Dialects view names the original dialect otherwise: %s", text)
+	}
+	if sw := eval[int](b, ctx, `document.documentElement.scrollWidth`); sw > 1400 {
+		t.Errorf("the page is %d px wide at 1,400 px", sw)
+	}
+	b.screenshot(ctx, "dialects-1400")
+	b.check()
+}

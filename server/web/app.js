@@ -1574,9 +1574,21 @@ Disallow: /
     setTimeout(() => URL.revokeObjectURL(url), 10000);
   }
 
+  // copyText puts text on the clipboard: with the Clipboard API where the
+  // page may use it (https, localhost), else through a hidden textarea.
   async function copyText(text, what) {
     try {
-      await navigator.clipboard.writeText(text);
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        await navigator.clipboard.writeText(text);
+      } else {
+        const ta = el('textarea', { class: 'visually-hidden', readonly: true });
+        ta.value = text;
+        document.body.append(ta);
+        ta.select();
+        const ok = document.execCommand('copy');
+        ta.remove();
+        if (!ok) throw new Error('the browser refused');
+      }
       setStatus(`${cap(what)} copied.`);
     } catch (e) {
       setStatus(`${cap(what)} cannot be copied here (${e.message}); use the download.`, true);
