@@ -489,9 +489,12 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 		cfg.originBytes = bulkOriginBytes
 	}
 	org := newOrigins(ctx, &cfg, max(cfg.window, 16384), cfg.originBytes)
+	// The window: batches hand on to the writer. The reader keeps at most
+	// two batches a worker ahead of the workers.
 	batches := cfg.window/bulkBatchSize + 1
+	workers := max(1, runtime.GOMAXPROCS(0))
 	order := make(chan *bulkBatch, batches)
-	work := make(chan *bulkBatch, batches)
+	work := make(chan *bulkBatch, 2*workers)
 	var readBytes atomic.Int64
 	var readErr error
 	readDone := make(chan struct{})
@@ -502,7 +505,7 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 		err := readBulk(ctx, in, org, order, work, &readBytes)
 		readErr = err
 	}()
-	for range max(1, runtime.GOMAXPROCS(0)) {
+	for range workers {
 		go func() {
 			for b := range work {
 				bulkFormatBatch(&cfg, b, org)
@@ -665,23 +668,33 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 	b := newBulkBatch()
 	hosts := originCache{m: map[string]*originHint{}}
 	now := time.Now() // the clock of a batch's lookups
-	// send hands the batch on, when it has items.
+	// The items of a batch whose answer was there when they were read hold
+	// it until a worker formats them, even once the table has dropped it:
+	// pinned weighs those answers (each run of one counted once), and past
+	// a quarter of the table's bound the batch is handed on at once.
+	var pinned int64
+	var last *originAnswer
+	// send hands the batch on, when it has items, once: to the workers
+	// first, so that its results are formatted (and its answers let go)
+	// while the writer waits, then to the writer.
 	send := func() bool {
 		if len(b.items) == 0 {
 			return true
 		}
-		select {
-		case order <- b:
-		case <-ctx.Done():
-			return false
-		}
-		select {
-		case work <- b:
-		case <-ctx.Done():
-			return false
-		}
+		cur := b
 		b = newBulkBatch()
 		now = time.Now()
+		pinned, last = 0, nil
+		select {
+		case work <- cur:
+		case <-ctx.Done():
+			return false
+		}
+		select {
+		case order <- cur:
+		case <-ctx.Done():
+			return false
+		}
 		return true
 	}
 	defer send()
@@ -718,9 +731,13 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 						it.err = fmt.Sprintf("line %d: %v", lineNo, oerr)
 					} else {
 						org.lookup(o, hint, now, b, it)
+						if it.ans != nil && it.ans != last {
+							pinned += it.ans.weight
+							last = it.ans
+						}
 					}
 				}
-				if len(b.items) == bulkBatchSize && !send() {
+				if (len(b.items) == bulkBatchSize || pinned > org.maxBytes/4) && !send() {
 					return nil
 				}
 			}
