@@ -508,9 +508,15 @@ Disallow: /
     }
   }
 
+  let fileNamesKey = '';
   function renderFileNames() {
+    clearTimeout(fileNamesTimer);
     const box = $('file-names');
     const offers = fileOffers();
+    // The same offers keep their buttons (one may be under the pointer).
+    const key = JSON.stringify(offers);
+    if (key === fileNamesKey) return;
+    fileNamesKey = key;
     if (!offers.length) { box.hidden = true; box.replaceChildren(); return; }
     const name = (o) => o.crawler || o.token;
     box.replaceChildren(
