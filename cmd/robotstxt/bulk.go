@@ -731,7 +731,8 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 						it.err = fmt.Sprintf("line %d: %v", lineNo, oerr)
 					} else {
 						org.lookup(o, hint, now, b, it)
-						if it.ans != nil && it.ans != last {
+						// (A waiter's ans is the origin's fetch's to set.)
+						if !it.waiting && it.ans != last {
 							pinned += it.ans.weight
 							last = it.ans
 						}
