@@ -1362,7 +1362,7 @@ Disallow: /
       el('td', null, el('code', { title: v.hash }, v.hash.slice(0, 12))),
       el('td', null, el('button', { type: 'button', class: 'linkish', onclick: () => loadVersion(origin, v) }, 'edit'))));
     out.replaceChildren(
-      el('p', null, `${versions.length} versions of ${h.origin}, newest first.`),
+      el('p', null, versions.length === 1 ? `1 version of ${h.origin}.` : `${versions.length} versions of ${h.origin}, newest first.`),
       el('table', { class: 'data history' }, el('thead', null, el('tr', null, ['Old', 'New', 'Fetched', 'Status', 'Policy', 'Bytes', 'SHA-256', ''].map((t) => el('th', { scope: 'col' }, t)))), el('tbody', null, rows)),
       el('div', { class: 'row' }, el('button', { type: 'button', class: 'primary', id: 'history-compare', onclick: () => compareVersions(origin) }, 'Compare the two versions')));
   }
