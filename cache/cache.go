@@ -282,6 +282,17 @@ func (a *Answer) Decider(q robotstxt.Query) *Decider {
 	return d
 }
 
+// Usage answers for url with the AI usage preferences of the answer's file
+// (robotstxt.Decider.Usage) beside the crawl decision; an answer with no
+// file (a fetch policy alone) has none, and nor has /robots.txt itself.
+func (d *Decider) Usage(url string) robotstxt.UsageAnswer {
+	if d.rules != nil && robotstxt.PathParamsQuery(url) != "/robots.txt" {
+		return d.rules.Usage(url)
+	}
+	dec := d.Decide(url)
+	return robotstxt.UsageAnswer{Allowed: dec.Allowed, Line: dec.Line()}
+}
+
 // Decide answers for url, as Answer.Decide does.
 func (d *Decider) Decide(url string) robotstxt.Decision {
 	path := robotstxt.PathParamsQuery(url)

@@ -74,6 +74,9 @@ redis-cluster:// store: one fetch per origin between all processes).
                   max(4096, 16 x concurrency) URLs wait. any: each URL's
                   results as soon as they are known, with its input line
                   number: "input_line" in JSON, a first column in CSV
+  --usage         the AI usage preferences too: "usage" and "signals" as
+                  robotstxt eval writes them (JSON), or the columns
+                  train_ai, search, usage_lines and signals (CSV)
 
 Output, one result per (URL, crawler): url, crawler (or agent for -a),
 allowed, line and rule (the deciding rule, when one decided), origin, policy
@@ -116,6 +119,7 @@ type bulkConfig struct {
 	// anyOrder writes each URL's results as soon as they are known, with
 	// its input line number (--order any).
 	anyOrder bool
+	usage    bool // --usage: the AI usage preferences and signals too
 	// timeout is one origin's fetch budget, counted while its requests hold
 	// their --per-host slots (see slotClock); 0: the fetcher's own timeout
 	// alone.
@@ -200,6 +204,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	summaryFile := fs.String("summary", "", "summary JSON file")
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "time allowed for one origin's fetch")
 	order := fs.String("order", "input", "input or any")
+	usage := fs.Bool("usage", false, "the AI usage preferences and signals too")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -241,7 +246,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		subjects: subjects, dialect: d, csv: *format == "csv", concurrency: *concurrency,
 		perHost: *perHost, window: max(4096, 16**concurrency),
 		progress: !*quiet && bulkIsTerminal(stderr), summary: !*quiet,
-		anyOrder: *order == "any", timeout: *timeout,
+		anyOrder: *order == "any", timeout: *timeout, usage: *usage,
 	}
 	in := stdin
 	if len(files) == 1 && files[0] != "-" {
@@ -557,7 +562,11 @@ func bulk(ctx context.Context, cfg bulkConfig, in io.Reader, out, stderr io.Writ
 		if cfg.anyOrder {
 			bw.buf = append(bw.buf, "input_line,"...)
 		}
-		bw.buf = append(bw.buf, "url,"+bulkWho(cfg.subjects)+",allowed,line,rule,origin,policy,reason,source,error\n"...)
+		head := "url," + bulkWho(cfg.subjects) + ",allowed,line,rule,origin,policy,reason,source,error"
+		if cfg.usage {
+			head += ",train_ai,search,usage_lines,signals"
+		}
+		bw.buf = append(bw.buf, head+"\n"...)
 	}
 	var interrupted bool
 	if cfg.anyOrder {
@@ -959,9 +968,13 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem) []byte {
 	for i := range cfg.subjects {
 		s := &cfg.subjects[i]
 		var dec robotstxt.Decision
+		var ua robotstxt.UsageAnswer
 		policy := ""
 		if a != nil {
 			dec = oa.deciders[i].Decide(it.norm)
+			if cfg.usage {
+				ua = oa.deciders[i].Usage(it.norm)
+			}
 			policy = oa.policyText
 			if dec.Allowed {
 				it.stats.allowed++
@@ -996,6 +1009,9 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem) []byte {
 			for _, f := range [...]string{rule, origin, policy, dec.Reason, source, errText} {
 				buf = append(buf, ',')
 				buf = appendCSV(buf, f)
+			}
+			if cfg.usage {
+				buf = appendUsageCSV(buf, a != nil && dec.Allowed, ua)
 			}
 			buf = append(buf, '\n')
 			continue
@@ -1038,9 +1054,44 @@ func bulkResults(buf []byte, cfg *bulkConfig, it *bulkItem) []byte {
 		buf = appendJSONString(buf, dec.Reason)
 		buf = append(buf, `,"source":`...)
 		buf = append(buf, sourceJSON...)
+		if cfg.usage {
+			u, sig := usageAnswerJSON(ua, dec.Allowed)
+			buf = append(buf, `,"usage":`...)
+			buf = append(buf, u...)
+			buf = append(buf, `,"signals":`...)
+			buf = append(buf, sig...)
+		}
 		buf = append(buf, "}\n"...)
 	}
 	return buf
+}
+
+// appendUsageCSV appends the --usage columns of a result: train_ai and
+// search ("y", "n", "unknown"; empty when the URL may not be crawled), the
+// deciding Content-Usage lines (space-separated), and the Content-Signal
+// line's pairs as written ("" when none).
+func appendUsageCSV(buf []byte, allowed bool, ua robotstxt.UsageAnswer) []byte {
+	buf = append(buf, ',')
+	if allowed {
+		buf = append(buf, ua.Usage.TrainAI().String()...)
+	}
+	buf = append(buf, ',')
+	if allowed {
+		buf = append(buf, ua.Usage.Search().String()...)
+	}
+	buf = append(buf, ',')
+	for i, n := range ua.Usage.Lines {
+		if i > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = strconv.AppendInt(buf, int64(n), 10)
+	}
+	buf = append(buf, ',')
+	var pairs []string
+	for _, p := range ua.Signals.Pairs {
+		pairs = append(pairs, p.Key+"="+p.Value)
+	}
+	return appendCSV(buf, strings.Join(pairs, ", "))
 }
 
 const hexDigits = "0123456789abcdef"

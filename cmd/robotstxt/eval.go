@@ -366,12 +366,18 @@ func (e *evaluator) answer(line []byte) (any, error) {
 // answer, rules false: a fetch policy decided); signals null when the
 // crawler's groups have no Content-Signal line.
 func usageJSON(r *robotstxt.Robots, q robotstxt.Query, dec robotstxt.Decision, rules bool) (usage, signals json.RawMessage) {
-	usage, signals = json.RawMessage("null"), json.RawMessage("null")
 	var ua robotstxt.UsageAnswer
 	if rules {
 		ua = r.Usage(q)
 	}
-	if dec.Allowed {
+	return usageAnswerJSON(ua, dec.Allowed)
+}
+
+// usageAnswerJSON is the usage and signals of ua as eval writes them, for
+// a URL that may be crawled when allowed.
+func usageAnswerJSON(ua robotstxt.UsageAnswer, allowed bool) (usage, signals json.RawMessage) {
+	usage, signals = json.RawMessage("null"), json.RawMessage("null")
+	if allowed {
 		u := map[string]any{robotstxt.UsageTrainAI: "unknown", robotstxt.UsageSearch: "unknown"}
 		for _, p := range ua.Usage.Prefs {
 			u[p.Key] = p.Pref.String()
