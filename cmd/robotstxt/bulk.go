@@ -74,6 +74,9 @@ redis-cluster:// store: one fetch per origin between all processes).
                   max(4096, 16 x concurrency) URLs wait. any: each URL's
                   results as soon as they are known, with its input line
                   number: "input_line" in JSON, a first column in CSV
+  --refresh       fetch each origin's robots.txt now (conditionally), not
+                  from the cache's copy, which is renewed; once an origin
+                  while it is among the recent ones
   --usage         the AI usage preferences too: "usage" and "signals" as
                   robotstxt eval writes them (JSON), or the columns
                   train_ai, search, usage_lines and signals (CSV)
@@ -120,6 +123,7 @@ type bulkConfig struct {
 	// its input line number (--order any).
 	anyOrder bool
 	usage    bool // --usage: the AI usage preferences and signals too
+	refresh  bool // --refresh: each origin fetched now, not taken from the cache
 	// timeout is one origin's fetch budget, counted while its requests hold
 	// their --per-host slots (see slotClock); 0: the fetcher's own timeout
 	// alone.
@@ -205,6 +209,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", fetch.DefaultTimeout, "time allowed for one origin's fetch")
 	order := fs.String("order", "input", "input or any")
 	usage := fs.Bool("usage", false, "the AI usage preferences and signals too")
+	refresh := fs.Bool("refresh", false, "fetch each origin's robots.txt now, not from the cache")
 	files, err := parseFlags(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -246,7 +251,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		subjects: subjects, dialect: d, csv: *format == "csv", concurrency: *concurrency,
 		perHost: *perHost, window: max(4096, 16**concurrency),
 		progress: !*quiet && bulkIsTerminal(stderr), summary: !*quiet,
-		anyOrder: *order == "any", timeout: *timeout, usage: *usage,
+		anyOrder: *order == "any", timeout: *timeout, usage: *usage, refresh: *refresh,
 	}
 	in := stdin
 	if len(files) == 1 && files[0] != "-" {

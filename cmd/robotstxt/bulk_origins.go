@@ -258,7 +258,11 @@ func (s *origins) fetch(st *originState) {
 	if s.timeout > 0 {
 		ctx = withSlotClock(ctx, s.timeout)
 	}
-	a, err := s.c.GetOrigin(ctx, st.origin)
+	get := s.c.GetOrigin
+	if s.cfg.refresh {
+		get = s.c.RefreshOrigin // --refresh: fetched now, the copy renewed
+	}
+	a, err := get(ctx, st.origin)
 	<-s.sem
 	var oa *originAnswer
 	if a != nil {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -59,5 +60,25 @@ func TestBulkUsage(t *testing.T) {
 	out, _, _ = runBulkArgs(t, strings.NewReader(in), "--store", "memory", "--quiet")
 	if strings.Contains(out, `"usage"`) || strings.Contains(out, `"signals"`) {
 		t.Errorf("usage without --usage:\n%s", out)
+	}
+}
+
+// TestBulkRefresh: bulk takes an origin's robots.txt from the cache, and
+// with --refresh fetches it again.
+func TestBulkRefresh(t *testing.T) {
+	fw := newFakeWeb(t)
+	useFakeWeb(t, fw)
+	db := filepath.Join(t.TempDir(), "cache.db")
+	for i, tc := range []struct {
+		args    []string
+		fetches int
+	}{{nil, 1}, {nil, 1}, {[]string{"--refresh"}, 2}} {
+		args := append([]string{"--store", db, "--quiet"}, tc.args...)
+		if _, stderr, code := runBulkArgs(t, strings.NewReader("http://s0.test/a\nhttp://s0.test/b\n"), args...); code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, stderr)
+		}
+		if n := fw.count("s0.test"); n != tc.fetches {
+			t.Errorf("run %d (%v): robots.txt fetched %d times in all, want %d", i, tc.args, n, tc.fetches)
+		}
 	}
 }
