@@ -138,7 +138,7 @@ func runCrawlers(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		if err := writeJSON(stdout, rep); err != nil {
 			complain(stderr, "crawlers", "%v", err)
-			return 1
+			return 2 // output that cannot be written: the exit-status rule's 2
 		}
 		return 0
 	}

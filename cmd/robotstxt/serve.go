@@ -226,7 +226,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		complain(stderr, "serve", "--addr: %v", err)
-		return 1
+		return 2 // not done: the exit-status rule's 2
 	}
 	page := pageURL(ln.Addr())
 	fmt.Fprintf(stdout, "robotstxt: serving the tester at %s (API under %sv1/, Ctrl-C to stop)\n", page, page)
@@ -238,7 +238,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if err := srv.Serve(ctx, ln); err != nil && !errors.Is(err, context.Canceled) {
 		complain(stderr, "serve", "%v", err)
-		return 1
+		return 2
 	}
 	return 0
 }

@@ -194,7 +194,7 @@ func TestServeAddressInUse(t *testing.T) {
 	}
 	defer ln.Close()
 	code, _, stderr := runCmd(t, "", "serve", "--store", "memory", "--addr", ln.Addr().String())
-	if code != 1 || !strings.HasPrefix(stderr, "robotstxt serve: --addr: ") {
+	if code != 2 || !strings.HasPrefix(stderr, "robotstxt serve: --addr: ") {
 		t.Errorf("exit %d, %q", code, stderr)
 	}
 }
