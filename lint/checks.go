@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/internal/suggest"
 )
 
 // Finding is one lint diagnostic. Its JSON form is the one
@@ -634,7 +635,7 @@ func suggestField(key string) string {
 	}
 	best, bestD := "", 3
 	for _, f := range []string{"user-agent", "allow", "disallow", "sitemap", "crawl-delay", "clean-param", "host"} {
-		if d := editDistance(k, f); d < bestD {
+		if d := suggest.Distance(k, f); d < bestD {
 			best, bestD = canonicalKey(fieldByName(f)), d
 		}
 	}
@@ -648,27 +649,6 @@ func fieldByName(s string) robotstxt.Field {
 		}
 	}
 	return robotstxt.FieldUnknown
-}
-
-// editDistance is the Levenshtein distance of two short strings.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // canonicalPattern rewrites a normalised pattern into a form that two

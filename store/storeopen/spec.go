@@ -3,6 +3,7 @@ package storeopen
 import (
 	"errors"
 	"fmt"
+	"github.com/seed53c283f5/robotstxt/internal/suggest"
 	"regexp"
 	"strings"
 )
@@ -133,7 +134,7 @@ func nearKind(spec string) (string, bool) {
 	}
 	best, bestDist := "", 3
 	for _, name := range kindNames {
-		d := editDistance(w, name)
+		d := suggest.Distance(w, name)
 		if strings.HasPrefix(name, w) {
 			d = min(d, 1) // "redis" is a start of "redis-cluster", but redis itself
 		}
@@ -142,25 +143,4 @@ func nearKind(spec string) (string, bool) {
 		}
 	}
 	return best, best != ""
-}
-
-// editDistance is the Levenshtein distance between a and b, bytes apart.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
