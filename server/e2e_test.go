@@ -182,7 +182,9 @@ func eval[T any](b *browser, ctx context.Context, expr string) T {
 // waitFor polls a JavaScript predicate until it holds.
 func (b *browser) waitFor(ctx context.Context, expr string) {
 	b.t.Helper()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(20*time.Second), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
+	// A minute: under make test the page shares two cores with the other
+	// packages' tests, and a report took over 20 s to appear once.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(60*time.Second), chromedp.WithPollingInterval(20*time.Millisecond))); err != nil {
 		b.t.Fatalf("waiting for %s: %v", expr, err)
 	}
 }
