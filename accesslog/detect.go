@@ -1,0 +1,46 @@
+package accesslog
+
+import "bytes"
+
+// Detect names the format of a log from a sample of its first lines: the
+// format most of the non-blank lines parse in (Cloudflare's when JSON
+// objects carry its field names; combined before common, as combined
+// lines parse as common too). It returns Auto when no line parses.
+func Detect(lines [][]byte) Format {
+	var votes [5]int
+	var e Entry
+	parsers := map[Format]*Parser{}
+	for _, f := range []Format{Combined, Common, JSON, Cloudflare} {
+		parsers[f], _ = NewParser(f, nil)
+	}
+	for _, line := range lines {
+		line = trimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		if line[0] == '{' {
+			if bytes.Contains(line, []byte(`"ClientRequestURI"`)) || bytes.Contains(line, []byte(`"ClientRequestUserAgent"`)) || bytes.Contains(line, []byte(`"ClientIP"`)) {
+				if parsers[Cloudflare].Parse(line, &e) == nil {
+					votes[Cloudflare]++
+				}
+				continue
+			}
+			if parsers[JSON].Parse(line, &e) == nil {
+				votes[JSON]++
+			}
+			continue
+		}
+		if parsers[Combined].Parse(line, &e) == nil && len(e.UserAgent) > 0 {
+			votes[Combined]++
+		} else if parsers[Common].Parse(line, &e) == nil {
+			votes[Common]++
+		}
+	}
+	best := Auto
+	for f := Combined; f <= Cloudflare; f++ {
+		if votes[f] > votes[best] {
+			best = f
+		}
+	}
+	return best
+}
