@@ -5,7 +5,15 @@ GO ?= go
 STATICCHECK_VERSION := v0.8.2
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-.PHONY: test quick deps fmt vet staticcheck unit race build bench fuzz
+.PHONY: test quick deps fmt vet staticcheck unit race build release bench fuzz
+
+# The version stamped into the binaries: git describe (the nearest tag, the
+# commits since and the commit; the commit alone without tags; -dirty with
+# uncommitted changes). "make build VERSION=1.2.3" sets it.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
+LDFLAGS := -s -w -X github.com/seed53c283f5/robotstxt/fetch.stamp=$(VERSION)
+# The platforms make release builds for.
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
 test: deps fmt vet staticcheck unit race
 
@@ -40,7 +48,19 @@ race:
 	$(GO) test -race -short -count=1 ./...
 
 build:
-	$(GO) build -o bin/robotstxt ./cmd/robotstxt
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/robotstxt ./cmd/robotstxt
+
+# The binaries of a release, one a platform, in dist/, with SHA256SUMS.
+release:
+	@rm -rf dist && mkdir -p dist
+	@set -e; for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+		out=dist/robotstxt-$(VERSION)-$$os-$$arch$$ext; \
+		echo "build $$out"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $$out ./cmd/robotstxt; \
+	done
+	cd dist && sha256sum robotstxt-* > SHA256SUMS
+	@cat dist/SHA256SUMS
 
 # Benchmarks of the library alone, then side by side with the Go peers.
 bench:

@@ -17,13 +17,9 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 )
 
-// Version is the toolkit's version: the one DefaultUserAgent sends and the
-// one "robotstxt version" prints.
-const Version = "0.1.0"
-
 // DefaultUserAgent is the User-Agent header a Fetcher sends when none is
 // configured: it names the toolkit, its version and where to read about it.
-const DefaultUserAgent = "robotstxt/" + Version + " (+https://github.com/seed53c283f5/robotstxt)"
+var DefaultUserAgent = "robotstxt/" + Version + " (+https://github.com/seed53c283f5/robotstxt)"
 
 // DefaultTimeout is how long one fetch (every request of it, redirects and
 // body included) may take.

@@ -572,8 +572,11 @@ func FuzzOriginOf(f *testing.F) {
 }
 
 func TestVersionInUserAgent(t *testing.T) {
-	if !regexp.MustCompile(`^[0-9]+\.[0-9]+\.[0-9]+$`).MatchString(Version) {
-		t.Errorf("Version %q is not MAJOR.MINOR.PATCH", Version)
+	// A released build says MAJOR.MINOR.PATCH (a pre-release or git
+	// describe's suffix after it); a build from a working tree says devel,
+	// with its commit when the go command recorded one.
+	if !regexp.MustCompile(`^([0-9]+\.[0-9]+\.[0-9]+([-+][0-9A-Za-z.+-]+)?|devel(\+[0-9a-f]+(-dirty)?)?)$`).MatchString(Version) {
+		t.Errorf("Version %q is neither MAJOR.MINOR.PATCH nor devel", Version)
 	}
 	if want := "robotstxt/" + Version + " (+https://github.com/seed53c283f5/robotstxt)"; DefaultUserAgent != want {
 		t.Errorf("DefaultUserAgent %q, want %q", DefaultUserAgent, want)

@@ -148,13 +148,13 @@ type readmeExample struct {
 // "$ echo $?" shows (0 when none).
 func readmeExamples(t *testing.T, heading string) []readmeExample {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	var all strings.Builder
+	for _, d := range readDocs(t) {
+		all.WriteString(d.text + "\n")
 	}
-	_, sec, ok := strings.Cut(string(b), "\n"+heading+"\n")
+	_, sec, ok := strings.Cut(all.String(), "\n"+heading+"\n")
 	if !ok {
-		t.Fatalf("README has no %q", heading)
+		t.Fatalf("neither README.md nor docs/*.md has %q", heading)
 	}
 	if i := strings.Index(sec, "\n#"); i >= 0 {
 		sec = sec[:i]

@@ -20,7 +20,8 @@ var exampleCommands = map[string]bool{"check": true, "compare": true, "diff": tr
 // command, its standard input (a here-document), what it printed, and the
 // exit status a following "$ echo $?" shows (-1: not shown).
 type commandExample struct {
-	line   int // in README.md
+	file   string
+	line   int // in file
 	args   []string
 	stdin  string
 	output string
@@ -36,13 +37,13 @@ type commandExample struct {
 // nobody listens on; the cache is in a temporary directory, shown as
 // /home/me/.cache.
 func TestREADMECommandExamples(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	docs := readDocs(t)
+	var examples []commandExample
+	for _, d := range docs {
+		examples = append(examples, commandExamples(t, d.name, d.text)...)
 	}
-	examples := commandExamples(t, string(readme))
 	if len(examples) < 7 {
-		t.Fatalf("%d examples found in README.md, want at least 7", len(examples))
+		t.Fatalf("%d examples found in README.md and docs/*.md, want at least 7", len(examples))
 	}
 
 	cache := useTempCache(t)
@@ -68,7 +69,7 @@ func TestREADMECommandExamples(t *testing.T) {
 	}
 
 	for _, ex := range examples {
-		t.Run(fmt.Sprintf("line %d", ex.line), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s:%d", ex.file, ex.line), func(t *testing.T) {
 			args := make([]string, len(ex.args))
 			for i, a := range ex.args {
 				for _, h := range hosts {
@@ -83,32 +84,61 @@ func TestREADMECommandExamples(t *testing.T) {
 			}
 			got = strings.ReplaceAll(got, cache, "/home/me/.cache")
 			if got != ex.output {
-				t.Errorf("README.md:%d: robotstxt %s prints what the README does not show:\n--- got\n%s--- README\n%s", ex.line, strings.Join(ex.args, " "), got, ex.output)
+				t.Errorf("%s:%d: robotstxt %s prints what the document does not show:\n--- got\n%s--- document\n%s", ex.file, ex.line, strings.Join(ex.args, " "), got, ex.output)
 			}
 			if ex.status >= 0 && code != ex.status {
-				t.Errorf("README.md:%d: exit status %d, the README shows %d", ex.line, code, ex.status)
+				t.Errorf("%s:%d: exit status %d, the document shows %d", ex.file, ex.line, code, ex.status)
 			}
 		})
 	}
 
-	// The fetch report the README shows is the golden file of
+	// The fetch report the docs show is the golden file of
 	// TestFetchReport, and the lint example's file is lint_sample.txt.
+	var all strings.Builder
+	for _, d := range docs {
+		all.WriteString(d.text)
+	}
 	for _, name := range []string{"fetch_redirect.txt", "lint_sample.txt"} {
 		want, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(string(readme), "\n```\n"+string(want)+"```\n") {
-			t.Errorf("README.md does not show testdata/%s as it is (go test -run TestFetchReport -update refreshes the golden file; copy it)", name)
+		if !strings.Contains(all.String(), "\n```\n"+string(want)+"```\n") {
+			t.Errorf("no document shows testdata/%s as it is (go test -run TestFetchReport -update refreshes the golden file; copy it)", name)
 		}
 	}
 }
 
+// doc is a document whose examples the tests run: its path from the
+// module root and its text.
+type doc struct{ name, text string }
+
+// readDocs reads the documents that show commands: README.md and every
+// docs/*.md.
+func readDocs(t *testing.T) []doc {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = append([]string{filepath.Join("..", "..", "README.md")}, names...)
+	var docs []doc
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(filepath.Join("..", ".."), n)
+		docs = append(docs, doc{filepath.ToSlash(rel), string(b)})
+	}
+	return docs
+}
+
 // commandExamples finds the "$ robotstxt COMMAND ..." lines of the code
-// blocks of readme, for the commands exampleCommands names.
-func commandExamples(t *testing.T, readme string) []commandExample {
+// blocks of the document name, for the commands exampleCommands names.
+func commandExamples(t *testing.T, name, text string) []commandExample {
 	var out []commandExample
-	lines := strings.Split(readme, "\n")
+	lines := strings.Split(text, "\n")
 	inBlock := false
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -119,7 +149,7 @@ func commandExamples(t *testing.T, readme string) []commandExample {
 		if !inBlock || !strings.HasPrefix(l, "$ robotstxt ") {
 			continue
 		}
-		ex := commandExample{line: i + 1, status: -1}
+		ex := commandExample{file: name, line: i + 1, status: -1}
 		cmd := strings.TrimPrefix(l, "$ ")
 		for strings.HasSuffix(cmd, "\\") && i+1 < len(lines) {
 			i++
@@ -133,7 +163,7 @@ func commandExamples(t *testing.T, readme string) []commandExample {
 		}
 		words, err := splitShell(cmd)
 		if err != nil {
-			t.Fatalf("README.md:%d: %v", ex.line, err)
+			t.Fatalf("%s:%d: %v", name, ex.line, err)
 		}
 		ex.args = words[1:]
 		var output strings.Builder
@@ -145,7 +175,7 @@ func commandExamples(t *testing.T, readme string) []commandExample {
 		if i+2 < len(lines) && lines[i+1] == "$ echo $?" {
 			ex.status, err = strconv.Atoi(lines[i+2])
 			if err != nil {
-				t.Fatalf("README.md:%d: echo $? shows %q", i+2, lines[i+2])
+				t.Fatalf("%s:%d: echo $? shows %q", name, i+2, lines[i+2])
 			}
 			i += 2
 		}

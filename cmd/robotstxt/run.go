@@ -11,7 +11,7 @@ import (
 
 // version is the toolkit's version, printed by "robotstxt version": the
 // one the fetcher's User-Agent sends.
-const version = fetch.Version
+var version = fetch.Version
 
 // command is one subcommand of robotstxt.
 type command struct {
