@@ -1,7 +1,6 @@
 package robotstxt
 
 import (
-	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -190,37 +189,6 @@ func better(a, b *crule) bool {
 	return a.line < b.line
 }
 
-// byteClasses sets bit b&31 for every byte b of s: a path can only match a
-// wildcard pattern whose literal bytes' classes it all has.
-func byteClasses(s string) uint32 {
-	var m uint32
-	if len(s) < 8 {
-		for i := 0; i < len(s); i++ {
-			m |= 1 << (s[i] & 31)
-		}
-		return m
-	}
-	// Eight bytes a load; the last load overlaps bytes already counted,
-	// which adds nothing to a union.
-	for i := 0; ; i += 8 {
-		if i+8 > len(s) {
-			i = len(s) - 8
-		}
-		w := le64At(s, i)
-		m |= 1 << (w & 31)
-		m |= 1 << (w >> 8 & 31)
-		m |= 1 << (w >> 16 & 31)
-		m |= 1 << (w >> 24 & 31)
-		m |= 1 << (w >> 32 & 31)
-		m |= 1 << (w >> 40 & 31)
-		m |= 1 << (w >> 48 & 31)
-		m |= 1 << (w >> 56 & 31)
-		if i+8 == len(s) {
-			return m
-		}
-	}
-}
-
 // probe is a path being matched, with what quick checks need of it. The
 // path may run past its end: Allowed hands over the rest of the URL without
 // looking for the fragment ('#') or a NUL byte, which end the path, since
@@ -289,37 +257,6 @@ func (p *probe) clean() string {
 func (p *probe) cutEnd() {
 	p.path = p.path[:pathEnd(p.path)]
 	p.cut = true
-}
-
-// cutPath cuts path at its first '#' or NUL byte.
-func cutPath(path string) string { return path[:pathEnd(path)] }
-
-// pathEnd returns the index of the first '#' or NUL byte of path, or
-// len(path): one pass, eight bytes at a time.
-func pathEnd(path string) int {
-	i := 0
-	for ; i+8 <= len(path); i += 8 {
-		w := le64At(path, i)
-		if t := zeroBytes(w) | zeroBytes(w^'#'*ones8); t != 0 {
-			return i + bits.TrailingZeros64(t)>>3
-		}
-	}
-	if j := len(path) - 8; i < len(path) && j >= 0 {
-		// The last bytes by a load overlapping those looked at, which
-		// hold neither byte (so none of them borrows into the marks).
-		w := le64At(path, j)
-		t := (zeroBytes(w) | zeroBytes(w^'#'*ones8)) &^ (1<<(8*(i-j)) - 1)
-		if t != 0 {
-			return j + bits.TrailingZeros64(t)>>3
-		}
-		return len(path)
-	}
-	for ; i < len(path); i++ {
-		if c := path[i]; c == '#' || c == 0 {
-			return i
-		}
-	}
-	return i
 }
 
 // The byte classes may be those of the uncut path: a superset, so a rule
@@ -413,32 +350,6 @@ func (s *ruleSet) base(r *crule) string {
 
 // pat returns rule r's normalised pattern.
 func (s *ruleSet) pat(r *crule) string { return s.base(r)[r.off : r.off+r.n] }
-
-// word8 packs the first (up to) eight bytes of s, little-endian, zero-padded.
-func word8(s string) uint64 {
-	if len(s) >= 8 {
-		return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	}
-	// Two overlapping loads of the first and last bytes: the bytes they
-	// share are the same.
-	switch n := len(s); {
-	case n >= 4:
-		lo := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24
-		t := s[n-4:]
-		hi := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24
-		return lo | hi<<(8*(n-4))
-	case n >= 2:
-		return uint64(s[0]) | uint64(s[1])<<8 | (uint64(s[n-2])|uint64(s[n-1])<<8)<<(8*(n-2))
-	case n == 1:
-		return uint64(s[0])
-	}
-	return 0
-}
-
-// wordMask[k] keeps the low k bytes of a word (k <= 8). It has 256 entries
-// so that indexing it with a uint8 needs no bounds check.
-var wordMask = [256]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff, 0xffffffffffffffff}
 
 // matchRest reports whether rule r matches path once the probe has not
 // rejected it: the path's first
@@ -1364,34 +1275,6 @@ func tokHash(f0, f1 uint64, n int) uint64 {
 	return h ^ h>>29
 }
 
-// foldWords returns foldWord8 of the first sixteen bytes of s, in two
-// words. For product tokens (letters, '-' and '_') of up to sixteen bytes,
-// equal words and lengths mean equal tokens, ignoring case.
-func foldWords(s string) (uint64, uint64) {
-	switch {
-	case len(s) >= 16:
-		return fold8(le64At(s, 0)), fold8(le64At(s, 8))
-	case len(s) > 8:
-		// The last eight bytes hold bytes 8 on.
-		return fold8(le64At(s, 0)), fold8(le64At(s, len(s)-8) >> (8 * (16 - len(s))))
-	}
-	return foldWord8(s), 0
-}
-
-// foldWord8 is word8 of s with the ASCII upper-case letters of its first
-// eight bytes in lower case.
-func foldWord8(s string) uint64 { return fold8(word8(s)) }
-
-// fold8 is word w with its ASCII upper-case letters in lower case.
-func fold8(w uint64) uint64 {
-	const ones = 0x0101010101010101
-	// For each byte b < 0x80: b+(0x80-'A') has its top bit set when
-	// b >= 'A', and b+(0x80-'Z'-1) when b > 'Z'.
-	h := w & (0x7f * ones)
-	upper := (h + (0x80-'A')*ones) &^ (h + (0x80-'Z'-1)*ones) &^ w & (0x80 * ones)
-	return w | upper>>2
-}
-
 // findToken returns the index of tok in c.toks, ignoring ASCII case, or -1.
 // It does not allocate.
 func (c *compiled) findToken(tok string) int32 {
@@ -1442,61 +1325,4 @@ func (c *compiled) sameToken(i int32, tok string, f0, f1 uint64) bool {
 // '*' alone or followed by white space (Google's reading).
 func isGlobalAgent(v string) bool {
 	return len(v) > 0 && v[0] == '*' && (len(v) == 1 || isSpace(v[1]))
-}
-
-func equalFoldASCII(a, b string) bool {
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
-}
-
-// le64 reads the first eight bytes of s as a little-endian word.
-func le64(s string) uint64 {
-	_ = s[7]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
-// le64At is le64(s[i:]) without the bounds checks, for the loops that read
-// a string eight bytes at a time: the caller makes sure that 0 <= i and
-// i+8 <= len(s).
-func le64At(s string, i int) uint64 {
-	b := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.StringData(s)), i))
-	return uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-		uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-}
-
-// hasHighByte reports whether s holds a byte of 0x80 or above, eight bytes
-// at a time.
-func hasHighByte(s string) bool {
-	for len(s) >= 32 {
-		if (le64(s)|le64(s[8:])|le64(s[16:])|le64(s[24:]))&0x8080808080808080 != 0 {
-			return true
-		}
-		s = s[32:]
-	}
-	for len(s) >= 8 {
-		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-		if w&0x8080808080808080 != 0 {
-			return true
-		}
-		s = s[8:]
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return true
-		}
-	}
-	return false
 }

@@ -201,18 +201,6 @@ func (ix *ruleIndex) prefixes(s *ruleSet, j, k int) bool {
 	return a.w0 == b.w0&beMask(n) && a.w1 == b.w1&beMask(n-8) && a.w2 == b.w2&beMask(n-16)
 }
 
-// beMask returns the mask of a big-endian word's first n bytes (none for n
-// <= 0, all for n >= 8).
-func beMask(n int) uint64 {
-	switch {
-	case n <= 0:
-		return 0
-	case n >= 8:
-		return ^uint64(0)
-	}
-	return ^uint64(0) << (64 - 8*n)
-}
-
 // key is the literal part of a rule's pattern: all of a literal pattern, the
 // body of an anchored one.
 func (s *ruleSet) key(r *crule) string { return s.base(r)[r.off : r.off+r.lit] }
@@ -448,28 +436,6 @@ func (ix *ruleIndex) bucketWild(s *ruleSet, inAut []bool) {
 			fill[b]++
 		}
 	}
-}
-
-// beWord8 packs the first (up to) eight bytes of s, big-endian,
-// zero-padded: words compare as the strings' first eight bytes do. (word8
-// packs them little-endian: the same bytes, reversed.)
-func beWord8(s string) uint64 { return bits.ReverseBytes64(word8(s)) }
-
-func cmpUint64(a, b uint64) int {
-	if a < b {
-		return -1
-	}
-	return 1
-}
-
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return n
 }
 
 // keyItem is a pattern to sort: the first 24 bytes of its key as three

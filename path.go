@@ -127,59 +127,6 @@ func authorityStart(url string) int {
 	return end
 }
 
-// pathStart marks the bytes that start a URL's path, params or query.
-var pathStart = [256]bool{'/': true, '?': true, ';': true}
-
-// indexPathStart returns the index of the first '/', '?' or ';' in s at or
-// after from, or of the first byte also, whichever comes first; -1 when there
-// is none. (also is '#' to stop at a fragment; '/' adds nothing.) It looks
-// at eight bytes at a time: x has a zero byte when (x - 0x01..01) &^ x &
-// 0x80..80 is not zero, and the lowest set bit of that marks the first one.
-// '/', ';' and '?' (0x2F, 0x3B, 0x3F) are the bytes b with b|0x14 == 0x3F,
-// as is '+' (0x2B) alone besides them: one test finds the three, and a '+'
-// it finds is passed over (by the byte loop: a URL's authority seldom holds
-// one).
-func indexPathStart(s string, from int, also byte) int {
-	alsos := uint64(also) * ones8
-	marks := func(w uint64) uint64 {
-		return zeroBytes((w|0x14*ones8)^0x3F*ones8) | zeroBytes(w^alsos)
-	}
-	i := from
-	for ; i+8 <= len(s); i += 8 {
-		if m := marks(le64At(s, i)); m != 0 {
-			i += bits.TrailingZeros64(m) / 8
-			if s[i] != '+' {
-				return i
-			}
-			return indexPathStartBytes(s, i+1, also)
-		}
-	}
-	if j := len(s) - 8; i < len(s) && j >= from {
-		// The last bytes, by a load that overlaps bytes already looked
-		// at: their marks are cleared. (No byte before i matched, so
-		// none of them borrows into the marks of those after.)
-		if m := marks(le64At(s, j)) &^ (1<<(8*(i-j)) - 1); m != 0 {
-			i = j + bits.TrailingZeros64(m)/8
-			if s[i] != '+' {
-				return i
-			}
-			return indexPathStartBytes(s, i+1, also)
-		}
-		return -1
-	}
-	return indexPathStartBytes(s, i, also)
-}
-
-// indexPathStartBytes is indexPathStart a byte at a time.
-func indexPathStartBytes(s string, i int, also byte) int {
-	for ; i < len(s); i++ {
-		if c := s[i]; pathStart[c] || c == also {
-			return i
-		}
-	}
-	return -1
-}
-
 // EscapePattern normalises an allow or disallow value the way Google's library
 // does before matching: bytes of 0x80 and above are percent-encoded (whether
 // or not they are valid UTF-8) and the hex digits of existing %xx escapes are

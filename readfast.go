@@ -1,17 +1,12 @@
 package robotstxt
 
 import (
-	"math/bits"
 	"strings"
 )
 
 // lineSpace marks the white space a line can hold (isSpace without the
 // line endings).
 var lineSpace = [256]bool{' ': true, '\t': true, '\v': true, '\f': true}
-
-// valueEnd marks the bytes that end a value: the line endings and the
-// comment sign.
-var valueEnd = [256]bool{'\n': true, '\r': true, '#': true}
 
 // The words readFast recognises keys by: the folded first eight bytes of a
 // line's key, masked to the name's length.
@@ -123,52 +118,4 @@ func (b *builder) readFast(body string) {
 			pos++
 		}
 	}
-}
-
-// Words of eight equal bytes, for looking at eight bytes at a time.
-const (
-	ones8 = 0x0101010101010101
-	high8 = 0x8080808080808080
-)
-
-// zeroBytes returns a word with the top bit set in the byte of x that is
-// zero, when one is, the lowest such bit marking the first: bytes above a
-// zero byte may be marked too.
-func zeroBytes(x uint64) uint64 { return (x - ones8) &^ x & high8 }
-
-// indexValueEnd returns the index of the first '\n', '\r' or '#' in s at or
-// after i, or len(s).
-func indexValueEnd(s string, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		// The three bytes are below 0x24: look for such bytes first (a
-		// space, '!' or '"' may be one), then at each of them.
-		w := le64At(s, i)
-		t := (w - 0x24*ones8) &^ w & high8
-		for t != 0 {
-			j := i + bits.TrailingZeros64(t)>>3
-			if valueEnd[s[j]] {
-				return j
-			}
-			t &= t - 1
-		}
-	}
-	for i < len(s) && !valueEnd[s[i]] {
-		i++
-	}
-	return i
-}
-
-// indexLineEnd returns the index of the first '\n' or '\r' in s at or
-// after i, or len(s).
-func indexLineEnd(s string, i int) int {
-	for ; i+8 <= len(s); i += 8 {
-		w := le64At(s, i)
-		if t := zeroBytes(w^'\n'*ones8) | zeroBytes(w^'\r'*ones8); t != 0 {
-			return i + bits.TrailingZeros64(t)>>3
-		}
-	}
-	for i < len(s) && s[i] != '\n' && s[i] != '\r' {
-		i++
-	}
-	return i
 }
