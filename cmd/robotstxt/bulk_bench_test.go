@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/bulk"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/store"
@@ -55,14 +56,21 @@ func bulkBenchInput(urls, origins int) []byte {
 	return b.Bytes()
 }
 
-func benchBulkConfig(st store.Store, csv bool) bulkConfig {
+func benchBulkConfig(st store.Store, csv bool) *bulk.Checker {
 	f := &fetch.Fetcher{Dialect: robotstxt.Google, Transport: memoryWeb{}}
 	c, _ := robotstxt.LookupCrawler("Googlebot")
-	return bulkConfig{
-		subjects: []bulkSubject{{label: c.Name, crawler: &c}}, csv: csv, concurrency: 256, perHost: 2,
-		window: 16 * 256, storeName: "bench",
-		cache: cache.New(&cache.Options{Store: st, Fetcher: f, KeyPrefix: tester.CacheKeyPrefix(robotstxt.Google)}),
+	o := &bulk.Options{
+		Subjects: []bulk.Subject{{Label: c.Name, Crawler: &c}}, Concurrency: 256, Window: 16 * 256, StoreName: "bench",
+		Cache: cache.New(&cache.Options{Store: st, Fetcher: f, KeyPrefix: tester.CacheKeyPrefix(robotstxt.Google)}),
 	}
+	if csv {
+		o.Format = bulk.CSV
+	}
+	checker, err := bulk.New(o)
+	if err != nil {
+		panic(err)
+	}
+	return checker
 }
 
 // BenchmarkBulkWarm runs bulk over 100,000 URLs of 1,000 origins whose
@@ -71,8 +79,8 @@ func benchBulkConfig(st store.Store, csv bool) bulkConfig {
 // rerun of the command does.
 func BenchmarkBulkWarm(b *testing.B) {
 	in := bulkBenchInput(100_000, 1_000)
-	run := func(b *testing.B, cfg bulkConfig) {
-		sum, err := bulk(context.Background(), cfg, bytes.NewReader(in), io.Discard, io.Discard)
+	run := func(b *testing.B, c *bulk.Checker) {
+		sum, err := c.Run(context.Background(), bytes.NewReader(in), io.Discard)
 		if err != nil || sum.URLs != 100_000 {
 			b.Fatalf("bulk: %v, %d URLs", err, sum.URLs)
 		}

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed53c283f5/robotstxt/bulk"
 )
 
 // testRedis is a redis-server that keeps its data across a restart (an
@@ -107,7 +109,7 @@ func TestBulkFleet(t *testing.T) {
 	}
 	type result struct {
 		out  []string
-		sum  bulkSummary
+		sum  bulk.Summary
 		err  error
 		code int
 	}

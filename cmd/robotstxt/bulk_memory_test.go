@@ -7,22 +7,15 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"os/signal"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
-	"github.com/seed53c283f5/robotstxt"
-	"github.com/seed53c283f5/robotstxt/cache"
-	"github.com/seed53c283f5/robotstxt/fetch"
 	hostilegen "github.com/seed53c283f5/robotstxt/internal/hostile"
-	"github.com/seed53c283f5/robotstxt/tester"
 )
 
 // hostileWeb is an HTTP proxy that stands in for the web: host hN.test
@@ -62,16 +55,6 @@ func (hw *hostileWeb) serve(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain")
 	fmt.Fprintf(w, "# %s\n", host)
 	io.WriteString(w, s.Body)
-}
-
-func newHostileWeb(t testing.TB) *hostileWeb {
-	hw := &hostileWeb{}
-	hw.Server = httptest.NewServer(http.HandlerFunc(hw.serve))
-	t.Cleanup(func() {
-		hw.CloseClientConnections()
-		hw.Close()
-	})
-	return hw
 }
 
 // hostileInput returns perOrigin URLs for each of origins hostile
@@ -125,74 +108,4 @@ func TestBulkHostileWebServe(t *testing.T) {
 	}
 	<-ctx.Done()
 	t.Logf("%d robots.txt requests answered", hw.robots)
-}
-
-// nullStore keeps nothing.
-type nullStore struct{}
-
-func (nullStore) Get(context.Context, string) ([]byte, bool, error)        { return nil, false, nil }
-func (nullStore) Put(context.Context, string, []byte, time.Duration) error { return nil }
-func (nullStore) Delete(context.Context, string) error                     { return nil }
-func (nullStore) Close() error                                             { return nil }
-
-// heapWriter discards what is written to it, and at each write, after a
-// collection, records the most heap in use it has seen: what the run holds
-// live at the moments it writes results.
-type heapWriter struct {
-	peak uint64
-}
-
-func (h *heapWriter) Write(p []byte) (int, error) {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	h.peak = max(h.peak, ms.HeapAlloc)
-	return len(p), nil
-}
-
-// TestBulkMemoryBounded runs bulk over hostile origins, each a ~500 KiB
-// file of wildcard rules whose parse weighs several megabytes, and checks
-// the heap in use at every write of results: the answers kept are bounded
-// by weight (bulkOriginBytes), not by count. They were kept by count (up to
-// 16,384 origins): the heap grew with every origin.
-func TestBulkMemoryBounded(t *testing.T) {
-	if testing.Short() {
-		t.Skip("parses 96 hostile files")
-	}
-	hw := newHostileWeb(t)
-	u, _ := url.Parse(hw.URL)
-	old := bulkProxy
-	bulkProxy = http.ProxyURL(u)
-	t.Cleanup(func() { bulkProxy = old })
-	const origins = 96
-	in := hostileInput(origins, 2)
-	f := &fetch.Fetcher{Dialect: robotstxt.Google, Transport: newBulkTransport(4, 2)}
-	googlebot, _ := robotstxt.LookupCrawler("Googlebot")
-	cfg := bulkConfig{
-		subjects:    []bulkSubject{{label: googlebot.Name, crawler: &googlebot}, {label: "FooBot", agents: []string{"FooBot"}}},
-		concurrency: 4, perHost: 2, window: 4096, storeName: "memory",
-		// The cache keeps no parsed file, the store nothing: what is held
-		// is bulk's.
-		cache: cache.New(&cache.Options{Store: nullStore{}, Fetcher: f, ParsedBytes: 1,
-			KeyPrefix: tester.CacheKeyPrefix(robotstxt.Google)}),
-	}
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapAlloc
-	hwr := &heapWriter{}
-	sum, err := bulk(context.Background(), cfg, strings.NewReader(in), hwr, io.Discard)
-	if err != nil || sum.URLs != 2*origins || sum.Policies["rules"] != 2*2*origins {
-		t.Fatalf("bulk: %v; summary %+v", err, sum)
-	}
-	// The table keeps up to 64 MiB by weight (an upper bound: less in
-	// use), the 4 fetches under way a body and a parse each, the batch
-	// being read up to 16 MiB of answers (bulkOriginBytes/4) and one: about
-	// 150 MB at worst, half what the answers kept by count took.
-	grown := int64(hwr.peak) - int64(base)
-	const limit = 224 << 20
-	t.Logf("heap in use at the writes: at most %d MB over the %d MB before the run", grown>>20, base>>20)
-	if grown > limit {
-		t.Errorf("bulk held %d MB at once over %d hostile origins, want at most %d MB", grown>>20, origins, limit>>20)
-	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,12 +13,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/seed53c283f5/robotstxt"
-	"github.com/seed53c283f5/robotstxt/cache"
-	"github.com/seed53c283f5/robotstxt/fetch"
-	"github.com/seed53c283f5/robotstxt/store"
-	"github.com/seed53c283f5/robotstxt/tester"
 )
 
 // slowWeb is an HTTP proxy that stands in for the web: slow.test answers
@@ -145,96 +138,6 @@ func TestBulkOrderAnyCSV(t *testing.T) {
 	}
 }
 
-// proxyBulkConfig is a run's configuration as runBulk makes it, on a
-// memory store, through bulkProxy.
-func proxyBulkConfig(concurrency, window int) bulkConfig {
-	f := &fetch.Fetcher{Dialect: robotstxt.Google, Transport: newBulkTransport(concurrency, 2)}
-	c, _ := robotstxt.LookupCrawler("Googlebot")
-	return bulkConfig{
-		subjects: []bulkSubject{{label: c.Name, crawler: &c}}, concurrency: concurrency, perHost: 2,
-		window: window, storeName: "memory", done: new(atomic.Int64),
-		cache: cache.New(&cache.Options{Store: store.NewMemory(nil), Fetcher: f, KeyPrefix: tester.CacheKeyPrefix(robotstxt.Google)}),
-	}
-}
-
-// countingInput gives n lines "http://fK.test/pI\n", counting the bytes
-// read from it.
-type countingInput struct {
-	n, i int
-	buf  []byte
-	read atomic.Int64
-}
-
-func (c *countingInput) Read(p []byte) (int, error) {
-	for len(c.buf) < len(p) && c.i < c.n {
-		c.buf = fmt.Appendf(c.buf, "http://f%d.test/p%07d\n", c.i%20, c.i)
-		c.i++
-	}
-	if len(c.buf) == 0 {
-		return 0, io.EOF
-	}
-	k := copy(p, c.buf)
-	c.buf = c.buf[k:]
-	c.read.Add(int64(k))
-	return k, nil
-}
-
-// TestBulkOrderInputBounded: in input order, one slow origin first holds
-// back every result after it; the progress counts the URLs whose results
-// are known all the same, and the reader stops once the window is full:
-// what waits to be written stays bounded however long the input.
-func TestBulkOrderInputBounded(t *testing.T) {
-	sw := newSlowWeb(t)
-	const window = 512 // batches of 256: 3 queued, one with the writer, one being filled
-	cfg := proxyBulkConfig(8, window)
-	ci := &countingInput{n: 40_000}
-	in := io.MultiReader(strings.NewReader("http://slow.test/private/a\n"), ci)
-	var out lockedBuffer // serve_test.go's
-	type result struct {
-		sum bulkSummary
-		err error
-	}
-	res := make(chan result, 1)
-	go func() {
-		sum, err := bulk(context.Background(), cfg, in, &out, io.Discard)
-		res <- result{sum, err}
-	}()
-	// The first batch holds the slow URL alone (the reader hands on what it
-	// has when its buffer is empty); the writer waits on it, and the three
-	// full batches queued behind it go to the workers too: their results
-	// are known, the progress moves while nothing can be written.
-	deadline := time.Now().Add(60 * time.Second)
-	for cfg.done.Load() < 3*bulkBatchSize {
-		if time.Now().After(deadline) {
-			sw.free()
-			t.Fatalf("progress at %d URLs while the slow origin holds the output: it counts the URLs written, not those known", cfg.done.Load())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	// At most 5 batches of 256 lines of 26 bytes read, and the reader's
-	// 64 KiB buffer: far from the input's 1 MB.
-	if n := ci.read.Load(); n > 5*bulkBatchSize*26+64<<10+4096 {
-		t.Errorf("%d bytes of input read while the first URL waits: the window is not bounded", n)
-	}
-	if out.String() != "" {
-		t.Errorf("results written before the first URL's")
-	}
-	sw.free()
-	r := <-res
-	if r.err != nil || r.sum.URLs != 40_001 {
-		t.Fatalf("bulk: %v, %d URLs", r.err, r.sum.URLs)
-	}
-	rows := parseRows(t, out.String())
-	if len(rows) != 40_001 || rows[0].URL != "http://slow.test/private/a" {
-		t.Fatalf("%d rows, the first %+v", len(rows), rows[0])
-	}
-	for i, r := range rows[1:] {
-		if want := fmt.Sprintf("http://f%d.test/p%07d", i%20, i); r.URL != want {
-			t.Fatalf("row %d is %s, want %s (input order)", i+1, r.URL, want)
-		}
-	}
-}
-
 // TestBulkOrderFlag: --order is input or any.
 func TestBulkOrderFlag(t *testing.T) {
 	_, stderr, code := runBulkArgs(t, strings.NewReader(""), "--store", "memory", "--order", "random")
@@ -242,32 +145,3 @@ func TestBulkOrderFlag(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
-
-// TestReadBulkSendsOnce: a batch the workers have, whose hand-over to the
-// writer an interrupt stops, is not handed on again as the reader returns:
-// formatted twice, the second time with its items' origins let go, it
-// crashed the worker (seen once under SIGTERM). The reader's last send and
-// the interrupt race, so the test runs it many times.
-func TestReadBulkSendsOnce(t *testing.T) {
-	cfg := benchBulkConfig(store.NewMemory(nil), false)
-	for range 50 {
-		ctx, cancel := context.WithCancel(context.Background())
-		org := newOrigins(ctx, &cfg, 16, 1<<30)
-		order := make(chan *bulkBatch) // no writer
-		work := make(chan *bulkBatch, 4)
-		var read atomic.Int64
-		done := make(chan error, 1)
-		go func() { done <- readBulk(ctx, in1(), org, order, work, &read) }()
-		<-work // handed to the workers; the writer never takes it
-		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
-		if n := len(work); n != 0 {
-			t.Fatalf("the batch was handed to the workers %d more times", n)
-		}
-	}
-}
-
-// in1 is an input of one URL.
-func in1() io.Reader { return strings.NewReader("http://s1.test/a\n") }

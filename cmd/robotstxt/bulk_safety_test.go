@@ -40,37 +40,6 @@ func TestBulkCSVFormulaInjection(t *testing.T) {
 	}
 }
 
-// TestAppendCSV checks fields one by one: quoting (RFC 4180), the leading '
-// before what a spreadsheet reads as a formula, control characters shown
-// as esc shows them.
-func TestAppendCSV(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"", ""},
-		{"plain", "plain"},
-		{"a,b", `"a,b"`},
-		{`say "x"`, `"say ""x"""`},
-		{" lead", `" lead"`},
-		{"=1+1", "'=1+1"},
-		{"+1", "'+1"},
-		{"-1", "'-1"},
-		{"@x", "'@x"},
-		{"=a,b", `"'=a,b"`},
-		{"a=b", "a=b"},
-		{"\tx", `\x09x`},
-		{"\rx", `\x0dx`},
-		{"a\nb", `a\x0ab`},
-		{"\x1b[2J", `\x1b[2J`},
-		{"a\x7fb", `a\x7fb`},
-		{"a\u009bb", `a\u009bb`},
-		{"a\x9bb", `a\x9bb`},
-		{"é", "é"},
-	} {
-		if got := string(appendCSV(nil, tc.in)); got != tc.want {
-			t.Errorf("appendCSV(%q) = %s, want %s", tc.in, got, tc.want)
-		}
-	}
-}
-
 // TestBulkCSVControlCharacters: what a URL or a robots.txt file holds
 // reaches a CSV as text: no control character (C0, DEL, C1) is written
 // but the line ends, as robotstxt check writes text.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/seed53c283f5/robotstxt/bulk"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -256,7 +258,7 @@ func TestBulkFakeWeb(t *testing.T) {
 			t.Errorf("%s (%s) fetched %d times, want 1", host, siteKind(n), c)
 		}
 	}
-	var sum bulkSummary
+	var sum bulk.Summary
 	b, err := os.ReadFile(sumFile)
 	if err != nil || json.Unmarshal(b, &sum) != nil {
 		t.Fatalf("summary file: %v: %s", err, b)
@@ -453,7 +455,7 @@ func TestBulkRerunUsesStore(t *testing.T) {
 	useFakeWeb(t, fw)
 	file := filepath.Join(t.TempDir(), "cache.db")
 	in := "http://s0.test/a\nhttp://s8.test/private/b\nhttp://s1.test/c\n"
-	sums := make([]bulkSummary, 2)
+	sums := make([]bulk.Summary, 2)
 	for i := range sums {
 		sumFile := filepath.Join(t.TempDir(), "sum.json")
 		out, stderr, code := runBulkArgs(t, strings.NewReader(in), "--store", file, "--quiet", "--summary", sumFile)
@@ -476,49 +478,5 @@ func TestBulkRerunUsesStore(t *testing.T) {
 		if c := fw.count(h); c != 1 {
 			t.Errorf("%s fetched %d times over two runs", h, c)
 		}
-	}
-}
-
-// TestHostLimit: at most n requests at once go to one host; other hosts are
-// not held up.
-func TestHostLimit(t *testing.T) {
-	var mu sync.Mutex
-	cur, peak := map[string]int{}, map[string]int{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		cur[r.Host]++
-		peak[r.Host] = max(peak[r.Host], cur[r.Host])
-		mu.Unlock()
-		time.Sleep(30 * time.Millisecond)
-		mu.Lock()
-		cur[r.Host]--
-		mu.Unlock()
-		io.WriteString(w, "ok")
-	}))
-	defer srv.Close()
-	u, _ := url.Parse(srv.URL)
-	old := bulkProxy
-	bulkProxy = http.ProxyURL(u)
-	defer func() { bulkProxy = old }()
-	client := &http.Client{Transport: newBulkTransport(16, 2)}
-	var wg sync.WaitGroup
-	for i := range 24 {
-		wg.Go(func() {
-			resp, err := client.Get(fmt.Sprintf("http://h%d.test/", i%2))
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-		})
-	}
-	wg.Wait()
-	if peak["h0.test"] != 2 || peak["h1.test"] != 2 {
-		t.Errorf("peak requests at once per host: %v, want 2 each", peak)
-	}
-	lim := client.Transport.(*hostLimit)
-	if len(lim.busy) != 0 || len(lim.refs) != 0 {
-		t.Errorf("hostLimit keeps %d hosts after the requests", len(lim.busy))
 	}
 }

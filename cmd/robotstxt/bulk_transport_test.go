@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed53c283f5/robotstxt/bulk"
 )
 
 // TestBulkPerHostWaitNotTimed: many origins redirect to one slow host,
@@ -85,7 +85,7 @@ func TestBulkPerHostWaitNotTimed(t *testing.T) {
 			t.Logf("%s: policy %s, %s", r.URL, r.Policy, r.Reason)
 		}
 	}
-	var sum bulkSummary
+	var sum bulk.Summary
 	b, _ := os.ReadFile(sumFile)
 	if err := json.Unmarshal(b, &sum); err != nil {
 		t.Fatal(err)
@@ -95,67 +95,5 @@ func TestBulkPerHostWaitNotTimed(t *testing.T) {
 	}
 	if peak != 1 || served != origins {
 		t.Errorf("the slow host served %d requests, at most %d at once; want %d, one at once", served, peak, origins)
-	}
-}
-
-// TestSlotClock checks the clock's arithmetic on a fake clock: it runs
-// while a request is under way, once however many are, and a request
-// started with the budget spent fails at once with a timeout.
-func TestSlotClock(t *testing.T) {
-	now := time.Unix(1000, 0)
-	c := &slotClock{budget: 10 * time.Second, now: func() time.Time { return now }}
-	left := func() time.Duration {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		l := c.budget - c.used
-		if c.active > 0 {
-			l -= now.Sub(c.since)
-		}
-		return l
-	}
-	ctx := context.Background()
-	_, stop1, err := c.start(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now = now.Add(3 * time.Second)
-	_, stop2, err := c.start(ctx) // overlaps the first: counted once
-	if err != nil {
-		t.Fatal(err)
-	}
-	now = now.Add(2 * time.Second)
-	stop1()
-	stop1() // a second stop does nothing
-	now = now.Add(1 * time.Second)
-	stop2()
-	if l := left(); l != 4*time.Second {
-		t.Fatalf("after 6 s under way: %v left, want 4s", l)
-	}
-	now = now.Add(time.Hour) // waiting for a slot: not counted
-	if l := left(); l != 4*time.Second {
-		t.Fatalf("after a wait off the clock: %v left, want 4s", l)
-	}
-	rctx, stop3, err := c.start(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if dl, ok := rctx.Deadline(); !ok || time.Until(dl) > 4*time.Second {
-		t.Errorf("a request's deadline is %v away, want at most the 4 s left", time.Until(dl))
-	}
-	now = now.Add(4 * time.Second)
-	stop3()
-	if _, _, err := c.start(ctx); !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "timed out after 10s") {
-		t.Errorf("start with the budget spent: %v", err)
-	}
-}
-
-// TestBulkBackstop: the fetcher's own timeout is past the longest wait for
-// slots a fetch can see.
-func TestBulkBackstop(t *testing.T) {
-	if got, want := bulkBackstop(15*time.Second, 64, 2), 6*33*15*time.Second; got != want {
-		t.Errorf("bulkBackstop(15s, 64, 2) = %v, want %v", got, want)
-	}
-	if got, want := bulkBackstop(time.Second, 1, 1), 6*2*time.Second; got != want {
-		t.Errorf("bulkBackstop(1s, 1, 1) = %v, want %v", got, want)
 	}
 }

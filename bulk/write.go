@@ -1,4 +1,4 @@
-package main
+package bulk
 
 import (
 	"bufio"
@@ -6,7 +6,7 @@ import (
 )
 
 // bulkWriter writes the items' results and counts them in the summary: in
-// input order (the default), or each as soon as it is ready (--order any).
+// input order (the default), or each as soon as it is ready (AnyOrder).
 type bulkWriter struct {
 	w        *bufio.Writer
 	buf      []byte

@@ -1,36 +1,44 @@
-package main
+package bulk
 
 import (
 	"context"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/fetch"
 )
 
-// A bulk run fetches many origins at once, at most --per-host requests at
+// A bulk run fetches many origins at once, at most perHost requests at
 // once to one host name. When many origins redirect to one slow host, their
 // requests queue for its slots; the fetcher's timeout, which runs from the
 // start of the fetch, counted that queue, and the origins at its end timed
 // out without a request made: "unreachable", disallow all, cached. So the
-// budget of a fetch (--timeout) is kept by a slotClock instead, which runs
-// only while one of the fetch's requests or connections is under way: from
-// the moment a request gets its slot until its body is closed. The
-// fetcher's own timeout becomes a backstop (bulkBackstop) that a fetch
+// budget of a fetch (Options.Timeout) is kept by a slotClock instead, which
+// runs only while one of the fetch's requests or connections is under way:
+// from the moment a request gets its slot until its body is closed. The
+// fetcher's own timeout becomes a backstop (Backstop) that a fetch
 // reaches only if the slots are never given.
 
-// newBulkTransport is the fetcher's transport (as fetch builds its own:
-// proxies from the environment, bodies left compressed, a small HTTP/2
-// window) with idle connections kept for a run's concurrency, and at most
-// perHost requests at once to one host name. The limit is counted per
-// target host, not per connection: through an HTTP proxy every request
-// shares the proxy's connections.
-func newBulkTransport(concurrency, perHost int) http.RoundTripper {
+// NewTransport returns a transport for the fetcher of a run's cache (as
+// fetch builds its own: bodies left compressed, a small HTTP/2 window) with
+// idle connections kept for a run's concurrency, and at most perHost
+// requests at once to one host name. proxy chooses the proxy of a request;
+// nil means none (http.ProxyFromEnvironment honours HTTP_PROXY, HTTPS_PROXY
+// and NO_PROXY). The limit is counted per target host, not per connection:
+// through an HTTP proxy every request shares the proxy's connections.
+//
+// A run whose Options.Timeout is set gives each origin's fetch that budget,
+// counted by this transport only while the fetch's requests hold their
+// slots: give the fetcher a timeout of Backstop, and DialContext as its
+// dialer (for FTP).
+func NewTransport(concurrency, perHost int, proxy func(*http.Request) (*url.URL, error)) http.RoundTripper {
+	perHost = max(1, perHost)
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.Proxy = bulkProxy
+	t.Proxy = proxy
 	t.DisableCompression = true
 	t.MaxResponseHeaderBytes = 64 << 10
 	t.MaxIdleConns = max(100, concurrency)
@@ -177,10 +185,10 @@ func (e *bulkTimeout) Error() string {
 func (e *bulkTimeout) Timeout() bool   { return true }
 func (e *bulkTimeout) Is(t error) bool { return t == context.DeadlineExceeded }
 
-// clockDial is the fetcher's dialer, which only FTP uses (HTTP goes through
-// the transport): each connection runs on the fetch's clock while it is
-// open, and is cut when the budget is spent.
-func clockDial(ctx context.Context, network, addr string) (net.Conn, error) {
+// DialContext is the dialer of a run's fetcher, which only FTP uses (HTTP
+// goes through the transport): each connection runs on the fetch's clock
+// (Options.Timeout) while it is open, and is cut when the budget is spent.
+func DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	var d net.Dialer
 	c := slotClockOf(ctx)
 	if c == nil {
@@ -214,12 +222,13 @@ func (c *clockConn) Close() error {
 	return err
 }
 
-// bulkBackstop is the fetcher's own timeout in a bulk run: longer than a
+// Backstop is the fetcher's own timeout in a run of the given budget
+// (Options.Timeout), concurrency and requests per host: longer than a
 // fetch can take when every slot it waits for is given. A request waits at
 // most for the others that hold its host's slots, each within its budget:
 // at most concurrency/perHost budgets, rounded up; a fetch makes at most
 // fetch.MaxRedirects+1 requests.
-func bulkBackstop(budget time.Duration, concurrency, perHost int) time.Duration {
+func Backstop(budget time.Duration, concurrency, perHost int) time.Duration {
 	waits := (concurrency+perHost-1)/perHost + 1
 	return time.Duration(fetch.MaxRedirects+1) * time.Duration(waits) * budget
 }

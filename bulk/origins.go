@@ -1,4 +1,4 @@
-package main
+package bulk
 
 import (
 	"bytes"
@@ -27,15 +27,15 @@ import (
 // read before it came (the waiters) and by the batch's worker for the
 // others; from then on the URL holds its formatted results only. What the
 // run holds of answers is then the table's, those being fetched
-// (--concurrency) and those of the batches the workers have not reached.
+// (Concurrency) and those of the batches the workers have not reached.
 
-// bulkOriginBytes is the default bound of the weight of the answers a run
-// keeps; bulkParsedBytes bounds the cache's parsed files in a bulk run (the
+// OriginBytes is the default bound of the weight of the answers a run
+// keeps; ParsedBytes bounds the cache's parsed files in a bulk run (the
 // table above keeps the recent ones: the cache's are for the origins it
 // dropped).
 const (
-	bulkOriginBytes = 64 << 20
-	bulkParsedBytes = 32 << 20
+	OriginBytes = 64 << 20
+	ParsedBytes = 32 << 20
 )
 
 // originWeight is what an origin's answer weighs besides its parsed file:
@@ -86,16 +86,16 @@ type bulkWaiter struct {
 
 // bulkQuery is the question of subject s, as a bulk result asks it (the
 // URL aside).
-func bulkQuery(cfg *bulkConfig, s *bulkSubject) robotstxt.Query {
-	q := robotstxt.Query{Crawler: s.crawler, Agents: s.agents, Dialect: cfg.dialect}
-	if s.crawler == nil && cfg.dialect == robotstxt.DefaultDialect {
+func bulkQuery(cfg *config, s *Subject) robotstxt.Query {
+	q := robotstxt.Query{Crawler: s.Crawler, Agents: s.Agents, Dialect: cfg.dialect}
+	if s.Crawler == nil && cfg.dialect == robotstxt.DefaultDialect {
 		q.Dialect = robotstxt.Google
 	}
 	return q
 }
 
 // newOriginAnswer makes the texts and the questions of a, and weighs them.
-func newOriginAnswer(a *cache.Answer, cfg *bulkConfig) *originAnswer {
+func newOriginAnswer(a *cache.Answer, cfg *config) *originAnswer {
 	oa := &originAnswer{answer: a, expires: a.ExpiresAt}
 	oa.policyText = a.Policy.String()
 	oa.policyJSON = bulkQuote(oa.policyText)
@@ -155,16 +155,16 @@ type origins struct {
 	sem     chan struct{}
 	c       *cache.Cache
 	ctx     context.Context
-	cfg     *bulkConfig   // the subjects each origin's questions are prepared for
+	cfg     *config       // the subjects each origin's questions are prepared for
 	timeout time.Duration // a fetch's budget on its slotClock; 0: none
 	seen    atomic.Int64  // origins looked up
 	fails   atomic.Int64  // looked up with no answer (interrupted)
 	done    *atomic.Int64 // URLs whose results are formatted
 	wake    chan struct{} // a waiter's results are ready (capacity 1)
-	anyq    *anyQueue     // with --order any, where the waiters go when ready
+	anyq    *anyQueue     // with AnyOrder, where the waiters go when ready
 }
 
-func newOrigins(ctx context.Context, cfg *bulkConfig, max int, maxBytes int64) *origins {
+func newOrigins(ctx context.Context, cfg *config, max int, maxBytes int64) *origins {
 	s := &origins{max: max, maxBytes: maxBytes, m: map[fetch.Origin]*originState{},
 		sem: make(chan struct{}, cfg.concurrency), c: cfg.cache, ctx: ctx, cfg: cfg,
 		timeout: cfg.timeout, done: cfg.done, wake: make(chan struct{}, 1)}
@@ -260,7 +260,7 @@ func (s *origins) fetch(st *originState) {
 	}
 	get := s.c.GetOrigin
 	if s.cfg.refresh {
-		get = s.c.RefreshOrigin // --refresh: fetched now, the copy renewed
+		get = s.c.RefreshOrigin // Refresh: fetched now, the copy renewed
 	}
 	a, err := get(ctx, st.origin)
 	<-s.sem
@@ -370,7 +370,7 @@ func (s *origins) formatWaiters(st *originState, oa *originAnswer, ws []bulkWait
 }
 
 // anyQueue holds the waiters whose results are ready, for the writer of
-// --order any.
+// AnyOrder.
 type anyQueue struct {
 	mu    sync.Mutex
 	ready []bulkWaiter

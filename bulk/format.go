@@ -1,0 +1,384 @@
+package bulk
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/cache"
+)
+
+// bulkFormatBatch formats the results of the batch's items that need no
+// waiting: bad lines, and URLs whose origin's answer was there when they
+// were read. The origins' fetches format the others (the waiters).
+func bulkFormatBatch(cfg *config, b *bulkBatch, org *origins) {
+	defer close(b.done)
+	b.out = (*bulkBufs.Get().(*[]byte))[:0]
+	n := 0
+	for i := range b.items {
+		it := &b.items[i]
+		if it.waiting {
+			continue
+		}
+		it.start = len(b.out)
+		b.out = bulkResults(b.out, cfg, it)
+		it.end = len(b.out)
+		it.state, it.ans = nil, nil
+		it.ready.Store(true)
+		n++
+	}
+	org.done.Add(int64(n))
+}
+
+// bulkResults appends the results of one item, one per subject, and sets
+// its stats. The results of the line whose question asked for the origin
+// give its answer's source; the later ones say "cache" for an answer
+// fetched in this run.
+func bulkResults(buf []byte, cfg *config, it *bulkItem) []byte {
+	var a *cache.Answer
+	errText := it.err
+	st, oa := it.state, it.ans
+	var source, sourceJSON string
+	if st != nil {
+		switch {
+		case oa == nil:
+			errText = fmt.Sprintf("line %d: no answer for %s: %v", it.lineNo, st.origin, st.err)
+		case it.lineNo == st.firstLine:
+			a = oa.answer
+			source, sourceJSON = oa.sourceFirstText, oa.sourceFirstJSON
+			it.stats.first = a.Source
+		default:
+			a = oa.answer
+			source, sourceJSON = oa.sourceLaterText, oa.sourceLaterJSON
+		}
+	}
+	if errText != "" {
+		it.stats.bad = true
+	}
+	origin := ""
+	if st != nil {
+		origin = st.originText
+	}
+	if a != nil {
+		it.stats.policy = a.Policy
+	}
+	for i := range cfg.subjects {
+		s := &cfg.subjects[i]
+		var dec robotstxt.Decision
+		var ua robotstxt.UsageAnswer
+		policy := ""
+		if a != nil {
+			dec = oa.deciders[i].Decide(it.norm)
+			if cfg.usage {
+				ua = oa.deciders[i].Usage(it.norm)
+			}
+			policy = oa.policyText
+			if dec.Allowed {
+				it.stats.allowed++
+			} else {
+				it.stats.disallowed++
+			}
+		}
+		rule := ""
+		if dec.HasRule() {
+			rule = dec.Rule.Text
+		}
+		who := "agent"
+		if s.Crawler != nil {
+			who = "crawler"
+		}
+		if cfg.csv {
+			if cfg.anyOrder {
+				buf = strconv.AppendInt(buf, int64(it.lineNo), 10)
+				buf = append(buf, ',')
+			}
+			buf = appendCSV(buf, it.url)
+			buf = append(buf, ',')
+			buf = appendCSV(buf, s.Label)
+			buf = append(buf, ',')
+			if a != nil {
+				buf = strconv.AppendBool(buf, dec.Allowed)
+			}
+			buf = append(buf, ',')
+			if dec.Line() > 0 {
+				buf = strconv.AppendInt(buf, int64(dec.Line()), 10)
+			}
+			for _, f := range [...]string{rule, origin, policy, dec.Reason, source, errText} {
+				buf = append(buf, ',')
+				buf = appendCSV(buf, f)
+			}
+			if cfg.usage {
+				buf = appendUsageCSV(buf, a != nil && dec.Allowed, ua)
+			}
+			buf = append(buf, '\n')
+			continue
+		}
+		buf = append(buf, '{')
+		if cfg.anyOrder {
+			buf = append(buf, `"input_line":`...)
+			buf = strconv.AppendInt(buf, int64(it.lineNo), 10)
+			buf = append(buf, ',')
+		}
+		buf = append(buf, `"url":`...)
+		buf = appendJSONString(buf, it.url)
+		buf = append(buf, ',')
+		buf = append(buf, it.extra...)
+		buf = append(buf, '"')
+		buf = append(buf, who...)
+		buf = append(buf, `":`...)
+		buf = appendJSONString(buf, s.Label)
+		if errText != "" {
+			buf = append(buf, `,"allowed":null,"error":`...)
+			buf = appendJSONString(buf, errText)
+			if origin != "" {
+				buf = append(buf, `,"origin":`...)
+				buf = append(buf, st.originJSON...)
+			}
+			buf = append(buf, "}\n"...)
+			continue
+		}
+		buf = append(buf, `,"allowed":`...)
+		buf = strconv.AppendBool(buf, dec.Allowed)
+		buf = append(buf, `,"line":`...)
+		buf = strconv.AppendInt(buf, int64(dec.Line()), 10)
+		buf = append(buf, `,"rule":`...)
+		buf = appendJSONString(buf, rule)
+		buf = append(buf, `,"origin":`...)
+		buf = append(buf, st.originJSON...)
+		buf = append(buf, `,"policy":`...)
+		buf = append(buf, oa.policyJSON...)
+		buf = append(buf, `,"reason":`...)
+		buf = appendJSONString(buf, dec.Reason)
+		buf = append(buf, `,"source":`...)
+		buf = append(buf, sourceJSON...)
+		if cfg.usage {
+			u, sig := usageAnswerJSON(ua, dec.Allowed)
+			buf = append(buf, `,"usage":`...)
+			buf = append(buf, u...)
+			buf = append(buf, `,"signals":`...)
+			buf = append(buf, sig...)
+		}
+		buf = append(buf, "}\n"...)
+	}
+	return buf
+}
+
+// appendUsageCSV appends the Usage columns of a result: train_ai and
+// search ("y", "n", "unknown"; empty when the URL may not be crawled), the
+// deciding Content-Usage lines (space-separated), and the Content-Signal
+// line's pairs as written ("" when none).
+func appendUsageCSV(buf []byte, allowed bool, ua robotstxt.UsageAnswer) []byte {
+	buf = append(buf, ',')
+	if allowed {
+		buf = append(buf, ua.Usage.TrainAI().String()...)
+	}
+	buf = append(buf, ',')
+	if allowed {
+		buf = append(buf, ua.Usage.Search().String()...)
+	}
+	buf = append(buf, ',')
+	for i, n := range ua.Usage.Lines {
+		if i > 0 {
+			buf = append(buf, ' ')
+		}
+		buf = strconv.AppendInt(buf, int64(n), 10)
+	}
+	buf = append(buf, ',')
+	var pairs []string
+	for _, p := range ua.Signals.Pairs {
+		pairs = append(pairs, p.Key+"="+p.Value)
+	}
+	return appendCSV(buf, strings.Join(pairs, ", "))
+}
+
+const hexDigits = "0123456789abcdef"
+
+// jsonPlain says which bytes a JSON string holds as they are: printable
+// ASCII but the quote and the backslash (DEL is not printable).
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendJSONString appends s as a JSON string; invalid UTF-8 becomes
+// U+FFFD, as encoding/json writes it. Control characters are \u escapes,
+// DEL and C1 (U+0080 to U+009F) too, which encoding/json writes as they
+// are: as jsonWriter writes the other commands' JSON, so that no terminal
+// obeys what a URL or a robots.txt file holds.
+func appendJSONString(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			buf = append(buf, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				buf = append(buf, '\\', c)
+			case '\n':
+				buf = append(buf, '\\', 'n')
+			case '\r':
+				buf = append(buf, '\\', 'r')
+			case '\t':
+				buf = append(buf, '\\', 't')
+			default:
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' || r <= 0x9f {
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, '\\', 'u', hexDigits[r>>12&0xF], hexDigits[r>>8&0xF], hexDigits[r>>4&0xF], hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}
+
+// appendCSV appends one CSV field, quoted when it needs to be (RFC 4180).
+// CSV is read by spreadsheets and shown on terminals: control characters
+// are shown as robotstxt check shows them (esc: \xNN, C1 as \u00NN), and a
+// field that starts with = + - @, a tab or a carriage return, which a
+// spreadsheet may take for a formula, gets a leading ' (OWASP, "CSV
+// Injection").
+func appendCSV(buf []byte, s string) []byte {
+	if s == "" {
+		return buf
+	}
+	if c := s[0]; c != ' ' && c != '=' && c != '+' && c != '-' && c != '@' {
+		i := 0
+		for i < len(s) && csvPlain[s[i]] {
+			i++
+		}
+		if i == len(s) {
+			return append(buf, s...)
+		}
+	}
+	s = esc(s)
+	if strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		s = "'" + s
+	}
+	if !strings.ContainsAny(s, ",\"\r\n") && s[0] != ' ' && s[0] != '\t' {
+		return append(buf, s...)
+	}
+	buf = append(buf, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '"' {
+			buf = append(buf, '"')
+		}
+		buf = append(buf, s[i])
+	}
+	return append(buf, '"')
+}
+
+// csvPlain says which bytes a CSV field holds as they are, wherever they
+// are: printable ASCII but the comma and the quote.
+var csvPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x7f; c++ {
+		t[c] = c != ',' && c != '"'
+	}
+	return t
+}()
+
+// bulkWho is the CSV column of the subjects: "crawler" when one is a
+// crawler of the table, else "agent".
+func bulkWho(subjects []Subject) string {
+	for _, s := range subjects {
+		if s.Crawler != nil {
+			return "crawler"
+		}
+	}
+	return "agent"
+}
+
+// usageAnswerJSON is the usage and signals of ua as robotstxt eval writes
+// them, for a URL that may be crawled when allowed: usage null when it may
+// not, signals null when the crawler's groups have no Content-Signal line.
+func usageAnswerJSON(ua robotstxt.UsageAnswer, allowed bool) (usage, signals json.RawMessage) {
+	usage, signals = json.RawMessage("null"), json.RawMessage("null")
+	if allowed {
+		u := map[string]any{robotstxt.UsageTrainAI: "unknown", robotstxt.UsageSearch: "unknown"}
+		for _, p := range ua.Usage.Prefs {
+			u[p.Key] = p.Pref.String()
+		}
+		lines := ua.Usage.Lines
+		if lines == nil {
+			lines = []int{}
+		}
+		u["lines"] = lines
+		usage, _ = json.Marshal(u)
+	}
+	if s := ua.Signals; s.Line != 0 {
+		word := func(v robotstxt.Signal) any {
+			if v == robotstxt.SignalUnset {
+				return nil
+			}
+			return v.String()
+		}
+		signals, _ = json.Marshal(map[string]any{"search": word(s.Search), "ai-train": word(s.AITrain),
+			"ai-input": word(s.AIInput), "line": s.Line})
+	}
+	return usage, signals
+}
+
+// esc returns s with every control character shown as an escape, as the
+// robotstxt commands show untrusted text: C0 (tab and line ends included)
+// and DEL as \xNN, C1 written in UTF-8 (U+0080 to U+009F) as \u00NN, and
+// every byte that is not UTF-8 as \xNN. Everything else, and s when it
+// needs nothing, is returned unchanged.
+func esc(s string) string {
+	i := 0
+	for i < len(s) {
+		c := s[i]
+		if c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n <= 1 || r < 0x20 || r >= 0x7f && r <= 0x9f {
+			break
+		}
+		i += n
+	}
+	if i == len(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+16)
+	b = append(b, s[:i]...)
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1, r < 0x20, r == 0x7f:
+			b = append(b, '\\', 'x', hexDigits[s[i]>>4], hexDigits[s[i]&0xf])
+		case r >= 0x80 && r <= 0x9f:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xf])
+		default:
+			b = append(b, s[i:i+n]...)
+		}
+		i += n
+	}
+	return string(b)
+}
