@@ -184,18 +184,3 @@ func (p *Decider) winner(sets []*ruleSet, path string) hit {
 	}
 	return win
 }
-
-// allows reports whether the deciding rule h (none when h.r is nil) allows,
-// in dialect d: an allow, or Google's empty disallow of weight 0.
-func (h hit) allows(d Dialect) bool {
-	return h.r == nil || h.r.allow() || h.r.n == 0 && !d.firstMatch()
-}
-
-// intText returns a, n in decimal, b and c, built without fmt.
-func intText(a string, n int, b, c string) string {
-	var buf [128]byte
-	s := append(buf[:0], a...)
-	s = strconv.AppendInt(s, int64(n), 10)
-	s = append(s, b...)
-	return string(append(s, c...))
-}
