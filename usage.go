@@ -48,27 +48,6 @@ type usageRule struct {
 	lines []int       // {line}, shared by the answers it alone decides
 }
 
-// addAI records a Content-Usage or Content-Signal line of the current
-// group (a line outside any group is not kept: lint reports it).
-func (b *builder) addAI(ln *lexLine) {
-	if b.cur < 0 || ln.flags&flagMissingColon != 0 {
-		return
-	}
-	c := b.c
-	if c.ai == nil {
-		c.ai = new(aiLines)
-	}
-	c.ai.lines = append(c.ai.lines, aiLine{
-		group: int32(b.cur), line: int32(ln.num),
-		off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)),
-		signal: ln.field == FieldContentSignal,
-	})
-	b.groups[b.cur].last = int32(ln.num)
-	if ln.field == FieldContentUsage && c.dialect == RFC9309 {
-		b.usageRule = true
-	}
-}
-
 // aiTable returns the reading's compiled AI preference lines, nil when it
 // has none.
 func (c *compiled) aiTable() *aiTable {
