@@ -28,7 +28,8 @@ import (
 // A bucket lists the rules whose pattern starts "/b" (b mapped to the
 // bucket) merged with those that match whatever the path's second byte is,
 // in precedence order, as copies; so a question scans one run of slots.
-// The block has no pointer: the collector never scans it.
+// The block has no pointer: the collector never scans it. build_hot.go
+// lays a block out; the functions below read it.
 
 // hotWords is the number of words of one rule slot.
 const hotWords = 4
