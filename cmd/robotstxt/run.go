@@ -23,6 +23,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"ai", "who may use the content: each crawler by purpose, its verdict, its AI preferences", runAI},
+		{"audit", "which crawlers broke robots.txt, from access logs", runAudit},
 		{"bulk", "check millions of URLs against their origins' live robots.txt, each fetched once", runBulk},
 		{"check", "say whether crawlers may fetch URLs, which line decided and why", runCheck},
 		{"compare", "show how crawlers and their dialects read one file, URL by URL", runCompare},
@@ -106,6 +107,7 @@ Exit status, the same rule for every command:
          diff           a verdict changes
          policy         the file would change (without --write)
          eval, bulk     a question or input line got an error, not an answer
+         audit          a crawler's request was disallowed (any identity)
        compare, crawlers, fetch, serve and version flag nothing
   2    not done, or not all of it: bad usage (a flag, command, crawler or
        dialect unknown), a file that cannot be read, a store that cannot be

@@ -1,0 +1,605 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/accesslog"
+	"github.com/seed53c283f5/robotstxt/audit"
+	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/server"
+	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/tester"
+	"github.com/seed53c283f5/robotstxt/verify"
+)
+
+const auditHelp = `Usage: robotstxt audit [flags] LOG...
+
+Reads access logs and says which crawlers broke the robots.txt rules: each
+request is judged by the version of robots.txt in force when it was made,
+in the crawler's own dialect with its fallback tokens, and the crawler's
+claimed identity is checked (verified, spoofed or unverified).
+
+  LOG                 an access log ("-" for standard input); gzip and zstd
+                      are read as they are (told by their first bytes)
+  --robots FILE       the robots.txt in force for the whole log
+  --robots TIME=FILE  a version in force from TIME (RFC 3339, or a date
+                      YYYY-MM-DD); repeatable: each request is judged by the
+                      newest version not after it (a request before all of
+                      them by the oldest)
+  --origin URL        the site: with --store, the versions of its
+                      robots.txt that the service's history holds (robotstxt
+                      serve records them); without --robots or --store, its
+                      live robots.txt, fetched now (a warning says that past
+                      requests are then judged by today's file)
+  --store STORE       the service's store: a bbolt file, redis:// URL or
+                      memory; it also keeps fetched address lists and DNS
+                      answers across runs (default: the cache's file)
+  --format NAME       auto (default), combined, common, json, cloudflare
+  --field F=NAME      a JSON log's field names (repeatable, or comma
+                      separated): ip, time, method, path, request, status,
+                      host, ua, e.g. --field ip=client_ip,ua=agent
+  --ip-ranges NAME=SRC  the crawler NAME's published address list, a JSON
+                      file or URL ({"prefixes": [{"ipv4Prefix": ...}]});
+                      it applies to the crawlers that share that list in
+                      the catalogue (Googlebot's to Googlebot-Image...); a
+                      bare URL of the catalogue applies to its crawlers;
+                      repeatable; URLs are fetched once a day
+  --dns=false         no reverse DNS: only address lists verify
+  --resolver ADDR     the DNS server (host:port), default the system's
+  --unknown-bots      list the bot-like agents the catalogue does not know
+  --top N             disallowed paths shown per crawler (default 10)
+  --json              the report as JSON (see docs/audit.md: the names are
+                      a contract)
+  --csv               the report as CSV, one row a crawler, path or spoofer
+  --quiet             no progress bar (drawn only when stderr is a terminal)
+
+Exit status: 0 when no crawler's request was disallowed, 1 when one was
+(whatever its identity: spoofers broke the rules too), 2 on bad usage or
+input, 130 when stopped by Ctrl-C (the report then covers the lines read).
+
+Examples:
+  robotstxt audit --robots robots.txt access.log access.log.1.gz
+  robotstxt audit --robots 2026-10-01=old.txt \
+      --robots 2026-11-10T12:00:00Z=robots.txt access.log
+  robotstxt audit --origin https://example.com --store cache.db --json \
+      access.log.zst
+  robotstxt audit --format json --field ip=client_ip --robots robots.txt \
+      app.jsonl
+`
+
+// auditIsTerminal reports whether the progress bar may be drawn on w;
+// tests replace it.
+var auditIsTerminal = func(w io.Writer) bool { return isTerminal(w) }
+
+// auditHTTPClient fetches address lists; tests replace it.
+var auditHTTPClient = &http.Client{Timeout: 30 * time.Second}
+
+func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("audit")
+	var robotsSpecs, fields, ranges stringList
+	fs.Var(&robotsSpecs, "robots", "robots.txt version (repeatable)")
+	fs.Var(&fields, "field", "JSON field names")
+	fs.Var(&ranges, "ip-ranges", "published address list")
+	origin := fs.String("origin", "", "the site")
+	storeSpec := fs.String("store", defaultStoreSpec, "the store")
+	format := fs.String("format", "auto", "log format")
+	dnsOn := fs.Bool("dns", true, "reverse DNS")
+	resolver := fs.String("resolver", "", "DNS server")
+	unknown := fs.Bool("unknown-bots", false, "unknown bots")
+	top := fs.Int("top", audit.DefaultTopPaths, "paths per crawler")
+	jsonOut := fs.Bool("json", false, "JSON output")
+	csvOut := fs.Bool("csv", false, "CSV output")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	logs, err := parseFlags(fs, args)
+	if err != nil {
+		return flagFailed(stderr, "audit", auditHelp, args, err)
+	}
+	fail := func(format string, a ...any) int {
+		complain(stderr, "audit", format, a...)
+		return 2
+	}
+	storeSet := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "store" {
+			storeSet = true
+		}
+	})
+	switch {
+	case len(logs) == 0:
+		return fail("no log to read: name one or more files, or - for standard input (robotstxt audit -h)")
+	case *jsonOut && *csvOut:
+		return fail("--json and --csv are exclusive: choose one output")
+	case *top < 1:
+		return fail("--top %d: want at least 1", *top)
+	case len(robotsSpecs) > 0 && *origin != "" && storeSet:
+		return fail("--robots and --origin --store both give robots.txt versions: choose one")
+	case !*dnsOn && *resolver != "":
+		return fail("--resolver applies only with DNS on (it is the server reverse DNS asks)")
+	}
+	if slices.Contains(logs, "-") && slices.ContainsFunc(robotsSpecs, func(s string) bool { return s == "-" || strings.HasSuffix(s, "=-") }) {
+		return fail("standard input cannot be both a log and a robots.txt")
+	}
+	fmtName, err := accesslog.ParseFormat(*format)
+	if err != nil {
+		return fail("--format: %v", strings.TrimPrefix(err.Error(), "accesslog: "))
+	}
+	var fieldMap *accesslog.FieldMap
+	if len(fields) > 0 {
+		if fieldMap, err = accesslog.ParseFieldMap(strings.Join(fields, ",")); err != nil {
+			return fail("--field: %v", strings.TrimPrefix(err.Error(), "accesslog: "))
+		}
+		if fmtName == accesslog.Combined || fmtName == accesslog.Common {
+			return fail("--field maps JSON logs' fields; --format %s has none", fmtName)
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+
+	// The store, opened when something needs it.
+	var st store.Store
+	openSt := func() (store.Store, error) {
+		if st == nil {
+			s, err := openStore(*storeSpec, stderr)
+			if err != nil {
+				return nil, err
+			}
+			st = s
+		}
+		return st, nil
+	}
+	defer func() {
+		if st != nil {
+			st.Close()
+		}
+	}()
+
+	var versions []audit.Version
+	switch {
+	case len(robotsSpecs) > 0:
+		versions, err = auditVersionsFromFiles(robotsSpecs, stdin)
+	case *origin != "" && storeSet:
+		var s store.Store
+		if s, err = openSt(); err == nil {
+			versions, err = auditVersionsFromHistory(ctx, s, *origin, *storeSpec)
+		}
+	case *origin != "":
+		versions, err = auditLiveVersion(ctx, *origin, *storeSpec, stderr)
+	default:
+		return fail("no robots.txt to judge by: give --robots FILE, --robots TIME=FILE..., or --origin URL (with --store for the versions the service recorded)")
+	}
+	if err != nil {
+		return fail("%v", err)
+	}
+
+	var v *verify.Verifier
+	vopts := &verify.Options{NoDNS: !*dnsOn, Resolver: *resolver}
+	if *dnsOn {
+		if s, err := openSt(); err == nil {
+			vopts.Store = s
+		}
+	}
+	v = verify.New(vopts)
+	loaded, err := auditLoadRanges(ctx, v, ranges, openSt)
+	if err != nil {
+		return fail("--ip-ranges: %v", err)
+	}
+
+	a, err := audit.New(&audit.Options{Versions: versions, Format: fmtName, Fields: fieldMap, Verifier: v, UnknownBots: *unknown, TopPaths: *top})
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer a.Close()
+
+	showBar := !*quiet && auditIsTerminal(stderr)
+	for i, name := range logs {
+		if err := auditRead(ctx, a, name, stdin, stderr, showBar, i, len(logs)); err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintln(stderr, "robotstxt audit: stopped by Ctrl-C; the report covers the lines read")
+				break
+			}
+			return fail("%v", err)
+		}
+	}
+	rep := a.Report()
+	switch {
+	case *jsonOut:
+		err = writeJSON(stdout, rep)
+	case *csvOut:
+		err = writeAuditCSV(stdout, rep)
+	default:
+		err = writeAuditText(stdout, rep, logs, loaded, *dnsOn)
+	}
+	if err != nil {
+		complain(stderr, "audit", "%v", err)
+		return 2
+	}
+	if ctx.Err() != nil {
+		return 130
+	}
+	if rep.Disallowed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// auditVersionsFromFiles reads --robots FILE and --robots TIME=FILE.
+func auditVersionsFromFiles(specs []string, stdin io.Reader) ([]audit.Version, error) {
+	var out []audit.Version
+	untimed := 0
+	for _, spec := range specs {
+		var from time.Time
+		file := spec
+		if k, rest, ok := strings.Cut(spec, "="); ok {
+			if t, ok := parseAuditTime(k); ok {
+				from, file = t, rest
+			} else if looksLikeTime(k) {
+				return nil, fmt.Errorf("--robots %s: %q is not a time (RFC 3339, e.g. 2026-11-10T12:00:00Z, or a date 2026-11-10)", spec, k)
+			}
+		}
+		if from.IsZero() {
+			untimed++
+		}
+		f, err := loadRobots(file, stdin)
+		if err != nil {
+			return nil, fmt.Errorf("--robots %s: %v", spec, err)
+		}
+		out = append(out, audit.Version{From: from, Source: f.Name, Robots: f.Robots})
+	}
+	if untimed > 1 {
+		return nil, errors.New("--robots: more than one file without a time: give each version its time (--robots TIME=FILE)")
+	}
+	return out, nil
+}
+
+func looksLikeTime(s string) bool {
+	return len(s) >= 8 && s[0] >= '0' && s[0] <= '9' && strings.Count(s, "-") >= 2
+}
+
+func parseAuditTime(s string) (time.Time, bool) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC(), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// auditVersionsFromHistory reads the versions the service recorded.
+func auditVersionsFromHistory(ctx context.Context, st store.Store, rawURL, spec string) ([]audit.Version, error) {
+	if tester.NeedsScheme(rawURL) {
+		rawURL = "https://" + rawURL
+	}
+	o, err := fetch.OriginOf(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("--origin %s: %v", rawURL, err)
+	}
+	hv, err := server.ReadHistory(ctx, st, o)
+	if err != nil {
+		return nil, fmt.Errorf("--store: %v", err)
+	}
+	if len(hv) == 0 {
+		return nil, fmt.Errorf("--store %s holds no history of %s (robotstxt serve records it at each fetch; or give --robots TIME=FILE)", spec, o)
+	}
+	var out []audit.Version
+	for i, h := range hv {
+		t, err := time.Parse(time.RFC3339, h.FetchedAt)
+		if err != nil {
+			return nil, fmt.Errorf("--store: version %s of %s has a bad time %q", h.Hash[:12], o, h.FetchedAt)
+		}
+		if i == 0 {
+			t = time.Time{} // the oldest known judges what came before it
+		}
+		out = append(out, audit.Version{From: t, Source: fmt.Sprintf("%s@%s (%s)", o, h.FetchedAt, h.Hash[:12]), Robots: robotstxt.Parse(h.Body)})
+	}
+	return out, nil
+}
+
+// auditLiveVersion fetches the site's robots.txt now.
+func auditLiveVersion(ctx context.Context, rawURL, spec string, stderr io.Writer) ([]audit.Version, error) {
+	body, info, err := fetchRobotsWith(ctx, rawURL, fetchOptions{store: spec, fresh: true}, stderr)
+	if err != nil {
+		return nil, fmt.Errorf("--origin %s: %v", rawURL, err)
+	}
+	fmt.Fprintf(stderr, "robotstxt audit: warning: every request is judged by today's robots.txt of %s; requests made before its last edit may be judged wrongly (--robots TIME=FILE or --store give the versions in force)\n", esc(rawURL))
+	name := info.RobotsURL
+	if name == "" {
+		name = rawURL
+	}
+	r := robotstxt.Parse(body)
+	switch info.Policy {
+	case "disallow-all":
+		// The site's answer (a server error, say) closes it to crawlers.
+		r = robotstxt.ParseString("User-agent: *\nDisallow: /\n")
+		name += " (" + info.Policy + ": " + info.Reason + ")"
+	case "allow-all":
+		name += " (" + info.Policy + ": " + info.Reason + ")"
+	}
+	return []audit.Version{{Source: name + ", fetched now", Robots: r}}, nil
+}
+
+// auditLoadRanges loads each --ip-ranges list into v, and returns the
+// names of the crawlers that got one.
+func auditLoadRanges(ctx context.Context, v *verify.Verifier, specs []string, openSt func() (store.Store, error)) ([]string, error) {
+	table := robotstxt.Crawlers()
+	var names []string
+	for _, spec := range specs {
+		name, src, ok := strings.Cut(spec, "=")
+		if !ok || strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://") {
+			name, src = "", spec
+		}
+		var targets []string
+		if name != "" {
+			c, ok := robotstxt.LookupCrawler(name)
+			if !ok {
+				return nil, fmt.Errorf("%s: unknown crawler %q (robotstxt crawlers lists the catalogue)", spec, name)
+			}
+			targets = append(targets, c.Name)
+			for _, o := range table {
+				if o.Name != c.Name && len(c.IPRanges) > 0 && slices.Equal(o.IPRanges, c.IPRanges) {
+					targets = append(targets, o.Name)
+				}
+			}
+		} else {
+			for _, o := range table {
+				if slices.Contains(o.IPRanges, src) {
+					targets = append(targets, o.Name)
+				}
+			}
+			if len(targets) == 0 {
+				return nil, fmt.Errorf("%s: no crawler of the catalogue publishes its addresses there: name one (--ip-ranges NAME=%s)", spec, src)
+			}
+		}
+		var s store.Store
+		if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
+			var err error
+			if s, err = openSt(); err != nil {
+				return nil, err
+			}
+		}
+		r, err := verify.LoadRanges(ctx, src, auditHTTPClient, s)
+		if err != nil {
+			return nil, errors.New(strings.TrimPrefix(err.Error(), "verify: "))
+		}
+		for _, t := range targets {
+			v.AddRanges(t, r)
+			if !slices.Contains(names, t) {
+				names = append(names, t)
+			}
+		}
+	}
+	return names, nil
+}
+
+// countingReader counts the bytes read through it, for the progress bar.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+// auditRead reads one log into a.
+func auditRead(ctx context.Context, a *audit.Auditor, name string, stdin io.Reader, stderr io.Writer, showBar bool, i, n int) error {
+	var raw io.Reader
+	var size int64 = -1
+	shown := name
+	if name == "-" {
+		raw, shown = stdin, "standard input"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		}
+		raw = f
+	}
+	var read atomic.Int64
+	rc, err := accesslog.Decompress(countingReader{raw, &read})
+	if err != nil {
+		return fmt.Errorf("%s: %v", shown, err)
+	}
+	defer rc.Close()
+	stopBar := func() {}
+	if showBar {
+		stopBar = auditBar(stderr, size, &read, fmt.Sprintf("%d/%d %s", i+1, n, shown))
+	}
+	err = a.Scan(ctx, accesslog.NewScanner(rc, 0))
+	stopBar()
+	if err != nil {
+		return fmt.Errorf("%s: %v", shown, err)
+	}
+	return nil
+}
+
+// auditBar draws a progress bar of the bytes read, and returns its stop.
+func auditBar(w io.Writer, size int64, read *atomic.Int64, what string) func() {
+	opts := []progressbar.Option{
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetWidth(20),
+		progressbar.OptionThrottle(100 * time.Millisecond),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionSetElapsedTime(true),
+	}
+	bar := progressbar.NewOptions64(size, opts...)
+	quit := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tick := time.NewTicker(200 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				_ = bar.Set64(read.Load())
+			case <-quit:
+				return
+			}
+		}
+	})
+	return func() {
+		close(quit)
+		wg.Wait()
+		_ = bar.Set64(read.Load())
+		_ = bar.Finish()
+		fmt.Fprintln(w)
+	}
+}
+
+// writeAuditCSV writes the report as CSV: a row a crawler (record
+// "crawler"), a row a top disallowed path ("path") and a row a spoofing
+// address ("spoofer").
+func writeAuditCSV(w io.Writer, r *audit.Report) error {
+	t := &tester.Table{Head: []string{"record", "crawler", "requests", "disallowed", "verified", "spoofed", "unverified", "first_seen", "last_seen", "path", "line", "rule", "version", "ip", "reason"}}
+	n := func(i int64) string { return strconv.FormatInt(i, 10) }
+	for _, c := range r.Crawlers {
+		t.Rows = append(t.Rows, []string{"crawler", c.Crawler, n(c.Requests), n(c.Disallowed), n(c.Verified), n(c.Spoofed), n(c.Unverified), c.FirstSeen, c.LastSeen, "", "", "", "", "", ""})
+		for _, p := range c.TopDisallowed {
+			t.Rows = append(t.Rows, []string{"path", c.Crawler, n(p.Count), n(p.Count), "", "", "", "", "", p.Path, strconv.Itoa(p.Line), p.Rule, p.Source, "", ""})
+		}
+	}
+	for _, s := range r.Spoofers {
+		t.Rows = append(t.Rows, []string{"spoofer", s.Crawler, n(s.Requests), n(s.Disallowed), "0", n(s.Requests), "0", "", "", "", "", "", "", s.IP, s.Reason})
+	}
+	return t.WriteCSV(w)
+}
+
+// grouped writes n with thousands separators: 1,234,567.
+func grouped(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// writeAuditText writes the report for people, in termWidth columns:
+// the totals, the versions judged by, a table of the crawlers, each
+// crawler's top disallowed paths with the deciding line, the spoofing
+// addresses, the unknown bots, and how identities were checked. What the
+// log wrote (paths, agents) is escaped.
+func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn bool) error {
+	var b strings.Builder
+	names := make([]string, len(logs))
+	for i, l := range logs {
+		names[i] = l
+		if l == "-" {
+			names[i] = "standard input"
+		}
+	}
+	b.WriteString(aiWrap(fmt.Sprintf("Audit of %s (%s): %s lines, %s unparsed; %s requests, %s by known crawlers, %s disallowed.",
+		esc(strings.Join(names, ", ")), r.Format, grouped(r.Lines), grouped(r.Unparsed), grouped(r.Requests), grouped(r.CrawlerRequests), grouped(r.Disallowed)), "", "", termWidth))
+	for _, s := range r.UnparsedSamples {
+		b.WriteString(aiClip(fmt.Sprintf("  unparsed line %d: %s", s.Line, esc(strings.TrimPrefix(s.Error, "accesslog: "))), termWidth) + "\n")
+	}
+	multi := len(r.Versions) > 1
+	b.WriteString("\nrobots.txt in force:\n")
+	for _, v := range r.Versions {
+		from := "since ever"
+		if v.From != "" {
+			from = "from " + v.From
+		}
+		tail := fmt.Sprintf("  %s judged, %s disallowed", grouped(v.Judged), grouped(v.Disallowed))
+		head := fmt.Sprintf("  #%d %s: ", v.Index, from)
+		b.WriteString(head + aiClip(esc(v.Source), termWidth-len(head)-len(tail)) + tail + "\n")
+	}
+	if len(r.Crawlers) == 0 {
+		b.WriteString("\nNo request named a known crawler.\n")
+	} else {
+		fmt.Fprintf(&b, "\n%-22s%10s%12s%10s%10s%12s\n", "Crawler", "Requests", "Disallowed", "Verified", "Spoofed", "Unverified")
+		for _, c := range r.Crawlers {
+			fmt.Fprintf(&b, "%-22s%10s%12s%10s%10s%12s\n", aiClip(c.Crawler, 21), grouped(c.Requests), grouped(c.Disallowed), grouped(c.Verified), grouped(c.Spoofed), grouped(c.Unverified))
+		}
+	}
+	for _, c := range r.Crawlers {
+		if c.Disallowed == 0 {
+			continue
+		}
+		b.WriteString("\n" + aiWrap(fmt.Sprintf("%s: %s of %s requests disallowed (%s verified, %s spoofed, %s unverified), seen %s to %s.",
+			c.Crawler, grouped(c.Disallowed), grouped(c.Requests), grouped(c.DisallowedVerified), grouped(c.DisallowedSpoofed), grouped(c.DisallowedUnverified), orDash(c.FirstSeen), orDash(c.LastSeen)), "", "  ", termWidth))
+		for _, p := range c.TopDisallowed {
+			rule := fmt.Sprintf("line %d: %s", p.Line, p.Rule)
+			if multi {
+				rule = fmt.Sprintf("#%d line %d: %s", p.Version, p.Line, p.Rule)
+			}
+			count := grouped(p.Count)
+			if p.CountError > 0 {
+				count = "~" + count
+			}
+			fmt.Fprintf(&b, "%9s  %-36s  %s\n", count, aiClip(esc(p.Path), 36), aiClip(esc(rule), termWidth-49))
+		}
+	}
+	if len(r.Spoofers) > 0 {
+		b.WriteString("\nSpoofed: addresses that claimed a crawler and are not it\n")
+		fmt.Fprintf(&b, "  %-26s%-16s%10s%12s  %s\n", "Address", "Claimed", "Requests", "Disallowed", "Why")
+		for _, s := range r.Spoofers {
+			fmt.Fprintf(&b, "  %-26s%-16s%10s%12s  %s\n", aiClip(s.IP, 25), aiClip(s.Crawler, 15), grouped(s.Requests), grouped(s.Disallowed), aiClip(esc(s.Reason), termWidth-68))
+		}
+	}
+	if r.UnknownBots != nil {
+		b.WriteString("\nUnknown bot-like agents\n")
+		if len(r.UnknownBots) == 0 {
+			b.WriteString("  none\n")
+		}
+		for _, u := range r.UnknownBots {
+			fmt.Fprintf(&b, "%10s  %s\n", grouped(u.Requests), aiClip(esc(u.Agent), termWidth-12))
+		}
+	}
+	id := "Identity: "
+	if len(ranges) > 0 {
+		id += "address lists for " + strings.Join(ranges, ", ") + "; "
+	} else {
+		id += "no address lists (--ip-ranges); "
+	}
+	if dnsOn {
+		d := r.Verification.DNS
+		id += fmt.Sprintf("reverse DNS on: %s addresses looked up, %s from the store, %s lookups failed.", grouped(d.Lookups), grouped(d.Cached), grouped(d.Failures))
+	} else {
+		id += "reverse DNS off."
+	}
+	if r.Verification.UntrackedRequests > 0 {
+		id += fmt.Sprintf(" %s requests came from addresses past the %s tracked and count as unverified.", grouped(r.Verification.UntrackedRequests), grouped(int64(r.Limits.MaxIPs)))
+	}
+	b.WriteString("\n" + aiWrap(id, "", "  ", termWidth))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
