@@ -505,7 +505,7 @@ func grouped(n int64) string {
 	return b.String()
 }
 
-// writeAuditText writes the report for people, in termWidth columns:
+// writeAuditText writes the report for people, in auditWidth columns:
 // the totals, the versions judged by, a table of the crawlers, each
 // crawler's top disallowed paths with the deciding line, the spoofing
 // addresses, the unknown bots, and how identities were checked. What the
@@ -520,9 +520,9 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 		}
 	}
 	b.WriteString(aiWrap(fmt.Sprintf("Audit of %s (%s): %s lines, %s unparsed; %s requests, %s by known crawlers, %s disallowed.",
-		esc(strings.Join(names, ", ")), r.Format, grouped(r.Lines), grouped(r.Unparsed), grouped(r.Requests), grouped(r.CrawlerRequests), grouped(r.Disallowed)), "", "", termWidth))
+		esc(strings.Join(names, ", ")), r.Format, grouped(r.Lines), grouped(r.Unparsed), grouped(r.Requests), grouped(r.CrawlerRequests), grouped(r.Disallowed)), "", "", auditWidth))
 	for _, s := range r.UnparsedSamples {
-		b.WriteString(aiClip(fmt.Sprintf("  unparsed line %d: %s", s.Line, esc(strings.TrimPrefix(s.Error, "accesslog: "))), termWidth) + "\n")
+		b.WriteString(aiClip(fmt.Sprintf("  unparsed line %d: %s", s.Line, esc(strings.TrimPrefix(s.Error, "accesslog: "))), auditWidth) + "\n")
 	}
 	multi := len(r.Versions) > 1
 	b.WriteString("\nrobots.txt in force:\n")
@@ -533,7 +533,7 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 		}
 		tail := fmt.Sprintf("  %s judged, %s disallowed", grouped(v.Judged), grouped(v.Disallowed))
 		head := fmt.Sprintf("  #%d %s: ", v.Index, from)
-		b.WriteString(head + aiClip(esc(v.Source), termWidth-len(head)-len(tail)) + tail + "\n")
+		b.WriteString(head + aiClip(esc(v.Source), auditWidth-len(head)-len(tail)) + tail + "\n")
 	}
 	if len(r.Crawlers) == 0 {
 		b.WriteString("\nNo request named a known crawler.\n")
@@ -548,7 +548,7 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 			continue
 		}
 		b.WriteString("\n" + aiWrap(fmt.Sprintf("%s: %s of %s requests disallowed (%s verified, %s spoofed, %s unverified), seen %s to %s.",
-			c.Crawler, grouped(c.Disallowed), grouped(c.Requests), grouped(c.DisallowedVerified), grouped(c.DisallowedSpoofed), grouped(c.DisallowedUnverified), orDash(c.FirstSeen), orDash(c.LastSeen)), "", "  ", termWidth))
+			c.Crawler, grouped(c.Disallowed), grouped(c.Requests), grouped(c.DisallowedVerified), grouped(c.DisallowedSpoofed), grouped(c.DisallowedUnverified), orDash(c.FirstSeen), orDash(c.LastSeen)), "", "  ", auditWidth))
 		for _, p := range c.TopDisallowed {
 			rule := fmt.Sprintf("line %d: %s", p.Line, p.Rule)
 			if multi {
@@ -558,14 +558,14 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 			if p.CountError > 0 {
 				count = "~" + count
 			}
-			fmt.Fprintf(&b, "%9s  %-36s  %s\n", count, aiClip(esc(p.Path), 36), aiClip(esc(rule), termWidth-49))
+			fmt.Fprintf(&b, "%9s  %-36s  %s\n", count, aiClip(esc(p.Path), 36), aiClip(esc(rule), auditWidth-49))
 		}
 	}
 	if len(r.Spoofers) > 0 {
 		b.WriteString("\nSpoofed: addresses that claimed a crawler and are not it\n")
 		fmt.Fprintf(&b, "  %-26s%-16s%10s%12s  %s\n", "Address", "Claimed", "Requests", "Disallowed", "Why")
 		for _, s := range r.Spoofers {
-			fmt.Fprintf(&b, "  %-26s%-16s%10s%12s  %s\n", aiClip(s.IP, 25), aiClip(s.Crawler, 15), grouped(s.Requests), grouped(s.Disallowed), aiClip(esc(s.Reason), termWidth-68))
+			fmt.Fprintf(&b, "  %-26s%-16s%10s%12s  %s\n", aiClip(s.IP, 25), aiClip(s.Crawler, 15), grouped(s.Requests), grouped(s.Disallowed), aiClip(esc(s.Reason), auditWidth-68))
 		}
 	}
 	if r.UnknownBots != nil {
@@ -574,7 +574,7 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 			b.WriteString("  none\n")
 		}
 		for _, u := range r.UnknownBots {
-			fmt.Fprintf(&b, "%10s  %s\n", grouped(u.Requests), aiClip(esc(u.Agent), termWidth-12))
+			fmt.Fprintf(&b, "%10s  %s\n", grouped(u.Requests), aiClip(esc(u.Agent), auditWidth-12))
 		}
 	}
 	id := "Identity: "
@@ -592,7 +592,7 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 	if r.Verification.UntrackedRequests > 0 {
 		id += fmt.Sprintf(" %s requests came from addresses past the %s tracked and count as unverified.", grouped(r.Verification.UntrackedRequests), grouped(int64(r.Limits.MaxIPs)))
 	}
-	b.WriteString("\n" + aiWrap(id, "", "  ", termWidth))
+	b.WriteString("\n" + aiWrap(id, "", "  ", auditWidth))
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -603,3 +603,6 @@ func orDash(s string) string {
 	}
 	return s
 }
+
+// auditWidth is the width, in columns, of the text report.
+const auditWidth = 80
