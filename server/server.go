@@ -24,6 +24,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/store/storeopen"
 	"github.com/seed53c283f5/robotstxt/tester"
+	"github.com/seed53c283f5/robotstxt/watch"
 	"golang.org/x/net/netutil"
 	"golang.org/x/time/rate"
 )
@@ -120,6 +121,8 @@ type Options struct {
 	MaxConns int
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Watch configures the watches (/v1/watches; see watch.go).
+	Watch WatchOptions
 }
 
 // Server is the robotstxt service: the JSON API under /v1/, health and
@@ -147,6 +150,8 @@ type Server struct {
 	routes       []route
 	// openConns counts the connections Serve holds open.
 	openConns atomic.Int64
+	// watches keeps and checks the watches (watch.go).
+	watches *watch.Engine
 }
 
 // route is one pattern of the mux; api routes are under auth and the
@@ -257,6 +262,9 @@ func New(opts *Options) (*Server, error) {
 	s.limits = newLimiter(o.Rate, o.Burst, o.MaxClients)
 	s.authFailures = newAuthLimiter(o.MaxClients)
 	s.metrics = newMetrics(s)
+	if err := s.initWatches(); err != nil {
+		return nil, err
+	}
 	s.routes = s.routeTable()
 	s.mux = http.NewServeMux()
 	for _, r := range s.routes {
@@ -308,6 +316,10 @@ func (s *Server) routeTable() []route {
 		{"POST /v1/diff", true, s.handleDiff},
 		{"POST /v1/ai", true, s.handleAI},
 		{"POST /v1/policy", true, s.handlePolicy},
+		{"POST /v1/watches", true, s.handleWatchCreate},
+		{"GET /v1/watches", true, s.handleWatchList},
+		{"GET /v1/watches/{id}", true, s.handleWatchGet},
+		{"DELETE /v1/watches/{id}", true, s.handleWatchDelete},
 	}
 }
 
@@ -334,6 +346,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	ln = &countingListener{Listener: ln, open: &s.openConns}
 	done := make(chan error, 1)
+	stopWatches := s.startWatches(ctx)
+	defer stopWatches()
 	go func() { done <- hs.Serve(ln) }()
 	select {
 	case err := <-done:
