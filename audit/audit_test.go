@@ -11,7 +11,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/accesslog"
-	"github.com/seed53c283f5/robotstxt/audit/internal/loggen"
+	"github.com/seed53c283f5/robotstxt/internal/loggen"
 	"github.com/seed53c283f5/robotstxt/verify"
 )
 

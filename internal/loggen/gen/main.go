@@ -1,8 +1,8 @@
 // Command gen writes a generated access log of real-looking combined
 // lines, for trying robotstxt audit and measuring it:
 //
-//	go run ./audit/internal/loggen/gen -bytes 1e9 > access.log
-//	go run ./audit/internal/loggen/gen -robots > robots.txt
+//	go run ./internal/loggen/gen -bytes 1e9 > access.log
+//	go run ./internal/loggen/gen -robots > robots.txt
 package main
 
 import (
@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/seed53c283f5/robotstxt/audit/internal/loggen"
+	"github.com/seed53c283f5/robotstxt/internal/loggen"
 )
 
 func main() {
