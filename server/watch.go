@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/seed53c283f5/robotstxt"
@@ -78,7 +79,8 @@ func (s *Server) initWatches() error {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		if _, err := e.Load(ctx, o.Specs); err != nil {
-			return fmt.Errorf("server: --watch: %w", err)
+			// Said as serve says it: the file is its --watch.
+			return errors.New("--watch: " + strings.TrimPrefix(err.Error(), "watch: "))
 		}
 	}
 	return nil

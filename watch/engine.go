@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -190,7 +191,7 @@ func (e *Engine) Load(ctx context.Context, specs []Spec) ([]*Watch, error) {
 	for i := range specs {
 		w, err := e.create(ctx, &specs[i], "", specID(&specs[i]))
 		if err != nil {
-			return out, fmt.Errorf("watch %d (%s): %w", i+1, specs[i].Origin, err)
+			return out, fmt.Errorf("watch: watch %d (%s): %s", i+1, specs[i].Origin, strings.TrimPrefix(err.Error(), "watch: "))
 		}
 		out = append(out, w)
 	}

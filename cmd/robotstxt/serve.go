@@ -16,6 +16,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/server"
+	"github.com/seed53c283f5/robotstxt/watch"
 	"golang.org/x/time/rate"
 )
 
@@ -84,6 +85,12 @@ finishes the requests in flight.
                         cache file, which otherwise go only when read again
                         (default 1h; 0 never; Redis and memory need none)
   --log-level LEVEL     debug, info (default: a line per request), warn, error
+  --watch FILE          watches to keep from the start: a JSON array of
+                        {"origin", "urls", "crawlers", "every", "webhook",
+                        "secret"} as POST /v1/watches takes (docs/watch.md)
+  --watch-min-interval D
+                        how often an origin is fetched for its watches at
+                        most (default 5m)
 
 Exit status: 0 after a clean shutdown, 1 when serving failed (the address
 in use), 2 on bad usage.
@@ -126,6 +133,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	maxConns := fs.Int("max-conns", server.DefaultMaxConns, "connections open at once")
 	sweepEvery := fs.Duration("sweep-every", defaultSweepEvery, "")
 	logLevel := fs.String("log-level", "info", "log level")
+	watchFile := fs.String("watch", "", "watches file")
+	watchMin := fs.Duration("watch-min-interval", watch.DefaultMinInterval, "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagFailed(stderr, "serve", serveHelp, args, err)
@@ -210,6 +219,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer st.Close()
 	// Stopped (deferred calls run last first) before the store closes.
 	defer startSweeper(ctx, st, *sweepEvery, logger)()
+	watchOpts, err := watchOptions(*watchFile, *watchMin)
+	if err != nil {
+		complain(stderr, "serve", "%v", err)
+		return 2
+	}
 	srv, err := server.New(&server.Options{
 		Store: st, Logger: logger, Token: token, AllowPrivate: *allowPrivate,
 		AllowedHosts: append(splitList(*allowedHosts), addrHosts(*addr)...),
@@ -218,6 +232,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		WriteTimeout: *write, IdleTimeout: *idle, ShutdownTimeout: *shutdown,
 		MaxQuestions: *maxQuestions, MaxAnswerBytes: answerBytes, MaxInFlightBytes: inFlight, MaxConns: conns,
 		HistoryTTL: hostTTL, HistoryOrigins: *historyOrigins,
+		Watch: watchOpts,
 	})
 	if err != nil {
 		complain(stderr, "serve", "%v", strings.Replace(err.Error(), "server: allowed host", "--allowed-hosts", 1))
