@@ -437,14 +437,13 @@ func run(ctx context.Context, cfg config, in io.Reader, out io.Writer) (Summary,
 	order := make(chan *bulkBatch, batches)
 	work := make(chan *bulkBatch, 2*workers)
 	var readBytes atomic.Int64
-	var readErr error
-	readDone := make(chan struct{})
+	// The reader's error, when it returned: a reader blocked on its input
+	// when the run ends returns when the input does, after the run.
+	readDone := make(chan error, 1)
 	go func() {
-		defer close(readDone)
 		defer close(work)
 		defer close(order)
-		err := readBulk(ctx, in, org, order, work, &readBytes)
-		readErr = err
+		readDone <- readBulk(ctx, in, org, order, work, &readBytes)
 	}()
 	for range workers {
 		go func() {
@@ -505,10 +504,10 @@ func run(ctx context.Context, cfg config, in io.Reader, out io.Writer) (Summary,
 	werr := bw.err
 	cancel()
 	stopProgress()
+	var readErr error
 	select {
-	case <-readDone:
-	default: // blocked on its input: it returns when the input does
-		readErr = nil
+	case readErr = <-readDone:
+	default: // blocked on its input
 	}
 	interrupted = interrupted || parent.Err() != nil
 	s := cfg.cache.Stats()
@@ -531,7 +530,7 @@ func run(ctx context.Context, cfg config, in io.Reader, out io.Writer) (Summary,
 	sum.Interrupted = interrupted
 	switch {
 	case werr != nil:
-		return sum, fmt.Errorf("writing the results: %v", werr)
+		return sum, fmt.Errorf("writing the results: %w", werr)
 	case readErr != nil && !interrupted:
 		return sum, readErr
 	case interrupted:
