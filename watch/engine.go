@@ -259,8 +259,23 @@ func (e *Engine) Delete(ctx context.Context, id string) error {
 	if !found {
 		return &Error{NotFound: true, Msg: fmt.Sprintf("no watch %q", id)}
 	}
+	gone := e.load(ctx, id)
 	e.store.Delete(ctx, watchPrefix+id)
 	e.store.Delete(ctx, statePrefix+id)
+	if gone != nil {
+		// The origin's last body goes with its last watch.
+		others := false
+		if ws, err := e.sync(ctx); err == nil {
+			for _, w := range ws {
+				others = others || w.Origin == gone.Origin
+			}
+			if !others {
+				// (Its fetch time stays until it expires, so that
+				// making and deleting watches fetches it no more often.)
+				e.store.Delete(ctx, bodyPrefix+gone.Origin)
+			}
+		}
+	}
 	e.mu.Lock()
 	delete(e.watches, id)
 	delete(e.next, id)
@@ -581,7 +596,9 @@ func (e *Engine) checkOrigin(ctx context.Context, origin string, ws []*Watch, no
 	body, info, err := e.opts.Fetch(ctx, origin)
 	e.metrics.fetches.Inc()
 	rec.FetchedAt = now
-	e.putJSON(ctx, originKey+origin, &rec)
+	if b, err := json.Marshal(&rec); err == nil {
+		e.store.Put(ctx, originKey+origin, b, 2*e.opts.MinInterval)
+	}
 	var prevBody []byte
 	if err == nil {
 		if b, ok, err := e.store.Get(ctx, bodyPrefix+origin); err == nil && ok {

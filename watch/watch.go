@@ -26,9 +26,12 @@ const (
 	DefaultMaxURLs      = 100  // URLs a watch asks about
 	DefaultMaxCrawlers  = 64   // crawlers a watch asks about, purposes expanded
 	DefaultMaxHistory   = 20   // events a watch's history keeps
+	// MaxQuestions bounds the URLs times the crawlers of a watch: the
+	// verdicts a check asks for and keeps.
+	MaxQuestions = 2000
 	// MaxFlipsKept bounds the verdict flips an event of the history keeps
 	// (the alert carries them all).
-	MaxFlipsKept = 200
+	MaxFlipsKept = 50
 	// MaxSummaryLines bounds the lines of the change summary an event of
 	// the history keeps (the alert carries the whole summary).
 	MaxSummaryLines = 100
@@ -184,6 +187,9 @@ func (e *Engine) validate(ctx context.Context, sp *Spec) (*Watch, error) {
 		return nil, err
 	}
 	w.Crawlers = crawlers
+	if n := len(w.URLs) * len(crawlers); n > MaxQuestions {
+		return nil, badField("urls", "%d URLs for %d crawlers ask %d questions a check, more than %d: watch fewer URLs or crawlers", len(w.URLs), len(crawlers), n, MaxQuestions)
+	}
 	w.Every = DefaultEvery
 	if sp.Every != "" {
 		d, err := time.ParseDuration(sp.Every)
