@@ -333,8 +333,8 @@ func auditLiveVersion(ctx context.Context, rawURL, spec string, stderr io.Writer
 	return []audit.Version{{Source: name + ", fetched now", Robots: r}}, nil
 }
 
-// auditLoadRanges loads each --ip-ranges list into v, and returns the
-// names of the crawlers that got one.
+// auditLoadRanges loads each --ip-ranges list into v (and into the
+// crawlers that share it), and returns the names of the crawlers named.
 func auditLoadRanges(ctx context.Context, v *verify.Verifier, specs []string, openSt func() (store.Store, error)) ([]string, error) {
 	table := robotstxt.Crawlers()
 	var names []string
@@ -378,9 +378,9 @@ func auditLoadRanges(ctx context.Context, v *verify.Verifier, specs []string, op
 		}
 		for _, t := range targets {
 			v.AddRanges(t, r)
-			if !slices.Contains(names, t) {
-				names = append(names, t)
-			}
+		}
+		if !slices.Contains(names, targets[0]) {
+			names = append(names, targets[0])
 		}
 	}
 	return names, nil
@@ -563,9 +563,9 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 	}
 	if len(r.Spoofers) > 0 {
 		b.WriteString("\nSpoofed: addresses that claimed a crawler and are not it\n")
-		fmt.Fprintf(&b, "  %-26s%-16s%10s%12s  %s\n", "Address", "Claimed", "Requests", "Disallowed", "Why")
+		fmt.Fprintf(&b, "  %-22s%-15s%9s%11s  %s\n", "Address", "Claimed", "Requests", "Disallowed", "Why")
 		for _, s := range r.Spoofers {
-			fmt.Fprintf(&b, "  %-26s%-16s%10s%12s  %s\n", aiClip(s.IP, 25), aiClip(s.Crawler, 15), grouped(s.Requests), grouped(s.Disallowed), aiClip(esc(s.Reason), auditWidth-68))
+			fmt.Fprintf(&b, "  %-22s%-15s%9s%11s  %s\n", aiClip(s.IP, 21), aiClip(s.Crawler, 14), grouped(s.Requests), grouped(s.Disallowed), aiClip(esc(spoofWhy(s)), auditWidth-61))
 		}
 	}
 	if r.UnknownBots != nil {
@@ -579,7 +579,7 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 	}
 	id := "Identity: "
 	if len(ranges) > 0 {
-		id += "address lists for " + strings.Join(ranges, ", ") + "; "
+		id += "address lists for " + strings.Join(ranges, ", ") + " (and the crawlers sharing them); "
 	} else {
 		id += "no address lists (--ip-ranges); "
 	}
@@ -595,6 +595,20 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 	b.WriteString("\n" + aiWrap(id, "", "  ", auditWidth))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// spoofWhy says in a few words why an address is not the crawler it
+// claims (the JSON's reason says it in full).
+func spoofWhy(s audit.SpooferReport) string {
+	switch {
+	case s.Method == "ip-ranges":
+		return "outside its ranges"
+	case s.Name == "":
+		return "no reverse name"
+	case strings.Contains(s.Reason, "does not resolve back"):
+		return "unconfirmed " + s.Name
+	}
+	return s.Name
 }
 
 func orDash(s string) string {

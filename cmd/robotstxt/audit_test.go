@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -420,5 +421,21 @@ func TestAuditLarge(t *testing.T) {
 	// (package audit's limits), the log is streamed.
 	if rss > 256<<20 {
 		t.Errorf("peak RSS %d MiB, want at most 256 MiB", rss>>20)
+	}
+}
+
+// TestAuditProgress: on a terminal, a bar of the bytes read, on stderr;
+// --quiet, none.
+func TestAuditProgress(t *testing.T) {
+	auditIsTerminal = func(io.Writer) bool { return true }
+	t.Cleanup(func() { auditIsTerminal = func(w io.Writer) bool { return isTerminal(w) } })
+	robots := writeTemp(t, "robots.txt", auditRobo)
+	log := writeTemp(t, "a.log", auditLine("66.249.66.1", "10/Nov/2026:12:00:00 +0000", "/a", auditGB))
+	code, out, stderr := runCmd(t, "", "audit", "--dns=false", "--robots", robots, log)
+	if code != 0 || !strings.Contains(stderr, "1/1 "+log) || !strings.Contains(stderr, "100%") || strings.Contains(out, "100%") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if _, _, stderr := runCmd(t, "", "audit", "--quiet", "--dns=false", "--robots", robots, log); stderr != "" {
+		t.Errorf("--quiet: stderr %q", stderr)
 	}
 }
