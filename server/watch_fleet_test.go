@@ -1,0 +1,143 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt/store/redisstore"
+)
+
+// startRedisServer starts a redis-server on a free loopback port for t and
+// stops it when t ends; it returns its address.
+func startRedisServer(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Fatal("redis-server is not installed (apt-get install -y redis-server)")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-done })
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	for range 1500 {
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			c.SetDeadline(time.Now().Add(time.Second))
+			fmt.Fprint(c, "PING\r\n")
+			line, _ := bufio.NewReader(c).ReadString('\n')
+			c.Close()
+			if strings.HasPrefix(line, "+PONG") {
+				return addr
+			}
+		}
+		select {
+		case <-done:
+			t.Fatal("redis-server exited")
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatalf("redis-server does not answer on %s", addr)
+	return ""
+}
+
+// TestWatchFleet: two servers on one Redis share a watch made on one of
+// them; the change is checked once and alerted once.
+func TestWatchFleet(t *testing.T) {
+	addr := startRedisServer(t)
+	clk := &watchClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	site := newWatchSite(t, "User-agent: *\nAllow: /\n")
+	h := newHook(t)
+	var servers []*testServer
+	for range 2 {
+		st, err := redisstore.Open("redis://"+addr, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		servers = append(servers, watchServer(t, clk, &Options{Store: st, AllowPrivate: true}))
+	}
+	r := post(t, servers[0].URL+"/v1/watches", fmt.Sprintf(`{"origin": %q, "urls": ["/checkout"], "crawlers": ["Bingbot"], "webhook": %q}`, site.URL, h.URL))
+	if r.status != 201 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	id := r.json(t)["id"].(string)
+	if got := get(t, servers[1].URL+"/v1/watches/"+id); got.status != 200 {
+		t.Fatalf("the other server: %d %s", got.status, got.body)
+	}
+	// Both tick at once, then again (the one that found the lease taken
+	// finds the check done).
+	round := func() int {
+		var wg sync.WaitGroup
+		var n [2]int
+		for i, s := range servers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				n[i], _ = s.watches.Tick(context.Background())
+			}()
+		}
+		wg.Wait()
+		for i, s := range servers {
+			m, _ := s.watches.Tick(context.Background())
+			n[i] += m
+		}
+		return n[0] + n[1]
+	}
+	if n := round(); n != 1 {
+		t.Fatalf("the baseline: %d checks, want 1", n)
+	}
+	site.set("User-agent: *\nDisallow: /checkout\n")
+	clk.Advance(time.Hour)
+	if n := round(); n != 1 {
+		t.Fatalf("the change: %d checks, want 1", n)
+	}
+	_, body := h.next(t)
+	if !strings.Contains(string(body), `"url":"/checkout","crawler":"Bingbot"`) {
+		t.Errorf("alert %s", body)
+	}
+	// Every check is done and its alert queued before round returns: once
+	// the sender has the receiver's answer, no alert is queued anywhere,
+	// and one server in all sent one.
+	count := func(metric string) (n int) {
+		for _, s := range servers {
+			for _, l := range strings.Split(string(get(t, s.URL+"/metrics").body), "\n") {
+				if v, ok := strings.CutPrefix(l, metric+" "); ok {
+					k, _ := strconv.Atoi(v)
+					n += k
+				}
+			}
+		}
+		return n
+	}
+	for deadline := time.Now().Add(time.Minute); count(`robotstxt_watch_alerts_total{result="sent"}`) != 1; {
+		if time.Now().After(deadline) {
+			t.Fatal("the alert is never counted as sent")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if q := count("robotstxt_watch_alert_queue"); q != 0 {
+		t.Errorf("%d alerts still queued", q)
+	}
+	select {
+	case <-h.got:
+		t.Error("a second alert")
+	default:
+	}
+}
