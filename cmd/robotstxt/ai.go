@@ -113,7 +113,11 @@ func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		var e *tester.Error
 		if errors.As(err, &e) && e.Field == "crawlers" {
-			return fail("unknown crawler %q (robotstxt crawlers lists the catalogue; a token the file names is taken too)", e.Value)
+			did := ""
+			if near := nearCrawler(e.Value); near != "" {
+				did = "; did you mean " + near + "?"
+			}
+			return fail("unknown crawler %q%s (robotstxt crawlers lists the catalogue; a token the file names is taken too)", e.Value, did)
 		}
 		return fail("%v", cliError(err, nil))
 	}

@@ -26,9 +26,10 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const bulkHelp = `Usage: robotstxt bulk [-c CRAWLER]... [-a TOKEN]... [-d DIALECT] [--format jsonl|csv]
-                      [--store STORE] [--concurrency N] [--per-host N] [--quiet]
-                      [--summary FILE] [--timeout D] [--order input|any] [FILE|-]
+const bulkHelp = `Usage: robotstxt bulk [-c CRAWLER]... [-a TOKEN]... [-d DIALECT]
+                      [--format jsonl|csv] [--store STORE] [--concurrency N]
+                      [--per-host N] [--quiet] [--summary FILE] [--timeout D]
+                      [--order input|any] [FILE|-]
 
 Checks a crawl frontier: for every URL and every crawler, whether the crawler
 may fetch it, under its origin's live robots.txt. Each origin's robots.txt is

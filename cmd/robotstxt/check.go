@@ -13,8 +13,9 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const checkHelp = `Usage: robotstxt check (-f FILE | -u URL [--store STORE] [--cached]) [-c CRAWLER]... [-a TOKEN]...
-                       [--agents A,B]... [-d DIALECT] [-v] [--json | --csv | --markdown] URL...
+const checkHelp = `Usage: robotstxt check (-f FILE | -u URL [--store STORE] [--cached])
+                       [-c CRAWLER]... [-a TOKEN]... [--agents A,B]...
+                       [-d DIALECT] [-v] [--json | --csv | --markdown] URL...
 
 Says, for each URL and each crawler, whether the crawler may fetch the URL,
 which line decided, which group applied and why. With -v it also lists the
@@ -68,10 +69,12 @@ Exit status: 0 when every answer is "allowed", 1 when any URL is blocked,
 Examples:
   robotstxt check -f robots.txt https://example.com/private/a
   robotstxt check -u https://example.com/ -c Bingbot /private/a /search?q=x
-  robotstxt check -f robots.txt -c Googlebot -c Bingbot -c Baiduspider -v /private/press/
+  robotstxt check -f robots.txt -c Googlebot -c Bingbot -c Baiduspider \
+    -v /private/press/
   robotstxt check -f robots.txt -a MyBot -d rfc9309 /search?q=x
   robotstxt check -f robots.txt --agents googlebot-news,googlebot /news/a
-  sed 's/^/https:\/\/example.com/' paths.txt | robotstxt check -f robots.txt -c Bingbot -
+  sed 's/^/https:\/\/example.com/' paths.txt |
+    robotstxt check -f robots.txt -c Bingbot -
 `
 
 func runCheck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -14,8 +14,9 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store STORE] [--cached]] [-c CRAWLER]... [-a TOKEN]...
-                         [--agents A,B]... [--probe N] [--json | --csv | --markdown] [URL...]
+const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store STORE] [--cached]]
+                         [-c CRAWLER]... [-a TOKEN]... [--agents A,B]...
+                         [--probe N] [--json | --csv | --markdown] [URL...]
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
 own engine reads the file, and marks the cells where the dialects (google,
@@ -61,7 +62,7 @@ wildcard differently), 2 on bad usage or when the file cannot be read.
 
 Examples:
   robotstxt compare
-  robotstxt compare -f robots.txt https://example.com/private/a https://example.com/b.pdf
+  robotstxt compare -f robots.txt https://example.com/private/a /b.pdf
   robotstxt compare -f robots.txt -c Googlebot -c Baiduspider /search?q=x
   robotstxt compare -f robots.txt -a MyBot /private/a
   robotstxt compare -u https://example.com/ /private/a

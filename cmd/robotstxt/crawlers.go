@@ -8,7 +8,8 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 )
 
-const crawlersHelp = `Usage: robotstxt crawlers [--purpose P]... [--operator NAME]... [--json] [CRAWLER...]
+const crawlersHelp = `Usage: robotstxt crawlers [--purpose P]... [--operator NAME]... [--json]
+                          [CRAWLER...]
 
 Lists the crawlers the toolkit knows: what each fetches for, who runs it,
 whether its operator says it obeys robots.txt, and (in full, or with --json)
@@ -94,7 +95,7 @@ func runCrawlers(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	for _, v := range purposes {
 		p, err := robotstxt.ParsePurpose(v)
 		if err != nil {
-			complain(stderr, "crawlers", "--purpose: %s", strings.TrimPrefix(err.Error(), "robotstxt: "))
+			complain(stderr, "crawlers", "--purpose: %s%s", strings.TrimPrefix(err.Error(), "robotstxt: "), nearPurposes(v))
 			return 2
 		}
 		if p == 0 {
@@ -121,7 +122,11 @@ func runCrawlers(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		for _, n := range names {
 			c, ok := robotstxt.LookupCrawler(n)
 			if !ok {
-				complain(stderr, "crawlers", "unknown crawler %q (robotstxt crawlers lists the table)", n)
+				did := ""
+				if near := nearCrawler(n); near != "" {
+					did = "; did you mean " + near + "?"
+				}
+				complain(stderr, "crawlers", "unknown crawler %q%s (robotstxt crawlers lists the table)", n, did)
 				return 2
 			}
 			list = append(list, c)

@@ -5,13 +5,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/internal/suggest"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const diffHelp = `Usage: robotstxt diff [--urls FILE] [-c CRAWLER]... [-a TOKEN]... [--agents A,B]...
-                      [-d DIALECT] [--json] OLD NEW
+const diffHelp = `Usage: robotstxt diff [--urls FILE] [-c CRAWLER]... [--purpose P]...
+                      [-a TOKEN]... [--agents A,B]... [-d DIALECT]
+                      [--fail-on blocked|allowed|change] [--json] OLD NEW
 
 Lists every (crawler, URL) whose verdict changes between two versions of a
 robots.txt file, with the deciding line on each side.
@@ -30,18 +34,31 @@ robots.txt file, with the deciding line on each side.
                 Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
                 Baiduspider, GPTBot, CCBot and every crawler either file
                 names (at most 32 of those)
+  --crawler NAME  the same as -c
+  --purpose P   every crawler of the catalogue that fetches for P
+                (repeatable, or comma separated): search, ai-training,
+                ai-search, user-fetch, agent, preview, ads, archive,
+                seo-tool, token-only, other
   -a TOKEN      a product token asked about as given (repeatable)
   --agents A,B  one crawler that obeys several tokens at once (repeatable)
-  -d DIALECT    google, rfc9309, bing, yandex, baidu or original, for every crawler
+  -d DIALECT    google, rfc9309, bing, yandex, baidu or original, for
+                every crawler
+  --fail-on WHAT  which changes make the exit status 1, for a deploy
+                pipeline: blocked (a URL allowed before is blocked now),
+                allowed (a URL blocked before is allowed now), change (any
+                verdict change: the default); the last line says which
   --json        JSON output (see README: "diff --json")
 
-Exit status, as diff(1): 0 when no verdict changes, 1 when some do, 2 on
-trouble.
+Exit status, as diff(1): 0 when no verdict changes (with --fail-on: none
+of that kind), 1 when some do, 2 on trouble.
 
 Examples:
   robotstxt diff robots.txt robots.new.txt
-  robotstxt diff --urls important-urls.txt -c Googlebot robots.txt robots.new.txt
+  robotstxt diff --urls important-urls.txt -c Googlebot \
+    robots.txt robots.new.txt
   robotstxt diff -a MyBot robots.txt robots.new.txt
+  robotstxt diff --fail-on blocked --urls important-urls.txt \
+    --purpose search robots.txt robots.new.txt
   curl -s https://example.com/robots.txt | robotstxt diff - robots.new.txt
 `
 
@@ -55,6 +72,10 @@ func runDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "JSON output")
 	var crawlerNames, tokens, agentLists stringList
 	fs.Var(&crawlerNames, "c", "crawler (repeatable)")
+	fs.Var(&crawlerNames, "crawler", "crawler (repeatable)")
+	var purposes stringList
+	fs.Var(&purposes, "purpose", "purpose (repeatable)")
+	failOn := fs.String("fail-on", "change", "blocked, allowed or change")
 	fs.Var(&tokens, "a", "product token (repeatable)")
 	fs.Var(&agentLists, "agents", "comma-separated tokens of one crawler (repeatable)")
 	files, err := parseFlags(fs, args)
@@ -76,6 +97,27 @@ func runDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if stdins > 1 {
 		return fail("only one of OLD, NEW and --urls can be - (standard input)")
+	}
+	switch *failOn {
+	case "blocked", "allowed", "change":
+	default:
+		did := ""
+		if near := suggest.Nearest(*failOn, []string{"blocked", "allowed", "change"}); near != "" {
+			did = "; did you mean " + near + "?"
+		}
+		return fail("--fail-on %q: want blocked, allowed or change%s", *failOn, did)
+	}
+	for _, v := range purposes {
+		p, err := robotstxt.ParsePurpose(v)
+		if err != nil {
+			return fail("--purpose: %s%s", strings.TrimPrefix(err.Error(), "robotstxt: "), nearPurposes(v))
+		}
+		if p == 0 {
+			return fail("--purpose needs a purpose (search, ai-training, ...)")
+		}
+		for _, c := range robotstxt.CrawlersByPurpose(p) {
+			crawlerNames = append(crawlerNames, c.Name)
+		}
 	}
 	d, err := parseDialectFlag(*dialect)
 	if err != nil {
@@ -133,10 +175,48 @@ func runDiff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		writeDiff(stdout, rep, useColor(stdout))
 	}
-	if len(rep.Changes) > 0 {
+	flagged := failing(rep, *failOn)
+	if *failOn != "change" && !*jsonOut {
+		writeFailOn(stdout, flagged, *failOn)
+	}
+	if len(flagged) > 0 {
 		return 1
 	}
 	return 0
+}
+
+// failing returns the changes that --fail-on names: blocked (allowed
+// before, blocked now), allowed (the other way), change (every one).
+func failing(rep *diffReport, failOn string) []tester.DiffChange {
+	var out []tester.DiffChange
+	for _, c := range rep.Changes {
+		switch {
+		case failOn == "change",
+			failOn == "blocked" && c.Old.Allowed && !c.New.Allowed,
+			failOn == "allowed" && !c.Old.Allowed && c.New.Allowed:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// writeFailOn writes the last line of diff --fail-on blocked or allowed:
+// whether the check passes, and if not, how many URLs and which crawlers.
+func writeFailOn(w io.Writer, flagged []tester.DiffChange, failOn string) {
+	if len(flagged) == 0 {
+		fmt.Fprintf(w, "\nok: no URL newly %s (--fail-on %s)\n", failOn, failOn)
+		return
+	}
+	urls := map[string]bool{}
+	var crawlers []string
+	for _, c := range flagged {
+		urls[c.URL] = true
+		if !slices.Contains(crawlers, c.Crawler) {
+			crawlers = append(crawlers, c.Crawler)
+		}
+	}
+	msg := fmt.Sprintf("FAIL: %d %s newly %s for %s (--fail-on %s)", len(urls), plural(len(urls), "URL"), failOn, strings.Join(crawlers, ", "), failOn)
+	fmt.Fprint(w, "\n"+wrapIndent(msg, termWidth, "", "  "))
 }
 
 func writeDiff(w io.Writer, rep *diffReport, color bool) {

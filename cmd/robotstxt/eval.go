@@ -30,8 +30,8 @@ Question fields:
                                       tokens (Google's semantics), or a crawler
                                       from the table (its fallback tokens, its
                                       '*' handling and its dialect); exactly one
-  url                                 an absolute URL or a path starting with '/'
-                                      (taken as given, not normalised; "" is
+  url                                 an absolute URL or a path starting with
+                                      '/' (taken as given, not normalised; "" is
                                       "/"); anything else is an error
   dialect                             optional: google, rfc9309, bing, yandex,
                                       baidu, original; wins over the
@@ -73,7 +73,8 @@ error (a line on stderr counts them), 2 on bad usage or when standard
 input cannot be read or the answers written.
 
 Example:
-  echo '{"robots":"User-agent: *\nDisallow: /x\n","ua":"FooBot","url":"https://example.com/x/y"}' | robotstxt eval
+  echo '{"robots":"User-agent: *\nDisallow: /x\n","ua":"FooBot",
+         "url":"https://example.com/x/y"}' | robotstxt eval
   {"allowed":false,"line":2,"rule":"Disallow: /x","dialect":"google"}
 `
 

@@ -15,7 +15,8 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--refresh] [--store STORE] [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
+const fetchHelp = `Usage: robotstxt fetch [--json] [--body] [--refresh] [--store STORE]
+                       [-d DIALECT] [-A USER-AGENT] [--timeout 15s] URL
 
 Fetches the robots.txt of URL's origin as a crawler must (RFC 9309, and the
 fetch policy of the dialect), through the cache, and shows what happened:

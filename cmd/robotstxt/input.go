@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/internal/suggest"
@@ -466,3 +467,103 @@ type stringList []string
 
 func (s *stringList) String() string     { return fmt.Sprint(*s) }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// termWidth is the width, in columns, that help texts and the default text
+// outputs fit.
+const termWidth = 80
+
+// wrapIndent breaks text into lines of at most width display columns, each
+// ending in a newline: the first starts with first, the others with rest.
+// It breaks at spaces; a word longer than a line is cut where the line
+// ends, so that no line is wider than width.
+func wrapIndent(text string, width int, first, rest string) string {
+	var b strings.Builder
+	prefix := first
+	line := prefix
+	lineWidth := displayWidth(prefix)
+	empty := true // nothing but the prefix on the line yet
+	flush := func() {
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+		prefix = rest
+		line, lineWidth, empty = prefix, displayWidth(prefix), true
+	}
+	for _, w := range strings.Fields(text) {
+		ww := displayWidth(w)
+		sep := 1
+		if empty {
+			sep = 0
+		}
+		if !empty && lineWidth+sep+ww > width {
+			flush()
+			sep = 0
+		}
+		for lineWidth+sep+ww > width && width-lineWidth-sep > 0 {
+			// Too long for any line: cut it where the line ends.
+			cut := cutWidth(w, width-lineWidth-sep)
+			if sep == 1 {
+				line += " "
+			}
+			line += w[:cut]
+			w = w[cut:]
+			ww = displayWidth(w)
+			flush()
+			sep = 0
+		}
+		if sep == 1 {
+			line += " "
+		}
+		line += w
+		lineWidth += sep + ww
+		empty = false
+	}
+	if !empty || b.Len() == 0 {
+		flush()
+	}
+	return b.String()
+}
+
+// cutWidth returns how many bytes of s fit in n display columns (at least
+// one rune, so that wrapping always moves on).
+func cutWidth(s string, n int) int {
+	w, i := 0, 0
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		rw := displayWidth(string(r))
+		if w+rw > n && i > 0 {
+			break
+		}
+		w += rw
+		i += size
+	}
+	return i
+}
+
+// nearPurposes is "; did you mean P?" for the first name of a purpose list
+// ("search,ai-trainng") that is no purpose but near one, else "".
+func nearPurposes(list string) string {
+	var names []string
+	for _, p := range robotstxt.AllPurposes() {
+		names = append(names, p.String())
+	}
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(n)
+		if _, err := robotstxt.ParsePurpose(n); err == nil {
+			continue
+		}
+		if near := suggest.Nearest(n, names); near != "" {
+			return "; did you mean " + near + "?"
+		}
+	}
+	return ""
+}
+
+// fitLine is first+text as one line when it fits termWidth, else text
+// wrapped by wrapIndent; it ends in a newline. A line that fits keeps its
+// spacing as it is.
+func fitLine(text, first, rest string) string {
+	if displayWidth(first)+displayWidth(text) <= termWidth {
+		return first + text + "\n"
+	}
+	return wrapIndent(text, termWidth, first, rest)
+}

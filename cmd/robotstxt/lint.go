@@ -15,7 +15,8 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-const lintHelp = `Usage: robotstxt lint [--json | --sarif | --all] [--disable CODE,...] (FILE... | -u URL [--store STORE] [--cached])
+const lintHelp = `Usage: robotstxt lint [--json | --sarif | --all] [--disable CODE,...]
+                      (FILE... | -u URL [--store STORE] [--cached])
 
 Reports, compiler-style, what in robots.txt files crawlers read differently
 from what was meant: typos and unknown fields, fields some crawlers ignore,

@@ -55,8 +55,10 @@ and 1 when it changes (as diff(1)); with --write, 0 once written; 2 on bad
 usage or input.
 
 Examples:
-  robotstxt policy robots.txt --deny ai-training --allow search --allow user-fetch
-  robotstxt policy robots.txt --deny ai-training,ai-search --allow-crawler Applebot --write robots.txt
+  robotstxt policy robots.txt --deny ai-training --allow search \
+    --allow user-fetch
+  robotstxt policy robots.txt --deny ai-training,ai-search \
+    --allow-crawler Applebot --write robots.txt
   robotstxt policy --deny ai-training --write - > robots.txt
   robotstxt policy -u https://example.com/ --deny-crawler GPTBot --json
 `
@@ -97,7 +99,7 @@ func runPolicy(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		for _, v := range p.list {
 			q, err := robotstxt.ParsePurpose(v)
 			if err != nil {
-				return fail("%s: %s", p.flag, strings.TrimPrefix(err.Error(), "robotstxt: "))
+				return fail("%s: %s%s", p.flag, strings.TrimPrefix(err.Error(), "robotstxt: "), nearPurposes(v))
 			}
 			*p.into |= q
 		}

@@ -22,18 +22,20 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"ai", "who may use the content: each crawler by purpose, its verdict, its AI preferences", runAI},
+		{"ai", "who may use the content: crawlers by purpose, their AI preferences", runAI},
 		{"audit", "which crawlers broke robots.txt, from access logs", runAudit},
-		{"bulk", "check millions of URLs against their origins' live robots.txt, each fetched once", runBulk},
+		{"bulk", "check millions of URLs against their origins' live robots.txt", runBulk},
 		{"check", "say whether crawlers may fetch URLs, which line decided and why", runCheck},
 		{"compare", "show how crawlers and their dialects read one file, URL by URL", runCompare},
-		{"crawlers", "the crawler catalogue: purposes, operators, robots.txt, verification", runCrawlers},
-		{"diff", "list the (crawler, URL) verdicts that change between two versions of a file", runDiff},
-		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines and cross-checks)", runEval},
-		{"fetch", "fetch a site's robots.txt as crawlers must: requests, policy, cache expiry", runFetch},
-		{"lint", "report mistakes and readings that differ between crawlers (text, JSON, SARIF)", runLint},
-		{"policy", "write the lines of a stance towards crawlers (no AI training, keep search) into a file", runPolicy},
-		{"serve", "run the tester page and the JSON API (check, lint, fetch, history, metrics)", runServe},
+		{"completion", "print a shell completion script: bash, zsh or fish", runCompletion},
+		{"crawlers", "the crawler catalogue: purposes, operators, verification", runCrawlers},
+		{"diff", "the (crawler, URL) verdicts that change between two versions", runDiff},
+		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines)", runEval},
+		{"fetch", "fetch a site's robots.txt as crawlers must: policy, cache expiry", runFetch},
+		{"lint", "report mistakes and readings that differ between crawlers", runLint},
+		{"man", "print the manual page (roff), made from the help texts", runMan},
+		{"policy", "merge a stance towards crawlers (no AI training...) into a file", runPolicy},
+		{"serve", "run the tester page and the JSON API", runServe},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -90,7 +92,7 @@ func usage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString("robotstxt: the Robots Exclusion Protocol toolkit\n\nUsage:\n  robotstxt <command> [flags] [arguments]\n\nCommands:\n")
 	for _, c := range commands() {
-		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+		b.WriteString(wrapIndent(c.summary, termWidth, fmt.Sprintf("  %-10s ", c.name), strings.Repeat(" ", 13)))
 	}
 	b.WriteString("\nRun \"robotstxt <command> -h\" for a command's flags and examples.\n")
 	b.WriteString(exitStatusHelp)

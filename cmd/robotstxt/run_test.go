@@ -154,3 +154,33 @@ func TestExitStatusRule(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpFitsEightyColumns: the usage, "robotstxt help", every command's
+// -h and "robotstxt help CMD" fit 80 columns.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	runs := [][]string{{}, {"help"}}
+	for _, c := range commands() {
+		runs = append(runs, []string{c.name, "-h"}, []string{"help", c.name})
+	}
+	for _, args := range runs {
+		_, out, stderr := runCmd(t, "", args...)
+		text := out + stderr
+		if !strings.Contains(text, "Usage") {
+			t.Errorf("robotstxt %s prints no usage: %.200q", strings.Join(args, " "), text)
+		}
+		for i, l := range strings.Split(text, "\n") {
+			if w := displayWidth(l); w > termWidth {
+				t.Errorf("robotstxt %s: line %d is %d columns: %q", strings.Join(args, " "), i+1, w, l)
+			}
+		}
+	}
+}
+
+// flat is s with every run of white space one space: text that wraps at
+// 80 columns, compared by its words.
+func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// containsWords reports whether s holds the words of sub in order, each
+// run of white space in either as one space (a line wrapped at 80 columns
+// still holds what it held on one line).
+func containsWords(s, sub string) bool { return strings.Contains(flat(s), flat(sub)) }

@@ -20,8 +20,9 @@ import (
 	"golang.org/x/time/rate"
 )
 
-const serveHelp = `Usage: robotstxt serve [--addr 127.0.0.1:8080] [--store STORE] [--token-file FILE]
-                       [--allow-private] [--allowed-hosts LIST] [--rate N] [--burst N]
+const serveHelp = `Usage: robotstxt serve [--addr 127.0.0.1:8080] [--store STORE]
+                       [--token-file FILE] [--allow-private]
+                       [--allowed-hosts LIST] [--rate N] [--burst N]
                        [--timeout 30s] [flags]
 
 Runs the robotstxt service: the tester page at /, the JSON API under /v1/
@@ -34,8 +35,8 @@ finishes the requests in flight.
                         free port)
   --store STORE          the cache's store, shared with the history: memory,
                         a bbolt file path, or a redis:// URL (several servers
-                        on one Redis share one cache); default robotstxt/cache.db
-                        in the user's cache directory
+                        on one Redis share one cache); default
+                        robotstxt/cache.db in the user's cache directory
   --token-file FILE     require "Authorization: Bearer TOKEN" on /v1/ (but
                         /v1/openapi.json) and /metrics, TOKEN being the file's
                         first line; ROBOTSTXT_TOKEN in the environment does
@@ -97,7 +98,8 @@ in use), 2 on bad usage.
 
 Examples:
   robotstxt serve
-  robotstxt serve --addr :8080 --store redis://localhost:6379/0 --token-file /etc/robotstxt/token
+  robotstxt serve --addr :8080 --store redis://localhost:6379/0 \
+    --token-file /etc/robotstxt/token
   curl -s 'http://127.0.0.1:8080/v1/fetch?url=example.com'
 `
 
