@@ -287,13 +287,15 @@ func (e *Engine) Delete(ctx context.Context, id string) error {
 // Status is a watch with its state, as GET /v1/watches answers it: the
 // secret is never shown, only whether there is one.
 type Status struct {
-	ID        string    `json:"id"`
-	Origin    string    `json:"origin"`
-	URLs      []string  `json:"urls"`
-	Sitemap   string    `json:"sitemap,omitempty"`
-	Crawlers  []string  `json:"crawlers"`
-	Asked     []string  `json:"asked,omitempty"`
-	Every     string    `json:"every"`
+	ID       string   `json:"id"`
+	Origin   string   `json:"origin"`
+	URLs     []string `json:"urls"`
+	Sitemap  string   `json:"sitemap,omitempty"`
+	Crawlers []string `json:"crawlers"`
+	Asked    []string `json:"asked,omitempty"`
+	Every    string   `json:"every"`
+	// Webhook is the webhook's origin, "/…" standing for its path and
+	// query, which often hold its secret.
 	Webhook   string    `json:"webhook,omitempty"`
 	HasSecret bool      `json:"secret"`
 	Created   time.Time `json:"created"`
@@ -345,7 +347,7 @@ func (e *Engine) List(ctx context.Context) ([]*Status, error) {
 
 func statusOf(w *Watch, st *State) *Status {
 	s := &Status{ID: w.ID, Origin: w.Origin, URLs: w.URLs, Sitemap: w.Sitemap, Crawlers: w.Crawlers, Asked: w.Asked,
-		Every: w.Every.String(), Webhook: w.Webhook, HasSecret: w.Secret != "", Created: w.Created,
+		Every: w.Every.String(), Webhook: redactWebhook(w.Webhook), HasSecret: w.Secret != "", Created: w.Created,
 		State: "new", Checks: st.Checks, Severity: st.Severity, Version: st.Version, Error: st.Error}
 	if st.Checks > 0 {
 		s.State = st.Fetch.State
@@ -357,6 +359,20 @@ func statusOf(w *Watch, st *State) *Status {
 		s.NextCheck = &t
 	}
 	return s
+}
+
+// redactWebhook shows a webhook as its origin, and "/…" for the rest:
+// the path of many webhooks (chat services') is their secret.
+func redactWebhook(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || raw == "" {
+		return ""
+	}
+	out := u.Scheme + "://" + u.Host
+	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		out += "/…"
+	}
+	return out
 }
 
 // withIndex changes the list of watch ids: f gets it and returns the new

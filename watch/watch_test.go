@@ -229,6 +229,9 @@ func TestAlertFlips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if st.Webhook != rc.URL+"/…" && st.Webhook != rc.URL {
+		t.Errorf("webhook shown as %q", st.Webhook)
+	}
 	if len(st.History) != 2 || !st.History[1].Baseline || st.History[0].Flips != 4 || len(st.History[0].Summary) != 2 || st.State != StateOK || st.Checks != 2 {
 		t.Errorf("status %+v", st)
 	}
@@ -531,6 +534,20 @@ func TestLoad(t *testing.T) {
 	}
 	if _, err := ParseSpecs([]byte(`[{"origin": "x", "url": "/"}]`)); err == nil {
 		t.Error("an unknown field is no error")
+	}
+}
+
+// TestRedactWebhook: the path and query of a webhook are not shown.
+func TestRedactWebhook(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://hooks.example.net/services/T0/B0/XXXX": "https://hooks.example.net/…",
+		"http://127.0.0.1:8080/":                        "http://127.0.0.1:8080",
+		"https://h.example?token=x":                     "https://h.example/…",
+		"":                                              "",
+	} {
+		if got := redactWebhook(in); got != want {
+			t.Errorf("%q: %q, want %q", in, got, want)
+		}
 	}
 }
 
