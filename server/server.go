@@ -317,6 +317,7 @@ func (s *Server) routeTable() []route {
 		{"POST /v1/ai", true, s.handleAI},
 		{"POST /v1/policy", true, s.handlePolicy},
 		{"POST /v1/bulk", true, s.handleBulk},
+		{"POST /v1/audit", true, s.handleAudit},
 		{"POST /v1/watches", true, s.handleWatchCreate},
 		{"GET /v1/watches", true, s.handleWatchList},
 		{"GET /v1/watches/{id}", true, s.handleWatchGet},
