@@ -163,7 +163,7 @@ func classify(info *tester.FetchInfo, body []byte) FetchState {
 	switch {
 	case info.Refused != "":
 		fs.State = StateRefused
-	case strings.Contains(reason, "redirect loop") || strings.Contains(reason, "too many redirects"):
+	case strings.Contains(reason, "redirect loop") || strings.Contains(reason, "redirects (at most"):
 		fs.State = StateRedirect
 	case status == 429:
 		fs.State = StateRateLimited

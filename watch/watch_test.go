@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -368,6 +369,41 @@ func TestFetchStates(t *testing.T) {
 		if ev.Fetch == nil || ev.Fetch.After.State != st.state || ev.Severity != st.severity || !slices.Equal(flipKeys(ev.Changes), st.flips) {
 			t.Errorf("%d %s: event %+v fetch %+v", st.status, st.ctype, ev, ev.Fetch)
 		}
+	}
+}
+
+// TestRedirectLoop: a robots.txt that redirects in a loop, or too many
+// times, is a fetch-state change.
+func TestRedirectLoop(t *testing.T) {
+	for _, loop := range []bool{true, false} {
+		var mode atomic.Bool
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case !mode.Load():
+				io.WriteString(w, "User-agent: *\nDisallow: /x\n")
+			case loop && r.URL.Path == "/robots.txt":
+				http.Redirect(w, r, "/r", http.StatusMovedPermanently)
+			case loop:
+				http.Redirect(w, r, "/robots.txt", http.StatusMovedPermanently)
+			default:
+				http.Redirect(w, r, fmt.Sprintf("/r%d", len(r.URL.Path)), http.StatusFound)
+			}
+		}))
+		clk := newClock()
+		e := newEngine(t, store.NewMemory(nil), clk, nil)
+		w, err := e.Create(context.Background(), &Spec{Origin: srv.URL, URLs: []string{"/x"}}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tick(t, e, 1)
+		mode.Store(true)
+		clk.Advance(time.Hour)
+		tick(t, e, 1)
+		st, _ := e.Get(context.Background(), w.ID)
+		if ev := st.History[0]; ev.Fetch == nil || ev.Fetch.After.State != StateRedirect || ev.Severity != SeverityWarning {
+			t.Errorf("loop %v: %+v %+v", loop, ev, ev.Fetch)
+		}
+		srv.Close()
 	}
 }
 
