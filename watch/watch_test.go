@@ -360,6 +360,7 @@ func TestFetchStates(t *testing.T) {
 		{200, "text/plain", "User-agent: *\nDisallow: /private/\n", StateOK, SeverityInfo, nil},
 		{200, "text/html", "<!DOCTYPE html><html><body>Not found</body></html>", StateHTML, SeverityWarning, []string{"/private/ Googlebot"}},
 		{404, "text/plain", "", StateGone, SeverityWarning, nil},
+		{200, "text/plain", "User-agent: *\nDisallow: /private/\n" + strings.Repeat("# padding\n", 60_000), StateTooLarge, SeverityCritical, []string{"/private/ Googlebot"}},
 	}
 	for _, st := range steps {
 		s.set(st.status, st.ctype, st.body)
