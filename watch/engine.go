@@ -558,6 +558,11 @@ func (e *Engine) Run(ctx context.Context) {
 	}
 }
 
+// checkLeaseTTL bounds how long an origin's check holds its lease: a
+// fetch (15 s by default) and the questions, with room to spare. An engine
+// that dies in a check holds the origin no longer.
+const checkLeaseTTL = 2 * time.Minute
+
 // originRecord is when an origin was last fetched for its watches.
 type originRecord struct {
 	FetchedAt time.Time `json:"fetched_at"`
@@ -569,7 +574,7 @@ type originRecord struct {
 // many watches it checked.
 func (e *Engine) checkOrigin(ctx context.Context, origin string, ws []*Watch, now time.Time) int {
 	if e.leaser != nil {
-		ok, err := e.leaser.Lease(ctx, leasePrefix+origin, e.owner, max(2*time.Minute, e.opts.Backoff))
+		ok, err := e.leaser.Lease(ctx, leasePrefix+origin, e.owner, checkLeaseTTL)
 		if err != nil {
 			e.log.Warn("watch: lease", "origin", origin, "err", err)
 			return 0
