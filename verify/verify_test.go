@@ -2,10 +2,14 @@ package verify
 
 import (
 	"context"
+	"encoding/json"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/miekg/dns"
@@ -208,4 +212,74 @@ func TestStoreCache(t *testing.T) {
 	if n := f.ptrAsks("66.249.66.1"); n != 1 {
 		t.Errorf("%d PTR questions over two runs sharing a store, want 1", n)
 	}
+}
+
+// TestLoadRangesURL: a list fetched once, then taken from the store.
+func TestLoadRangesURL(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path != "/googlebot.json" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write([]byte(`{"prefixes":[{"ipv4Prefix":"66.249.64.0/27"}]}`))
+	}))
+	defer srv.Close()
+	st := store.NewMemory(nil)
+	for range 2 {
+		r, err := LoadRanges(context.Background(), srv.URL+"/googlebot.json", srv.Client(), st)
+		if err != nil || !r.Contains(netip.MustParseAddr("66.249.64.1")) {
+			t.Fatalf("%v, %v", r, err)
+		}
+	}
+	if hits.Load() != 1 {
+		t.Errorf("%d fetches, want 1 (the second from the store)", hits.Load())
+	}
+	if _, err := LoadRanges(context.Background(), srv.URL+"/missing.json", srv.Client(), st); err == nil || !strings.Contains(err.Error(), "404") {
+		t.Errorf("a 404: %v", err)
+	}
+	if _, err := LoadRanges(context.Background(), "/no/such/file.json", nil, nil); err == nil {
+		t.Error("a missing file: no error")
+	}
+}
+
+func FuzzParseRanges(f *testing.F) {
+	f.Add([]byte(`{"prefixes":[{"ipv4Prefix":"66.249.64.0/27"},{"ipv6Prefix":"2001:4860:4801:10::/64"}]}`))
+	f.Add([]byte(`{"prefixes":[{"ipv4Prefix":"0.0.0.0/0"},{"ipv6Prefix":"::/0"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ParseRanges(data)
+		if err != nil {
+			return
+		}
+		// The slow, obviously right answer: any prefix contains the address.
+		var doc struct {
+			Prefixes []map[string]string `json:"prefixes"`
+		}
+		json.Unmarshal(data, &doc)
+		var ps []netip.Prefix
+		for _, m := range doc.Prefixes {
+			for _, k := range []string{"ipv4Prefix", "ipv6Prefix"} {
+				if p, err := netip.ParsePrefix(strings.TrimSpace(m[k])); err == nil {
+					ps = append(ps, p)
+				}
+			}
+		}
+		ips := []netip.Addr{netip.MustParseAddr("0.0.0.0"), netip.MustParseAddr("255.255.255.255"), netip.MustParseAddr("::"), netip.MustParseAddr("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff")}
+		for _, p := range ps {
+			ips = append(ips, p.Masked().Addr(), lastAddr(p), lastAddr(p).Next(), p.Masked().Addr().Prev())
+		}
+		for _, ip := range ips {
+			if !ip.IsValid() {
+				continue
+			}
+			want := false
+			for _, p := range ps {
+				want = want || p.Masked().Contains(ip)
+			}
+			if got := r.Contains(ip); got != want {
+				t.Fatalf("Contains(%v) = %v, want %v (prefixes %v)", ip, got, want, ps)
+			}
+		}
+	})
 }
