@@ -252,3 +252,30 @@ func TestGenerated(t *testing.T) {
 		t.Errorf("GPTBot: %d of %d disallowed (all but robots.txt should be)", g.Disallowed, g.Requests)
 	}
 }
+
+// FuzzAddLine: no line crashes the auditor, in any format, and every
+// line is counted once.
+func FuzzAddLine(f *testing.F) {
+	f.Add(line("66.249.66.1", "10/Nov/2026:12:00:00 +0000", "/p/1", uaGooglebot))
+	f.Add(`{"ip":"::1","time":1794315336,"path":"http://x/robots.txt?a","ua":"GPTBot"}`)
+	f.Add(`{"ClientIP":"1.2.3.4","ClientRequestURI":"*","ClientRequestUserAgent":"Mozilla/5.0 (compatible; bingbot/2.0)"}`)
+	rb := robotstxt.ParseString("User-agent: *\nDisallow: /p/\nAllow: /p/$\n\nUser-agent: Googlebot\nDisallow: /*.pdf$\n")
+	f.Fuzz(func(t *testing.T, l string) {
+		for _, fm := range []accesslog.Format{accesslog.Auto, accesslog.Combined, accesslog.JSON, accesslog.Cloudflare} {
+			a, err := New(&Options{Versions: []Version{{Robots: rb}, {From: time.Unix(1794315336, 0), Robots: rb}}, Format: fm, UnknownBots: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.AddLine([]byte(l))
+			a.AddLine([]byte(l))
+			r := a.Report()
+			a.Close()
+			if blank := strings.TrimSpace(l) == ""; !blank && r.Lines != 2 {
+				t.Fatalf("%v: %d lines counted of 2", fm, r.Lines)
+			}
+			if r.Disallowed > r.Judged || r.CrawlerRequests > r.Requests || r.Requests+r.Unparsed != r.Lines {
+				t.Fatalf("%v: inconsistent counts %+v", fm, r)
+			}
+		}
+	})
+}
