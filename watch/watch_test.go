@@ -588,6 +588,43 @@ func TestRedactWebhook(t *testing.T) {
 	}
 }
 
+// TestSlowReceiver: a receiver that never answers holds its delivery, not
+// the checks: they go on, and their alerts wait in the queue or are
+// dropped when it is full.
+func TestSlowReceiver(t *testing.T) {
+	release := make(chan struct{})
+	got := make(chan struct{}, 10)
+	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got <- struct{}{}
+		<-release
+	}))
+	defer hang.Close()
+	defer close(release)
+	clk := newClock()
+	s := newSite(t, "User-agent: *\nAllow: /\n")
+	e := newEngine(t, store.NewMemory(nil), clk, func(o *Options) { o.QueueSize = 1 })
+	deliver(t, e)
+	if _, err := e.Create(context.Background(), &Spec{Origin: s.URL, URLs: []string{"/"}, Webhook: hang.URL}, ""); err != nil {
+		t.Fatal(err)
+	}
+	tick(t, e, 1)
+	for i, body := range []string{"User-agent: *\nDisallow: /\n", "User-agent: *\nAllow: /\n", "User-agent: *\nDisallow: /\n"} {
+		s.set(200, "text/plain", body)
+		clk.Advance(time.Hour)
+		tick(t, e, 1)
+		if i == 0 {
+			<-got // the first alert is held by the receiver
+		}
+	}
+	// One held by the receiver, one queued, one dropped.
+	if len(e.queue) != 1 {
+		t.Errorf("%d queued, want 1", len(e.queue))
+	}
+	if st, _ := e.Get(context.Background(), e.watchIDs()[0]); st.Checks != 4 {
+		t.Errorf("%d checks, want 4", st.Checks)
+	}
+}
+
 // TestQueueBounded: a full queue drops the alert; the check goes on.
 func TestQueueBounded(t *testing.T) {
 	e := newEngine(t, store.NewMemory(nil), newClock(), func(o *Options) { o.QueueSize = 1 })
