@@ -11,12 +11,7 @@ import (
 type Catalogue struct {
 	crawlers []robotstxt.Crawler
 	byName   map[string]int // lower-case name, token and aliases -> index
-	tokens   []catToken     // the tokens to look for inside headers
-}
-
-type catToken struct {
-	lower string
-	index int
+	words    map[string]int // the same that are words (see Identify)
 }
 
 // NewCatalogue returns the finder of the crawlers in table; nil takes
@@ -26,7 +21,7 @@ func NewCatalogue(table []robotstxt.Crawler) *Catalogue {
 	if table == nil {
 		table = robotstxt.Crawlers()
 	}
-	c := &Catalogue{crawlers: table, byName: map[string]int{}}
+	c := &Catalogue{crawlers: table, byName: map[string]int{}, words: map[string]int{}}
 	for i := range table {
 		cr := &table[i]
 		if cr.Control {
@@ -40,8 +35,10 @@ func NewCatalogue(table []robotstxt.Crawler) *Catalogue {
 			if _, ok := c.byName[k]; !ok {
 				c.byName[k] = i
 			}
-			if robotstxt.ValidToken(k) {
-				c.tokens = append(c.tokens, catToken{k, i})
+			if isWord(k) {
+				if _, ok := c.words[k]; !ok {
+					c.words[k] = i
+				}
 			}
 		}
 	}
@@ -58,9 +55,11 @@ func (c *Catalogue) Len() int { return len(c.crawlers) }
 // none. It reads the header's product token as robots.txt matching does
 // (robotstxt.ProductToken: "Googlebot/2.1", and the browser-compatible
 // "Mozilla/5.0 (compatible; bingbot/2.0; ...)"); when that names no
-// known crawler, it looks for a catalogue token standing as a product
+// known crawler, it looks for a catalogue token standing as a word
 // anywhere in the header ("... Safari/605.1.15 (Applebot/0.1; ...)",
-// "...; compatible; ChatGPT-User/1.0; ..."), the longest first.
+// "...; compatible; ChatGPT-User/1.0; ..."), the longest first. A word is
+// a run of letters, digits, '-', '_' and '.': one pass over the header,
+// each word looked up once.
 func (c *Catalogue) Identify(userAgent string) int {
 	tok := robotstxt.ProductToken(userAgent)
 	if tok != "" {
@@ -68,36 +67,42 @@ func (c *Catalogue) Identify(userAgent string) int {
 			return i
 		}
 	}
-	lower := strings.ToLower(userAgent)
 	best, bestLen := -1, 0
-	for _, t := range c.tokens {
-		if len(t.lower) <= bestLen {
+	var buf [64]byte
+	for i := 0; i < len(userAgent); {
+		if !isTokenByte(userAgent[i]) {
+			i++
 			continue
 		}
-		if productAt(lower, t.lower) {
-			best, bestLen = t.index, len(t.lower)
+		j := i
+		for j < len(userAgent) && isTokenByte(userAgent[j]) {
+			j++
 		}
+		if w := userAgent[i:j]; len(w) > bestLen && len(w) <= len(buf) {
+			lw := buf[:len(w)]
+			for k := range len(w) {
+				b := w[k]
+				if 'A' <= b && b <= 'Z' {
+					b += 'a' - 'A'
+				}
+				lw[k] = b
+			}
+			if idx, ok := c.words[string(lw)]; ok {
+				best, bestLen = idx, len(w)
+			}
+		}
+		i = j
 	}
 	return best
 }
 
-// productAt reports whether tok stands in ua as a product: not inside a
-// longer token, and followed by '/', ';', ')', a blank or the end.
-func productAt(ua, tok string) bool {
-	for off := 0; ; {
-		i := strings.Index(ua[off:], tok)
-		if i < 0 {
+func isWord(s string) bool {
+	for i := range len(s) {
+		if !isTokenByte(s[i]) {
 			return false
 		}
-		i += off
-		end := i + len(tok)
-		before := i == 0 || !isTokenByte(ua[i-1])
-		after := end == len(ua) || ua[end] == '/' || ua[end] == ';' || ua[end] == ')' || ua[end] == ' '
-		if before && after {
-			return true
-		}
-		off = i + 1
 	}
+	return s != ""
 }
 
 func isTokenByte(b byte) bool {
