@@ -10,10 +10,13 @@ import (
 	"flag"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -437,5 +440,34 @@ func TestAuditProgress(t *testing.T) {
 	}
 	if _, _, stderr := runCmd(t, "", "audit", "--quiet", "--dns=false", "--robots", robots, log); stderr != "" {
 		t.Errorf("--quiet: stderr %q", stderr)
+	}
+}
+
+// TestAuditRangesURL: an address list fetched from a URL; a URL no
+// crawler of the catalogue publishes needs a name.
+func TestAuditRangesURL(t *testing.T) {
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Write([]byte(`{"prefixes":[{"ipv4Prefix":"66.249.64.0/19"}]}`))
+	}))
+	defer srv.Close()
+	robots := writeTemp(t, "robots.txt", auditRobo)
+	log := writeTemp(t, "a.log", auditLine("66.249.66.1", "10/Nov/2026:12:00:00 +0000", "/a", auditGB)+
+		auditLine("203.0.113.9", "10/Nov/2026:12:00:01 +0000", "/a", auditGB)+
+		auditLine("66.249.66.2", "10/Nov/2026:12:00:02 +0000", "/a", "Googlebot-Image/1.0"))
+	store := filepath.Join(t.TempDir(), "cache.db")
+	for range 2 {
+		code, r, stderr := auditJSON(t, "", "--store", store, "--ip-ranges", "Googlebot="+srv.URL+"/googlebot.json", "--robots", robots, log)
+		gb, img := crawlerOf(r, "Googlebot"), crawlerOf(r, "Googlebot-Image")
+		if code != 0 || gb.Verified != 1 || gb.Spoofed != 1 || img.Verified != 1 {
+			t.Fatalf("exit %d (%s): Googlebot %+v, Googlebot-Image %+v", code, stderr, gb, img)
+		}
+	}
+	if hits.Load() != 1 {
+		t.Errorf("the list was fetched %d times in two runs sharing a store, want 1", hits.Load())
+	}
+	if code, _, stderr := runCmd(t, "", "audit", "--dns=false", "--ip-ranges", srv.URL+"/x.json", "--robots", robots, log); code != 2 || !strings.Contains(stderr, "name one") {
+		t.Errorf("a bare URL of no crawler: exit %d, %q", code, stderr)
 	}
 }
