@@ -30,9 +30,10 @@ import (
 // (Concurrency) and those of the batches the workers have not reached.
 
 // OriginBytes is the default bound of the weight of the answers a run
-// keeps; ParsedBytes bounds the cache's parsed files in a bulk run (the
-// table above keeps the recent ones: the cache's are for the origins it
-// dropped).
+// keeps (Options.OriginBytes). ParsedBytes is a bound for the parsed files
+// of a run's cache (cache.Options.ParsedBytes), as robotstxt bulk sets it:
+// the run's table keeps the recent answers, the cache's are for the
+// origins the table dropped.
 const (
 	OriginBytes = 64 << 20
 	ParsedBytes = 32 << 20

@@ -265,7 +265,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	sum, err := checker.Run(ctx, in, stdout)
 	if err != nil {
-		fmt.Fprintf(stderr, "robotstxt bulk: %v\n", err)
+		io.WriteString(stderr, wrapIndent(esc(err.Error()), termWidth, "robotstxt bulk: ", "  "))
 		if !sum.Interrupted {
 			return 2
 		}
@@ -336,26 +336,56 @@ func bulkBar(w io.Writer, size int64) func(bulk.Progress) {
 	}
 }
 
-// writeBulkSummary prints the summary for people.
+// writeBulkSummary prints the summary for people, each line within
+// termWidth columns (a long one goes on, indented, on the next).
 func writeBulkSummary(w io.Writer, s bulk.Summary) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "robotstxt bulk: %d URLs, %d results in %.1fs (%.0f URLs/s)", s.URLs, s.Results, s.Seconds, s.URLsPerSec)
-	if s.Interrupted {
-		b.WriteString(", interrupted")
+	line := func(first, format string, a ...any) {
+		b.WriteString(bulkWrap(first, fmt.Sprintf(format, a...)))
 	}
-	fmt.Fprintf(&b, "\n  verdicts: %d allowed, %d disallowed, %d lines not checked\n", s.Allowed, s.Disallowed, s.BadLines)
-	fmt.Fprintf(&b, "  policies: %d rules, %d allow-all, %d disallow-all\n", s.Policies["rules"], s.Policies["allow-all"], s.Policies["disallow-all"])
-	fmt.Fprintf(&b, "  origins: %d (%d network, %d cache, %d stale-cache); fetches: %d (%d rules, %d allow-all, %d disallow-all, %d unreachable, %d not modified)\n",
-		s.Origins, s.Sources["network"], s.Sources["cache"], s.Sources["stale-cache"],
+	interrupted := ""
+	if s.Interrupted {
+		interrupted = ", interrupted"
+	}
+	line("robotstxt bulk: ", "%d URLs, %d results in %.1fs (%.0f URLs/s)%s", s.URLs, s.Results, s.Seconds, s.URLsPerSec, interrupted)
+	line("  verdicts: ", "%d allowed, %d disallowed, %d lines not checked", s.Allowed, s.Disallowed, s.BadLines)
+	line("  policies: ", "%d rules, %d allow-all, %d disallow-all", s.Policies["rules"], s.Policies["allow-all"], s.Policies["disallow-all"])
+	line("  origins: ", "%d (%d network, %d cache, %d stale-cache)", s.Origins, s.Sources["network"], s.Sources["cache"], s.Sources["stale-cache"])
+	line("  fetches: ", "%d (%d rules, %d allow-all, %d disallow-all, %d unreachable, %d not modified)",
 		s.Fetches.Made, s.Fetches.Rules, s.Fetches.AllowAll, s.Fetches.DisallowAll, s.Fetches.Unreachable, s.Fetches.NotModified)
 	if s.Fleet.Leases+s.Fleet.Waits+s.Fleet.LocalFetches > 0 {
-		fmt.Fprintf(&b, "  fleet: %d leases, %d waits (%d answered by another process, %d after the lease expired), %d fetched alone (store unreachable)\n",
+		line("  fleet: ", "%d leases, %d waits (%d answered by another process, %d after the lease expired), %d fetched alone (store unreachable)",
 			s.Fleet.Leases, s.Fleet.Waits, s.Fleet.Shared, s.Fleet.Expired, s.Fleet.LocalFetches)
 	}
-	fmt.Fprintf(&b, "  store: %s", s.Store)
+	store := s.Store
 	if s.Degraded {
-		fmt.Fprintf(&b, " (degraded: %s)", s.StoreNote)
+		store += fmt.Sprintf(" (degraded: %s)", s.StoreNote)
 	}
-	b.WriteString("\n")
+	line("  store: ", "%s", esc(store))
 	io.WriteString(w, b.String())
+}
+
+// bulkWrap is first and text on lines within termWidth columns, broken
+// after the commas of text (between the counts of a summary's line), the
+// lines after the first indented; a piece too long for a line alone is
+// broken at its spaces.
+func bulkWrap(first, text string) string {
+	var b strings.Builder
+	cur := first
+	for _, piece := range strings.SplitAfter(text, ", ") {
+		if cur != first && cur != "    " && displayWidth(cur)+displayWidth(strings.TrimRight(piece, " ")) > termWidth {
+			b.WriteString(strings.TrimRight(cur, " ") + "\n")
+			cur = "    "
+		}
+		cur += piece
+	}
+	if displayWidth(cur) <= termWidth {
+		b.WriteString(cur + "\n")
+		return b.String()
+	}
+	indent := "    "
+	if b.Len() == 0 {
+		return wrapIndent(strings.TrimPrefix(cur, first), termWidth, first, indent)
+	}
+	return b.String() + wrapIndent(strings.TrimPrefix(cur, indent), termWidth, indent, indent)
 }

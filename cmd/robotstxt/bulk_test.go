@@ -1,6 +1,8 @@
 package main
 
 import (
+	"unicode/utf8"
+
 	"github.com/seed53c283f5/robotstxt/bulk"
 
 	"bufio"
@@ -477,6 +479,39 @@ func TestBulkRerunUsesStore(t *testing.T) {
 	for _, h := range []string{"s0.test", "s8.test", "s1.test"} {
 		if c := fw.count(h); c != 1 {
 			t.Errorf("%s fetched %d times over two runs", h, c)
+		}
+	}
+}
+
+// TestBulkSummaryFits: the summary on stderr fits 80 columns, with large
+// counts, the fleet's line and a degraded store's note, and says every
+// count.
+func TestBulkSummaryFits(t *testing.T) {
+	s := bulk.Summary{URLs: 123_456_789, Results: 987_654_321, BadLines: 12_345, Allowed: 555_555_555, Disallowed: 444_444_444,
+		Policies: map[string]int64{"rules": 900_000_000, "allow-all": 80_000_000, "disallow-all": 7_654_321},
+		Sources:  map[string]int64{"network": 1_000_000, "cache": 2_000_000, "stale-cache": 3_000},
+		Origins:  3_003_000, Seconds: 12345.6, URLsPerSec: 10000.4, Interrupted: true, Store: "redis://cache.internal:6379/0",
+		Fetches:  bulk.Fetches{Made: 1_000_000, Rules: 800_000, AllowAll: 150_000, DisallowAll: 10_000, Unreachable: 40_000, NotModified: 123_456},
+		Fleet:    bulk.Fleet{Leases: 999_999, Waits: 888_888, Shared: 777_777, Expired: 66_666, LocalFetches: 5_555},
+		Degraded: true, StoreNote: "redis: connection refused; answering from memory until it is back\x1b[2J"}
+	var b bytes.Buffer
+	writeBulkSummary(&b, s)
+	out := b.String()
+	t.Logf("the summary:\n%s", out)
+	for i, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if n := utf8.RuneCountInString(l); n > 80 {
+			t.Errorf("line %d is %d columns: %q", i+1, n, l)
+		}
+	}
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"123456789 URLs, 987654321 results in 12345.6s (10000 URLs/s), interrupted",
+		"555555555 allowed, 444444444 disallowed, 12345 lines not checked", "900000000 rules, 80000000 allow-all, 7654321 disallow-all",
+		"origins: 3003000 (1000000 network, 2000000 cache, 3000 stale-cache)",
+		"fetches: 1000000 (800000 rules, 150000 allow-all, 10000 disallow-all, 40000 unreachable, 123456 not modified)",
+		"fleet: 999999 leases, 888888 waits (777777 answered by another process, 66666 after the lease expired), 5555 fetched alone (store unreachable)",
+		`store: redis://cache.internal:6379/0 (degraded: redis: connection refused; answering from memory until it is back\x1b[2J)`} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the summary does not say %q:\n%s", want, out)
 		}
 	}
 }
