@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -378,4 +379,35 @@ func TestBulkDeadline(t *testing.T) {
 	if resp.StatusCode != 200 || err == nil || !strings.HasPrefix(string(got), `{"input_line":1,"url":"`+fast.URL) {
 		t.Errorf("status %d, read error %v (want one: the answer cut), body %q", resp.StatusCode, err, got)
 	}
+}
+
+// FuzzBulkInput reads any body and query as POST /v1/bulk does: an error
+// is the client's (400 or 413, naming what is wrong), else the run's input
+// has its subjects and a line a URL.
+func FuzzBulkInput(f *testing.F) {
+	for _, tc := range [][2]string{
+		{`{"urls": ["http://a.test/", "#x", "{", " b ", "c\nd"]}`, ""},
+		{`{"url": "http://a.test/", "id": 1}` + "\nhttp://b.test/\n", "crawlers=Googlebot,Bingbot&order=any"},
+		{`{"urls": []}`, ""}, {`{"url": 5}`, "usage=1"}, {`[1,2]`, ""}, {"", "crawlers=,"}, {`{"urls": ["\u2028"]}`, "x=y"},
+	} {
+		f.Add(tc[0], tc[1])
+	}
+	s, err := New(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body, query string) {
+		r := httptest.NewRequest("POST", "/v1/bulk?"+url.PathEscape(query), strings.NewReader(body))
+		r.URL.RawQuery = query
+		in, e := s.bulkInput(httptest.NewRecorder(), r)
+		if e != nil {
+			if e.Status != 400 && e.Status != 413 || e.Message == "" {
+				t.Fatalf("error %d %q", e.Status, e.Message)
+			}
+			return
+		}
+		if len(in.subjects) == 0 || in.urls < 0 || in.urls > strings.Count(string(in.body), "\n")+1 {
+			t.Fatalf("input of %d subjects, %d URLs, body %q", len(in.subjects), in.urls, in.body)
+		}
+	})
 }
