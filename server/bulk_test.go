@@ -212,8 +212,27 @@ func TestBulkBadRequests(t *testing.T) {
 		r := post(t, ts.URL+"/v1/bulk"+tc.query, tc.body)
 		r.wantError(t, tc.status, tc.field)
 	}
-	r := post(t, ts.URL+"/v1/bulk", `{"url": "http://a.test/"}`, "Content-Type", "application/x-ndjson")
+	r := post(t, ts.URL+"/v1/bulk", `{"url": "http://a.test/"}`, "Content-Type", "text/plain")
 	r.wantError(t, 415, "")
+}
+
+// TestBulkNDJSONContentType: a frontier sent as what it is, JSON Lines
+// (curl --data-binary @frontier.jsonl -H 'Content-Type:
+// application/x-ndjson'), is read as the JSON Lines body it is.
+func TestBulkNDJSONContentType(t *testing.T) {
+	site := newBulkSite(t, false, "")
+	ts := newTestServer(t, &Options{AllowPrivate: true})
+	body := fmt.Sprintf("{\"url\": %q}\n{\"url\": %q}\n", site.URL+"/private/a", site.URL+"/b")
+	for _, ct := range []string{"application/x-ndjson", "application/jsonl"} {
+		r := post(t, ts.URL+"/v1/bulk?crawlers=Googlebot", body, "Content-Type", ct)
+		if r.status != 200 {
+			t.Fatalf("%s: %d %s", ct, r.status, r.body)
+		}
+		lines := bulkLines(t, r.body)
+		if len(lines) != 2 || lines[0].Allowed == nil || *lines[0].Allowed || lines[1].Allowed == nil || !*lines[1].Allowed {
+			t.Errorf("%s: %s", ct, r.body)
+		}
+	}
 }
 
 // TestBulkLimits: the questions, the answer's bytes, the body's and the

@@ -24,7 +24,8 @@ import (
 //     ("*": any). A request that came over no connection (a handler
 //     called in process) is not checked.
 //   - a POST whose body is not declared as JSON (Content-Type
-//     application/json, with parameters or not): 415. A browser sends
+//     application/json, or for JSON Lines application/x-ndjson or
+//     application/jsonl, with parameters or not): 415. A browser sends
 //     such a POST across sites only after asking the server (CORS
 //     preflight), which it does not answer.
 //   - a request that may change state (every POST; GET /v1/fetch, a live
@@ -155,10 +156,14 @@ func (s *Server) checkHost(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // jsonContent reports whether a Content-Type header declares JSON:
-// application/json, in any case, with parameters or not.
+// application/json, or JSON Lines (application/x-ndjson,
+// application/jsonl: what POST /v1/bulk reads), in any case, with
+// parameters or not. None of them is a type a browser sends across sites
+// without a preflight.
 func jsonContent(ct string) bool {
 	mt, _, _ := strings.Cut(ct, ";")
-	return strings.EqualFold(strings.TrimSpace(mt), "application/json")
+	mt = strings.TrimSpace(mt)
+	return strings.EqualFold(mt, "application/json") || strings.EqualFold(mt, "application/x-ndjson") || strings.EqualFold(mt, "application/jsonl")
 }
 
 // crossOrigin is net/http's check of a POST that a browser sends from

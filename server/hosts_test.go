@@ -121,7 +121,7 @@ func TestHostPolicy(t *testing.T) {
 func TestPostContentType(t *testing.T) {
 	ts := newTestServer(t, nil)
 	body := `{"robots": "", "urls": ["/"]}`
-	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON", "application/json;charset=UTF-8"} {
+	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "Application/JSON", "application/json;charset=UTF-8", "application/x-ndjson", "application/jsonl"} {
 		if r := do(t, "POST", ts.URL+"/v1/check", strings.NewReader(body), "Content-Type", ct); r.status != 200 {
 			t.Errorf("%q: %d %s", ct, r.status, r.body)
 		}
