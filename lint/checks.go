@@ -42,6 +42,11 @@ type File struct {
 	// CutLines counts the line ends in what crawlers do not read (after
 	// the cut), when known.
 	CutLines int
+	// Original asks for the codes that concern only the original
+	// dialect (OriginalOnly: wildcards-in-original) too. By default a
+	// report is about DefaultDialects, the dialects crawlers use, and
+	// leaves them out.
+	Original bool
 }
 
 // probeToken is a product token no file names: asking about it gives the
@@ -149,6 +154,9 @@ func (l *linter) tallies() []Tally {
 
 func (l *linter) add(line, col int, code, msg string, dialects []string) {
 	c := codeOf(code)
+	if !l.f.Original && originalOnly[code] {
+		return
+	}
 	if dialects == nil {
 		dialects = c.Dialects
 	}

@@ -37,7 +37,7 @@ func loadFile(path string) (*File, error) {
 		return nil, err
 	}
 	body := all[:min(len(all), robotstxt.DefaultMaxBytes+1)]
-	return &File{Name: filepath.Base(path), Body: body, Size: int64(len(all)), CutLines: bytes.Count(all[len(body):], []byte{'\n'})}, nil
+	return &File{Name: filepath.Base(path), Body: body, Size: int64(len(all)), CutLines: bytes.Count(all[len(body):], []byte{'\n'}), Original: true}, nil
 }
 
 // TestLintCorpus checks real files for the codes they must produce.
@@ -212,9 +212,33 @@ func TestLintChecks(t *testing.T) {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// lintBody lints body as the file r.txt.
+// lintBody lints body as the file r.txt, the original dialect's codes
+// included.
 func lintBody(body string) []Finding {
-	return Check(&File{Name: "r.txt", Body: []byte(body)})
+	return Check(&File{Name: "r.txt", Body: []byte(body), Original: true})
+}
+
+// TestOriginalOptIn: the codes of the original dialect alone are left out
+// unless File.Original asks for them; the other codes are the same.
+func TestOriginalOptIn(t *testing.T) {
+	if got := OriginalOnly(); !slices.Equal(got, []string{"wildcards-in-original"}) {
+		t.Errorf("OriginalOnly() = %v", got)
+	}
+	if got := DefaultDialects(); !slices.Equal(got, []string{"google", "rfc9309", "bing", "yandex", "baidu"}) {
+		t.Errorf("DefaultDialects() = %v", got)
+	}
+	body := []byte("User-agent: *\nDisallow: /*.gif$\nDisallow: /x\nDisallow: /x\n")
+	codes := func(fs []Finding) (out []string) {
+		for _, f := range fs {
+			out = append(out, f.Code)
+		}
+		return out
+	}
+	def := codes(Check(&File{Name: "r", Body: body}))
+	all := codes(Check(&File{Name: "r", Body: body, Original: true}))
+	if !slices.Equal(def, []string{"duplicate-rule"}) || !slices.Equal(all, []string{"wildcards-in-original", "duplicate-rule"}) {
+		t.Errorf("by default %v, with Original %v", def, all)
+	}
 }
 
 func countCode(fs []Finding, code string) int {

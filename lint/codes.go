@@ -3,7 +3,9 @@ package lint
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Severities of lint findings.
@@ -24,6 +26,38 @@ var (
 	yandexDialect   = []string{"yandex"}
 	noDialect       = []string{}
 )
+
+// DefaultDialects are the dialects a report is about unless the original
+// draft is asked for too: every dialect a crawler uses (google, rfc9309,
+// bing, yandex, baidu), not original, the strict 1996 draft, which no
+// crawler reads by. A copy, which the caller may change.
+func DefaultDialects() []string {
+	return append([]string{}, allDialects[:len(allDialects)-1]...)
+}
+
+// OriginalOnly returns the codes that concern no dialect but original:
+// those a report about DefaultDialects leaves out (wildcards-in-original)
+// unless File.Original asks for them.
+func OriginalOnly() []string {
+	var out []string
+	for _, c := range codes {
+		if originalOnly[c.Code] {
+			out = append(out, c.Code)
+		}
+	}
+	return out
+}
+
+// originalOnly is the set of OriginalOnly codes.
+var originalOnly = func() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range codes {
+		if len(c.Dialects) > 0 && !slices.ContainsFunc(c.Dialects, func(d string) bool { return d != "original" }) {
+			m[c.Code] = true
+		}
+	}
+	return m
+}()
 
 // Code is one kind of lint Finding. Codes are stable: tools and
 // configurations refer to them.
@@ -132,7 +166,8 @@ func codeOf(code string) *Code {
 }
 
 // WriteCodes writes the code table as "robotstxt lint --codes" prints it:
-// each code, its severity and dialects, what it finds and the fix.
+// each code, its severity and dialects, what it finds and the fix, in
+// lines of at most 80 columns.
 func WriteCodes(w io.Writer) error {
 	var b strings.Builder
 	for _, c := range codes {
@@ -140,8 +175,30 @@ func WriteCodes(w io.Writer) error {
 		if d == "" {
 			d = "(other parsers)"
 		}
-		fmt.Fprintf(&b, "%-22s %-7s %s\n    %s.\n    Fix: %s.\n", c.Code, c.Severity, d, c.Summary, c.Fix)
+		fmt.Fprintf(&b, "%-22s %-7s %s\n", c.Code, c.Severity, d)
+		writeWrapped(&b, c.Summary+".", "    ", "    ")
+		writeWrapped(&b, c.Fix+".", "    Fix: ", "         ")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeWrapped writes text in lines of at most 80 bytes (the code table is
+// ASCII but for a few characters), the first starting with first and the
+// others with rest, broken at spaces.
+func writeWrapped(b *strings.Builder, text, first, rest string) {
+	line := first
+	empty := true
+	for _, word := range strings.Fields(text) {
+		if !empty && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > 80 {
+			b.WriteString(line + "\n")
+			line, empty = rest, true
+		}
+		if !empty {
+			line += " "
+		}
+		line += word
+		empty = false
+	}
+	b.WriteString(line + "\n")
 }

@@ -6,6 +6,10 @@
 // dialects (google, rfc9309, bing, yandex, baidu, original) read
 // differently.
 //
+// A report is about the dialects crawlers use (DefaultDialects): the codes
+// that concern only the original draft (OriginalOnly) are left out unless
+// File.Original asks for them.
+//
 // Check lints one File and returns Findings, compiler-style: a line, a
 // column (in bytes, from 1), a stable code, a severity and a message that
 // says what crawlers do and what to change. The code table (Codes,

@@ -2,6 +2,7 @@ package tester
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
@@ -30,6 +31,24 @@ type CompareRequest struct {
 	// group names; none: "*", DefaultCrawlers and every crawler the file
 	// names (at most MaxFileRows of those).
 	Subjects
+	// Dialects are the readings whose disagreement a cell marks and a
+	// footnote explains; none: DefaultDialects, every dialect but the
+	// original draft. Each cell holds every dialect's verdict whatever
+	// this set.
+	Dialects []robotstxt.Dialect
+}
+
+// DefaultDialects are the dialects that crawlers use: every one but
+// robotstxt.Original, the strict 1996 draft, which no crawler reads by.
+// compare and lint read with these unless asked for the original too.
+func DefaultDialects() []robotstxt.Dialect {
+	var out []robotstxt.Dialect
+	for _, d := range robotstxt.Dialects() {
+		if d != robotstxt.Original {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // Comparison is the answer to a CompareRequest: a row per subject, a cell
@@ -172,7 +191,11 @@ func Compare(req *CompareRequest) (*Comparison, error) {
 		}
 		cmp.URLs = append(cmp.URLs, n)
 	}
-	compare(f, subjects, cmp)
+	dialects := req.Dialects
+	if len(dialects) == 0 {
+		dialects = DefaultDialects()
+	}
+	compare(f, subjects, dialects, cmp)
 	return cmp, nil
 }
 
@@ -266,7 +289,7 @@ func deriveURLs(r *robotstxt.Robots, max int) (urls []string, probed, rules int)
 // the subject's own engine answers (its dialect, and with -u its fetch
 // policy), each dialect's answer to mark where they disagree, and one
 // footnote per distinct explanation, listing the cells it explains.
-func compare(f *Source, subjects []subject, cmp *Comparison) {
+func compare(f *Source, subjects []subject, dialects []robotstxt.Dialect, cmp *Comparison) {
 	notes := map[string]int{} // explanation -> index in cmp.Disagreements
 	for i := range subjects {
 		s := &subjects[i]
@@ -287,6 +310,7 @@ func compare(f *Source, subjects []subject, cmp *Comparison) {
 			if own.HasRule() {
 				cell.Rule = own.Rule.Text
 			}
+			compared := map[string]DialectVerdict{}
 			for _, d := range robotstxt.Dialects() {
 				a := f.Answer(d)
 				dec := a.Decide(s.query(u, d))
@@ -298,12 +322,15 @@ func compare(f *Source, subjects []subject, cmp *Comparison) {
 					v.Rule = dec.Rule.Text
 				}
 				cell.Dialects[d.String()] = v
-				if dec.Allowed != own.Allowed {
-					cell.Disagree = true
+				if slices.Contains(dialects, d) {
+					compared[d.String()] = v
+					if dec.Allowed != own.Allowed {
+						cell.Disagree = true
+					}
 				}
 			}
 			if cell.Disagree {
-				why := explainDisagreement(cell.Dialects)
+				why := explainDisagreement(compared)
 				k, ok := notes[why]
 				if !ok {
 					k = len(cmp.Disagreements)
@@ -323,7 +350,8 @@ func compare(f *Source, subjects []subject, cmp *Comparison) {
 }
 
 // explainDisagreement says which dialects allow and which block, by which
-// lines, and what in the odd dialects' reading makes the difference.
+// lines, and what in the odd dialects' reading makes the difference. vs
+// holds the dialects compared.
 func explainDisagreement(vs map[string]DialectVerdict) string {
 	var parts []string
 	google := vs[robotstxt.Google.String()].Allowed
@@ -333,8 +361,8 @@ func explainDisagreement(vs map[string]DialectVerdict) string {
 		byLine := map[int][]string{}
 		var lines []int
 		for _, d := range robotstxt.Dialects() {
-			v := vs[d.String()]
-			if v.Allowed != allowed {
+			v, ok := vs[d.String()]
+			if !ok || v.Allowed != allowed {
 				continue
 			}
 			if v.Allowed != google {

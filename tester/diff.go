@@ -69,11 +69,56 @@ type DiffReport struct {
 	Derived bool     `json:"derived"`
 	Notes   []string `json:"notes,omitempty"`
 	// ProbesLeftOut counts the derived URLs not asked about (at least).
-	ProbesLeftOut int          `json:"probes_left_out,omitempty"`
-	URLs          int          `json:"urls"`
-	Crawlers      []string     `json:"crawlers"`
-	Changes       []DiffChange `json:"changes"`
+	ProbesLeftOut int      `json:"probes_left_out,omitempty"`
+	URLs          int      `json:"urls"`
+	Crawlers      []string `json:"crawlers"`
+	// Summary is what changed in the file, in meaning (Changes).
+	Summary *ChangeSummary `json:"summary"`
+	// ByCrawler counts the verdicts that change for each crawler that
+	// has any, in the order of Crawlers.
+	ByCrawler []DiffCrawler `json:"by_crawler"`
+	// Causes group the changes by the edit that made them: the rule that
+	// decided before and the one that decides now, most changes first.
+	Causes  []DiffCause  `json:"causes"`
+	Changes []DiffChange `json:"changes"`
 }
+
+// DiffCrawler counts the verdicts of one crawler that change.
+type DiffCrawler struct {
+	Crawler string `json:"crawler"`
+	Blocked int    `json:"blocked"` // allowed before, blocked now
+	Allowed int    `json:"allowed"` // blocked before, allowed now
+}
+
+// DiffCause is the verdict changes one edit of the file made: every
+// change whose deciding rule was Old in the old file and is New in the
+// new one (nil: no rule decided, or a fetch policy).
+type DiffCause struct {
+	// Kind says what the edit was: "added" (New is a rule the new file
+	// added), "removed" (Old is a rule the new file dropped), "replaced"
+	// (both), or "groups" (both rules are in both files: the groups that
+	// apply changed, by a user-agent line added or removed).
+	Kind string    `json:"kind"`
+	Old  *RuleLine `json:"old,omitempty"`
+	New  *RuleLine `json:"new,omitempty"`
+	// Crawlers are those whose verdicts it changed, in the order of
+	// DiffReport.Crawlers.
+	Crawlers []string `json:"crawlers"`
+	Blocked  int      `json:"blocked"` // changes to blocked
+	Allowed  int      `json:"allowed"` // changes to allowed
+	// URLs counts the URLs it changed; Examples are the first few.
+	URLs     int      `json:"urls"`
+	Examples []string `json:"examples"`
+	// GroupsRemoved and GroupsAdded are the groups of the summary
+	// (their first user-agent lines, old and new) that these crawlers
+	// read before and no longer, or read now and did not: the edit that
+	// moved them to other groups.
+	GroupsRemoved []int `json:"groups_removed,omitempty"`
+	GroupsAdded   []int `json:"groups_added,omitempty"`
+}
+
+// maxCauseExamples bounds DiffCause.Examples.
+const maxCauseExamples = 3
 
 // DiffChange is one (crawler, URL) whose verdict changes.
 type DiffChange struct {
@@ -83,6 +128,8 @@ type DiffChange struct {
 	Old     DiffVerdict `json:"old"`
 	New     DiffVerdict `json:"new"`
 	order   int         // the subject's index, to list changes in the order of the crawlers
+	// The user-agent lines that chose the groups on each side.
+	oldAgents, newAgents []int
 }
 
 // DiffVerdict is one side of a change: the verdict and what decided it.
@@ -130,7 +177,146 @@ func Diff(req *DiffRequest) (*DiffReport, error) {
 		}
 	}
 	diff(a, b, subjects, classes, why, req.Dialect, urls, rep)
+	rep.Summary = Changes(a, b)
+	summarise(rep, groupsByAgentLine(a, rep.Summary.GroupsRemoved), groupsByAgentLine(b, rep.Summary.GroupsAdded))
 	return rep, nil
+}
+
+// groupsByAgentLine maps each user-agent line of the groups of r that
+// changes lists (by their first user-agent line) to that first line.
+func groupsByAgentLine(r *robotstxt.Robots, changes []GroupChange) map[int]int {
+	first := map[int]bool{}
+	for _, g := range changes {
+		first[g.Line] = true
+	}
+	out := map[int]int{}
+	if len(first) == 0 {
+		return out
+	}
+	for _, g := range r.Groups() {
+		if first[g.StartLine] {
+			for _, a := range g.Agents {
+				out[a.Line] = g.StartLine
+			}
+		}
+	}
+	return out
+}
+
+// summarise fills rep.ByCrawler and rep.Causes from rep.Changes and
+// rep.Summary. removedGroups and addedGroups map the user-agent lines of
+// the groups removed (old file) and added (new file) to their first lines.
+func summarise(rep *DiffReport, removedGroups, addedGroups map[int]int) {
+	rep.ByCrawler, rep.Causes = []DiffCrawler{}, []DiffCause{}
+	byCrawler := map[string]*DiffCrawler{}
+	for _, name := range rep.Crawlers {
+		byCrawler[name] = &DiffCrawler{Crawler: name}
+	}
+	// The lines of the rules the edit added (new file) and removed (old
+	// file), from the summary (bounded: past its lists, a cause's kind
+	// is only as good as what they hold).
+	added, removed := map[int]bool{}, map[int]bool{}
+	for _, r := range rep.Summary.RulesAdded {
+		added[r.Line] = true
+	}
+	for _, g := range rep.Summary.GroupsAdded {
+		for _, r := range g.Rules {
+			added[r.Line] = true
+		}
+	}
+	for _, r := range rep.Summary.RulesRemoved {
+		removed[r.Line] = true
+	}
+	for _, g := range rep.Summary.GroupsRemoved {
+		for _, r := range g.Rules {
+			removed[r.Line] = true
+		}
+	}
+	type key struct{ old, new int }
+	index := map[key]int{}
+	seenURL := map[key]map[string]bool{}
+	seenCrawler := map[key]map[string]bool{}
+	for _, c := range rep.Changes {
+		if bc := byCrawler[c.Crawler]; bc != nil {
+			if c.New.Allowed {
+				bc.Allowed++
+			} else {
+				bc.Blocked++
+			}
+		}
+		k := key{c.Old.Line, c.New.Line}
+		i, ok := index[k]
+		if !ok {
+			i = len(rep.Causes)
+			index[k] = i
+			cause := DiffCause{Crawlers: []string{}, Examples: []string{}}
+			if c.Old.Line > 0 {
+				cause.Old = &RuleLine{Line: c.Old.Line, Rule: strings.TrimSpace(c.Old.Rule)}
+			}
+			if c.New.Line > 0 {
+				cause.New = &RuleLine{Line: c.New.Line, Rule: strings.TrimSpace(c.New.Rule)}
+			}
+			switch a, r := c.New.Line > 0 && added[c.New.Line], c.Old.Line > 0 && removed[c.Old.Line]; {
+			case a && r:
+				cause.Kind = "replaced"
+			case a:
+				cause.Kind = "added"
+			case r:
+				cause.Kind = "removed"
+			default:
+				cause.Kind = "groups"
+			}
+			rep.Causes = append(rep.Causes, cause)
+			seenURL[k], seenCrawler[k] = map[string]bool{}, map[string]bool{}
+		}
+		cause := &rep.Causes[i]
+		if c.New.Allowed {
+			cause.Allowed++
+		} else {
+			cause.Blocked++
+		}
+		if !seenURL[k][c.URL] {
+			seenURL[k][c.URL] = true
+			cause.URLs++
+			if len(cause.Examples) < maxCauseExamples {
+				cause.Examples = append(cause.Examples, c.URL)
+			}
+		}
+		seenCrawler[k][c.Crawler] = true
+		for _, l := range c.oldAgents {
+			if g, ok := removedGroups[l]; ok && !slices.Contains(cause.GroupsRemoved, g) {
+				cause.GroupsRemoved = append(cause.GroupsRemoved, g)
+			}
+		}
+		for _, l := range c.newAgents {
+			if g, ok := addedGroups[l]; ok && !slices.Contains(cause.GroupsAdded, g) {
+				cause.GroupsAdded = append(cause.GroupsAdded, g)
+			}
+		}
+	}
+	for i := range rep.Causes {
+		k := key{}
+		if o := rep.Causes[i].Old; o != nil {
+			k.old = o.Line
+		}
+		if n := rep.Causes[i].New; n != nil {
+			k.new = n.Line
+		}
+		for _, name := range rep.Crawlers {
+			if seenCrawler[k][name] {
+				rep.Causes[i].Crawlers = append(rep.Causes[i].Crawlers, name)
+			}
+		}
+	}
+	sort.SliceStable(rep.Causes, func(i, j int) bool {
+		return rep.Causes[i].Allowed+rep.Causes[i].Blocked > rep.Causes[j].Allowed+rep.Causes[j].Blocked
+	})
+	for _, name := range rep.Crawlers {
+		if bc := byCrawler[name]; bc.Allowed+bc.Blocked > 0 {
+			rep.ByCrawler = append(rep.ByCrawler, *bc)
+			bc.Allowed, bc.Blocked = 0, 0 // a name listed twice counts once
+		}
+	}
 }
 
 // diffSubjects returns the rows named in subs (where the crawler "*" is
@@ -318,7 +504,7 @@ func diff(a, b *robotstxt.Robots, subjects []subject, classes [][]int, why [][2]
 			}
 			for _, i := range class {
 				c := DiffChange{Crawler: subjects[i].label, Dialect: da.Dialect.String(), URL: u,
-					Old: verdictFor(&da), New: verdictFor(&db), order: i}
+					Old: verdictFor(&da), New: verdictFor(&db), order: i, oldAgents: da.Group.Lines, newAgents: db.Group.Lines}
 				c.Old.Group, c.New.Group = why[i][0], why[i][1]
 				rep.Changes = append(rep.Changes, c)
 			}

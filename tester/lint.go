@@ -38,6 +38,9 @@ type LintOptions struct {
 	// file in full and only counts the rest, in Tallies (see
 	// lint.CheckBounded): for a text report that shows a few of each.
 	Keep int
+	// Original reports the codes that concern only the original
+	// dialect too (lint.File.Original).
+	Original bool
 }
 
 // NewLintReport returns an empty report, to which Add adds files.
@@ -91,7 +94,7 @@ func (rep *LintReport) Add(src *Source, opts *LintOptions) error {
 		}
 	}
 	rep.Files = append(rep.Files, src.Name)
-	findings, tallies := lint.CheckBounded(&lint.File{Name: src.Name, Body: src.Body, Robots: src.Robots, Size: src.Size, CutLines: src.CutLines}, keep(opts))
+	findings, tallies := lint.CheckBounded(&lint.File{Name: src.Name, Body: src.Body, Robots: src.Robots, Size: src.Size, CutLines: src.CutLines, Original: opts != nil && opts.Original}, keep(opts))
 	count := func(severity string, n int) {
 		switch severity {
 		case lint.SeverityError:

@@ -212,9 +212,9 @@ func outputFlags(json, csv, markdown bool) error {
 // twice, or two that normalise to one, included) gets a heading.
 func writeCheck(w io.Writer, rep *tester.CheckReport, nURLs int, verbose, color bool) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "robots.txt: %s\n", esc(rep.File))
+	b.WriteString(fitLine(esc(rep.File), "robots.txt: ", "    "))
 	for _, n := range rep.Notes {
-		fmt.Fprintf(&b, "note: %s\n", esc(n))
+		b.WriteString(fitLine(esc(n), "note: ", "      "))
 	}
 	whoW, dW := 0, 0
 	for _, res := range rep.Results {
@@ -225,45 +225,47 @@ func writeCheck(w io.Writer, rep *tester.CheckReport, nURLs int, verbose, color 
 	for i := range rep.Results {
 		res := &rep.Results[i]
 		if i%perURL == 0 {
-			b.WriteString("\n" + esc(res.URL))
+			head := esc(res.URL)
 			if res.Input != "" {
-				fmt.Fprintf(&b, "  (normalised from %s)", esc(res.Input))
+				head += fmt.Sprintf("  (normalised from %s)", esc(res.Input))
 			}
-			b.WriteString("\n")
+			b.WriteString("\n" + fitLine(head, "", "  "))
 		}
 		verdict := paint(color, "allowed", "32")
 		if !res.Allowed {
 			verdict = paint(color, "BLOCKED", "31;1")
 		}
-		fmt.Fprintf(&b, "  %s  %-*s  %-*s  ", verdict, whoW, esc(res.Who), dW, res.Dialect)
+		first := fmt.Sprintf("  %s  %-*s  %-*s  ", verdict, whoW, esc(res.Who), dW, res.Dialect)
+		ind := strings.Repeat(" ", 2+7+2)
+		var what string
 		switch {
 		case res.Policy != "" && rep.PerRow:
-			fmt.Fprintf(&b, "%s (%s fetch policy): %s\n", strings.ReplaceAll(res.Policy, "-", " "), res.FetchPolicy, res.Reason)
+			what = fmt.Sprintf("%s (%s fetch policy): %s", strings.ReplaceAll(res.Policy, "-", " "), res.FetchPolicy, res.Reason)
 		case res.Policy == "disallow-all":
-			b.WriteString("disallow all: the site's robots.txt gives no rules (see above)\n")
+			what = "disallow all: the site's robots.txt gives no rules (see above)"
 		case res.Policy == "allow-all":
-			b.WriteString("allow all: the site's robots.txt gives no rules (see above)\n")
+			what = "allow all: the site's robots.txt gives no rules (see above)"
 		case strings.HasPrefix(res.Reason, robotstxt.OversizedReason):
-			b.WriteString(res.Reason + "\n")
+			what = res.Reason
 		case res.Line > 0:
-			fmt.Fprintf(&b, "line %d: %s\n", res.Line, esc(strings.TrimSpace(res.Rule)))
+			what = fmt.Sprintf("line %d: %s", res.Line, esc(strings.TrimSpace(res.Rule)))
 		case strings.HasPrefix(res.Reason, "/robots.txt"):
-			b.WriteString(esc(res.Reason) + "\n")
+			what = esc(res.Reason)
 		case res.Group.Kind == "none":
-			b.WriteString("no group applies\n")
+			what = "no group applies"
 		default:
-			b.WriteString("no rule matches\n")
+			what = "no rule matches"
 		}
-		ind := strings.Repeat(" ", 2+7+2)
+		b.WriteString(fitLine(what, first, ind+"  "))
 		if res.Policy == "" {
-			fmt.Fprintf(&b, "%sgroup: %s\n", ind, esc(res.Group.Reason))
+			b.WriteString(fitLine(esc(res.Group.Reason), ind+"group: ", ind+"  "))
 		}
 		if verbose {
 			if res.Line > 0 {
-				fmt.Fprintf(&b, "%swhy: %s\n", ind, esc(res.Reason))
+				b.WriteString(fitLine(esc(res.Reason), ind+"why: ", ind+"  "))
 			}
 			if res.Path != robotstxt.PathParamsQuery(res.URL) {
-				fmt.Fprintf(&b, "%smatched against: %s\n", ind, esc(res.Path))
+				b.WriteString(fitLine(esc(res.Path), ind+"matched against: ", ind+"  "))
 			}
 			for _, m := range res.Matches {
 				if m.Lost == "" {
@@ -273,7 +275,7 @@ func writeCheck(w io.Writer, rep *tester.CheckReport, nURLs int, verbose, color 
 				if m.Implicit {
 					text += fmt.Sprintf(" (implicit %s)", esc(m.Pattern))
 				}
-				fmt.Fprintf(&b, "%salso matched line %d %q, lost: %s\n", ind, m.Line, text, m.Lost)
+				b.WriteString(fitLine(fmt.Sprintf("also matched line %d %q, lost: %s", m.Line, text, m.Lost), ind, ind+"  "))
 			}
 		}
 		if res.CrawlDelay != nil {

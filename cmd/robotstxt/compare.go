@@ -19,9 +19,10 @@ const compareHelp = `Usage: robotstxt compare [-f FILE | -u URL [--store STORE] 
                          [--probe N] [--json | --csv | --markdown] [URL...]
 
 Shows, for each crawler and URL, whether the crawler may fetch the URL as its
-own engine reads the file, and marks the cells where the dialects (google,
-rfc9309, bing, yandex, baidu, original) disagree, with an explanation below
-the table.
+own engine reads the file, and marks the cells where the dialects crawlers
+use (google, rfc9309, bing, yandex, baidu) disagree, with an explanation
+below the table. A table wider than 80 columns is cut into blocks of URLs,
+each with the crawlers' column.
 
   -f FILE       the robots.txt file ("-" for standard input); without -f
                 or -u, the example file bundled with robotstxt
@@ -47,6 +48,10 @@ the table.
   --agents A,B  one crawler that obeys several tokens at once (repeatable)
   --probe N     without URLs: derive up to N URLs (default 12, at most
                 1000), so that more of a long file's rules are probed
+  --original    compare the original dialect too (the strict 1996 draft,
+                which no crawler reads by; it reads every * and $ as a
+                literal character); --json's cells hold its verdicts
+                either way
   --json        JSON output (see README: "compare --json")
   --csv         CSV output, one row a URL and crawler: url, crawler, dialect,
                 verdict, line, rule, disagree, then each dialect's verdict
@@ -57,8 +62,8 @@ the table.
                 --probe in all; a note says how many of the rules they probe.
 
 Exit status: 0 once the table is written (where the dialects disagree is
-what the table shows, not a failure: the original dialect reads every
-wildcard differently), 2 on bad usage or when the file cannot be read.
+what the table shows, not a failure), 2 on bad usage or when the file
+cannot be read.
 
 Examples:
   robotstxt compare
@@ -86,6 +91,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(&tokens, "a", "product token (repeatable)")
 	fs.Var(&agentLists, "agents", "comma-separated tokens of one crawler (repeatable)")
 	probe := fs.Int("probe", tester.MaxDerivedURLs, "URLs derived from the rules")
+	original := fs.Bool("original", false, "compare the original dialect too")
 	src := addSourceFlags(fs)
 	urls, err := parseFlags(fs, args)
 	if err != nil {
@@ -126,7 +132,11 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "compare", "%v", err)
 		return 2
 	}
-	cmp, err := tester.Compare(&tester.CompareRequest{Source: f, URLs: urls, Probe: *probe,
+	dialects := tester.DefaultDialects()
+	if *original {
+		dialects = robotstxt.Dialects()
+	}
+	cmp, err := tester.Compare(&tester.CompareRequest{Source: f, URLs: urls, Probe: *probe, Dialects: dialects,
 		Subjects: tester.Subjects{Crawlers: crawlerNames, Agents: tokens, AgentSets: agentSets(agentLists)}})
 	if err != nil {
 		complain(stderr, "compare", "%v", cliError(err, agentLists))
@@ -158,14 +168,14 @@ func writeCompare(stdout, stderr io.Writer, cmp *comparison, jsonOut bool) int {
 
 func writeComparison(w io.Writer, cmp *comparison, color bool) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "robots.txt: %s\n", esc(cmp.File))
+	b.WriteString(wrapIndent(esc(cmp.File), termWidth, "robots.txt: ", "    "))
 	for _, n := range cmp.Notes {
-		fmt.Fprintf(&b, "note: %s\n", esc(n))
+		b.WriteString(wrapIndent(esc(n), termWidth, "note: ", "      "))
 	}
 	if cmp.RulesProbed < cmp.Rules {
 		// How to probe the rest, in this command's words (the JSON
 		// form, the API's too, has rules_probed and rules).
-		fmt.Fprintf(&b, "note: --probe N derives up to N URLs (%d now), or give the URLs to compare\n", len(cmp.URLs))
+		b.WriteString(wrapIndent(fmt.Sprintf("--probe N derives up to N URLs (%d now), or give the URLs to compare", len(cmp.URLs)), termWidth, "note: ", "      "))
 	}
 	if cmp.Fetch != nil && len(cmp.Rows) == 0 {
 		io.WriteString(w, b.String())
@@ -173,7 +183,8 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 	}
 	b.WriteString("\nURLs:\n")
 	for i, u := range cmp.URLs {
-		fmt.Fprintf(&b, "  %2d  %s\n", i+1, esc(u))
+		first := fmt.Sprintf("  %2d  ", i+1)
+		b.WriteString(wrapIndent(esc(u), termWidth, first, strings.Repeat(" ", len(first))))
 	}
 	// The table: every cell's text first, then each column as wide as
 	// its widest cell, measured in display width (a footnote marker
@@ -185,7 +196,7 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 	}
 	codes := [][]string{nil}
 	for _, row := range cmp.Rows {
-		name := esc(row.Crawler)
+		name := cutDisplay(esc(row.Crawler), maxLabelWidth)
 		if row.Line > 0 {
 			name += fmt.Sprintf(" (line %d)", row.Line)
 		}
@@ -214,25 +225,33 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 			widths[i] = max(widths[i], displayWidth(c))
 		}
 	}
-	b.WriteString("\n")
-	for r, cells := range table {
-		var line strings.Builder
-		for i, c := range cells {
-			if i > 0 {
-				line.WriteString("  ")
+	// The URL columns in blocks that fit termWidth, each block with the
+	// crawler and dialect columns: crawlers are the rows because there
+	// are few of them and their names are long; URLs, up to --probe of
+	// them, are the columns that wrap.
+	for _, block := range urlBlocks(widths) {
+		start, end := block[0], block[1]
+		b.WriteString("\n")
+		for r, cells := range table {
+			var line strings.Builder
+			for _, i := range append([]int{0, 1}, seq(start, end)...) {
+				c := cells[i]
+				if i > 0 {
+					line.WriteString("  ")
+				}
+				text := c
+				if codes[r] != nil && codes[r][i] != "" {
+					text = paint(color, c, codes[r][i])
+				}
+				line.WriteString(text)
+				if i < end-1 {
+					line.WriteString(strings.Repeat(" ", widths[i]-displayWidth(c)))
+				}
 			}
-			text := c
-			if codes[r] != nil && codes[r][i] != "" {
-				text = paint(color, c, codes[r][i])
-			}
-			line.WriteString(text)
-			if i < len(cells)-1 {
-				line.WriteString(strings.Repeat(" ", widths[i]-displayWidth(c)))
-			}
+			b.WriteString(line.String() + "\n")
 		}
-		b.WriteString(line.String() + "\n")
 	}
-	b.WriteString("\nallow:N / BLOCK:N: the verdict in the crawler's own dialect and the line that decided it.\n")
+	b.WriteString("\n" + wrapIndent("allow:N / BLOCK:N: the crawler's own dialect's verdict, N the deciding line.", termWidth, "", ""))
 	for _, row := range cmp.Rows {
 		if row.Crawler == "*" && row.Token == "*" {
 			b.WriteString("*: any crawler no group names, in the google dialect.\n")
@@ -242,13 +261,13 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 	if len(cmp.Disagreements) == 0 {
 		b.WriteString("All dialects agree on every cell.\n")
 	} else {
-		b.WriteString("\nWhere the dialects disagree (the cells each note explains: crawler and URL number):\n")
+		b.WriteString("\n" + wrapIndent("Where the dialects disagree (each note's cells: crawler and URL number):", termWidth, "", ""))
 		url := map[string]int{}
 		for i, u := range cmp.URLs {
 			url[u] = i + 1
 		}
 		for _, d := range cmp.Disagreements {
-			fmt.Fprintf(&b, "  [%d] %s\n", d.Note, esc(d.Explanation))
+			b.WriteString(wrapIndent(esc(d.Explanation), termWidth, fmt.Sprintf("  [%d] ", d.Note), "      "))
 			var cells []string
 			for i, c := range d.Cells {
 				if i == maxListedCells {
@@ -257,10 +276,69 @@ func writeComparison(w io.Writer, cmp *comparison, color bool) {
 				}
 				cells = append(cells, fmt.Sprintf("%s %d", esc(c.Crawler), url[c.URL]))
 			}
-			fmt.Fprintf(&b, "      %s: %s\n", plural(len(d.Cells), "cell"), strings.Join(cells, ", "))
+			b.WriteString(wrapIndent(plural(len(d.Cells), "cell")+": "+strings.Join(cells, ", "), termWidth, "      ", "        "))
 		}
 	}
 	io.WriteString(w, b.String())
+}
+
+// urlBlocks splits the URL columns of the table (from the third column of
+// widths on) into blocks [start, end) that fit termWidth with the first
+// two columns: as few blocks as the widest columns allow, of about as
+// many columns each, so that the last block is not a stub.
+func urlBlocks(widths []int) [][2]int {
+	fixed := widths[0] + 2 + widths[1]
+	fits := func(start, end int) bool {
+		used := fixed
+		for i := start; i < end; i++ {
+			used += 2 + widths[i]
+		}
+		return used <= termWidth || end-start == 1
+	}
+	var greedy [][2]int
+	for start := 2; start < len(widths); {
+		end := start + 1
+		for end < len(widths) && fits(start, end+1) {
+			end++
+		}
+		greedy = append(greedy, [2]int{start, end})
+		start = end
+	}
+	n, k := len(widths)-2, len(greedy)
+	if k < 2 {
+		return greedy
+	}
+	var even [][2]int
+	for i := range k {
+		start, end := 2+i*n/k, 2+(i+1)*n/k
+		if !fits(start, end) {
+			return greedy
+		}
+		even = append(even, [2]int{start, end})
+	}
+	return even
+}
+
+// maxLabelWidth bounds the crawler column of compare's table: a token a
+// file names may be long.
+const maxLabelWidth = 24
+
+// cutDisplay shortens s to n display columns, ending in "..." when it had
+// more.
+func cutDisplay(s string, n int) string {
+	if displayWidth(s) <= n {
+		return s
+	}
+	return s[:cutWidth(s, n-3)] + "..."
+}
+
+// seq is the numbers from a up to b, b excluded.
+func seq(a, b int) []int {
+	out := make([]int, 0, b-a)
+	for i := a; i < b; i++ {
+		out = append(out, i)
+	}
+	return out
 }
 
 // maxListedCells bounds the cells a footnote lists.
@@ -282,15 +360,24 @@ func displayWidth(s string) int {
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		i += n
-		switch {
-		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
-		case isWide(r):
-			w += 2
-		default:
-			w++
-		}
+		w += runeWidth(r)
 	}
 	return w
+}
+
+// runeWidth is the number of terminal columns r takes: two for East Asian
+// wide and fullwidth characters, none for combining marks and format
+// characters, else one.
+func runeWidth(r rune) int {
+	switch {
+	case r < 0x300 && r != 0xAD:
+		return 1 // ASCII and Latin: no mark (but the soft hyphen), nothing wide
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		return 0
+	case isWide(r):
+		return 2
+	}
+	return 1
 }
 
 // isWide reports whether r takes two terminal columns: the East Asian

@@ -39,9 +39,21 @@ func TestCompareBundledExample(t *testing.T) {
 	}
 	golden(t, "compare_example.txt", out)
 	// Baiduspider reads by the draft: first match blocks /private/press/.
-	if !strings.Contains(out, "[5] allowed by google, rfc9309, bing, yandex (line 24 \"Allow: /private/press\"); blocked by baidu, original (line 23") ||
+	flat := strings.Join(strings.Fields(out), " ")
+	if !strings.Contains(flat, "[3] allowed by google, rfc9309, bing, yandex (line 24 \"Allow: /private/press\"); blocked by baidu (line 23") ||
 		!strings.Contains(out, "      cells: Baiduspider 7, Baiduspider 10\n") {
 		t.Errorf("the Baiduspider disagreement is not explained:\n%s", out)
+	}
+	// The original draft is not compared unless asked for: --original
+	// brings back the cells only it reads otherwise (its wildcards).
+	if strings.Contains(out, "original") {
+		t.Errorf("the original dialect is compared by default:\n%s", out)
+	}
+	code, out, stderr = runCmd(t, "", "compare", "--original")
+	flat = strings.Join(strings.Fields(out), " ")
+	if code != 0 || !strings.Contains(flat, "allowed by original (no rule matches); blocked by google, rfc9309, bing, yandex, baidu (line 8 \"Disallow: /*.pdf$\")") ||
+		!strings.Contains(flat, "blocked by baidu, original (line 23") {
+		t.Errorf("compare --original: exit %d, %s\n%s", code, stderr, out)
 	}
 }
 
@@ -184,43 +196,54 @@ func TestCompareTableAligned(t *testing.T) {
 			if !color && b.String() != out {
 				t.Fatalf("%s: the JSON's table is not the text output", tt.name)
 			}
-			table := tableLines(b.String())
-			if len(table) != len(cmp.Rows)+1 {
-				t.Fatalf("%s: %d table lines for %d rows:\n%s", tt.name, len(table), len(cmp.Rows), b.String())
-			}
-			head := columnStarts(table[0])
-			if len(head) != len(cmp.URLs)+2 {
-				t.Fatalf("%s: header %q has %d columns", tt.name, table[0], len(head))
-			}
-			for _, l := range table[1:] {
-				if got := columnStarts(l); !slices.Equal(got, head) {
-					t.Errorf("%s (colour %v): row %q starts its cells at %v, the header at %v", tt.name, color, l, got, head)
+			// The table is in blocks of URL columns, each with the
+			// crawler and dialect columns, each within 80 columns.
+			urls := 0
+			for _, table := range tableBlocks(b.String()) {
+				if len(table) != len(cmp.Rows)+1 {
+					t.Fatalf("%s: %d table lines for %d rows:\n%s", tt.name, len(table), len(cmp.Rows), b.String())
 				}
-				if strings.HasSuffix(l, " ") {
-					t.Errorf("%s: trailing spaces in %q", tt.name, l)
+				head := columnStarts(table[0])
+				if len(head) < 3 {
+					t.Fatalf("%s: header %q has %d columns", tt.name, table[0], len(head))
 				}
+				urls += len(head) - 2
+				for _, l := range table {
+					if got := columnStarts(l); !slices.Equal(got, head) {
+						t.Errorf("%s (colour %v): row %q starts its cells at %v, the header at %v", tt.name, color, l, got, head)
+					}
+					if strings.HasSuffix(l, " ") {
+						t.Errorf("%s: trailing spaces in %q", tt.name, l)
+					}
+					if w := displayWidth(l); w > termWidth {
+						t.Errorf("%s: a table line of %d columns: %q", tt.name, w, l)
+					}
+				}
+			}
+			if urls != len(cmp.URLs) {
+				t.Errorf("%s: the blocks have %d URL columns for %d URLs:\n%s", tt.name, urls, len(cmp.URLs), b.String())
 			}
 		}
 	}
 }
 
-// tableLines returns the lines of compare's table: from the header to the
-// first blank line.
-func tableLines(out string) []string {
-	var table []string
+// tableBlocks returns the blocks of compare's table, each its lines: from
+// a header to the next blank line.
+func tableBlocks(out string) [][]string {
+	var blocks [][]string
+	in := false
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "crawler ") {
-			table = append(table, l)
-			continue
-		}
-		if len(table) > 0 {
-			if l == "" {
-				break
-			}
-			table = append(table, l)
+		switch {
+		case strings.HasPrefix(l, "crawler "):
+			blocks = append(blocks, []string{l})
+			in = true
+		case in && l == "":
+			in = false
+		case in:
+			blocks[len(blocks)-1] = append(blocks[len(blocks)-1], l)
 		}
 	}
-	return table
+	return blocks
 }
 
 // compare on a file of thousands of user-agent lines: the rows the file
@@ -272,7 +295,8 @@ func TestCompareProbe(t *testing.T) {
 	b.WriteString("Disallow: /p0/\nDisallow:\n") // a pattern again, and a rule that matches nothing
 	body := b.String()
 	code, out, stderr := runCmd(t, body, "compare", "-f", "-", "-c", "Googlebot")
-	if code != 0 || !strings.Contains(out, "\nnote: URLs derived from the file's rules (/ and one per pattern): 12 of 101 rules probed, the first in file order\n"+
+	if code != 0 || !strings.Contains(out, "\nnote: URLs derived from the file's rules (/ and one per pattern): 12 of 101\n"+
+		"      rules probed, the first in file order\n"+
 		"note: --probe N derives up to N URLs (12 now), or give the URLs to compare\n") || !strings.Contains(out, "  12  /p10/\n") {
 		t.Errorf("exit %d: %s\n%s", code, stderr, out)
 	}

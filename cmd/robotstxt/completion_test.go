@@ -38,9 +38,9 @@ func TestCompletionFlagsAreReal(t *testing.T) {
 	}
 	for cmd, want := range map[string][]string{
 		"check":   {"-f", "-u", "--store", "--cached", "-c", "-a", "--agents", "-d", "-v", "--json", "--csv", "--markdown", "--crawlers"},
-		"compare": {"-f", "-u", "-c", "-a", "--probe", "--json"},
+		"compare": {"-f", "-u", "-c", "-a", "--probe", "--json", "--original"},
 		"diff":    {"--urls", "-c", "-d", "--json", "--fail-on"},
-		"lint":    {"--json", "--sarif", "--all", "--disable", "--codes", "-u"},
+		"lint":    {"--json", "--sarif", "--all", "--disable", "--codes", "-u", "--original"},
 		"fetch":   {"--json", "--body", "--refresh", "--store", "-d", "-A", "--timeout"},
 		"bulk":    {"-c", "--format", "--order", "--summary"},
 	} {

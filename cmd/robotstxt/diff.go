@@ -228,13 +228,15 @@ func writeDiff(w io.Writer, rep *diffReport, color bool) {
 	}
 	fmt.Fprintf(&b, "%d %s (%s) x %d %s\n", rep.URLs, plural(rep.URLs, "URL"), how, len(rep.Crawlers), plural(len(rep.Crawlers), "crawler"))
 	for _, n := range rep.Notes {
-		fmt.Fprintf(&b, "note: %s\n", esc(n))
+		b.WriteString(fitLine(esc(n), "note: ", "      "))
 	}
 	if len(rep.Changes) == 0 {
 		b.WriteString("\nNo verdict changes.\n")
+		writeOtherEdits(&b, rep)
 		io.WriteString(w, b.String())
 		return
 	}
+	writeDiffSummary(&b, rep)
 	side := func(v tester.DiffVerdict) string {
 		verdict := paint(color, "allowed", "32")
 		if !v.Allowed {
@@ -243,16 +245,187 @@ func writeDiff(w io.Writer, rep *diffReport, color bool) {
 		if v.Line == 0 {
 			return verdict + "  (no rule matches; " + esc(v.Group) + ")"
 		}
-		return fmt.Sprintf("%s  line %d: %s", verdict, v.Line, esc(strings.TrimSpace(v.Rule)))
+		return fmt.Sprintf("%s  line %d: %s", verdict, v.Line, cutDisplay(esc(strings.TrimSpace(v.Rule)), maxRuleShown))
 	}
 	last := ""
 	for _, c := range rep.Changes {
 		if c.URL != last {
 			last = c.URL
-			fmt.Fprintf(&b, "\n%s\n", esc(c.URL))
+			b.WriteString("\n" + fitLine(esc(c.URL), "", "  "))
 		}
-		fmt.Fprintf(&b, "  %s (%s)\n    - %s\n    + %s\n", esc(c.Crawler), c.Dialect, side(c.Old), side(c.New))
+		fmt.Fprintf(&b, "  %s (%s)\n", esc(c.Crawler), c.Dialect)
+		b.WriteString(fitLine(side(c.Old), "    - ", "               "))
+		b.WriteString(fitLine(side(c.New), "    + ", "               "))
 	}
 	fmt.Fprintf(&b, "\n%d %s changed\n", len(rep.Changes), plural(len(rep.Changes), "verdict"))
 	io.WriteString(w, b.String())
+}
+
+// writeDiffSummary writes what comes before the details: the verdicts
+// that change per crawler, then the edits that changed them, grouped
+// (each rule added or removed with the crawlers and URLs it changed),
+// then the file's other edits.
+func writeDiffSummary(b *strings.Builder, rep *diffReport) {
+	fmt.Fprintf(b, "\nSummary: %d %s changed, for %d %s\n", len(rep.Changes), plural(len(rep.Changes), "verdict"),
+		len(rep.ByCrawler), plural(len(rep.ByCrawler), "crawler"))
+	nameW := 0
+	for _, c := range rep.ByCrawler {
+		nameW = max(nameW, displayWidth(esc(c.Crawler)))
+	}
+	nameW = min(nameW, maxLabelWidth)
+	for _, c := range rep.ByCrawler {
+		name := cutDisplay(esc(c.Crawler), maxLabelWidth)
+		b.WriteString(fitLine(directions(c.Blocked, c.Allowed), "  "+name+strings.Repeat(" ", nameW-displayWidth(name))+"  ", "    "))
+	}
+	b.WriteString("\nThe edits that changed them, most changes first:\n")
+	for i, c := range rep.Causes {
+		if i == maxCausesShown {
+			fmt.Fprintf(b, "  ... and %d more (diff --json lists them all)\n", len(rep.Causes)-i)
+			break
+		}
+		rule := func(r *tester.RuleLine, old bool) string {
+			if r == nil {
+				return "no rule"
+			}
+			text := cutDisplay(esc(r.Rule), maxRuleShown)
+			if old {
+				return fmt.Sprintf("old line %d: %s", r.Line, text)
+			}
+			return fmt.Sprintf("line %d: %s", r.Line, text)
+		}
+		for _, l := range c.GroupsRemoved {
+			b.WriteString(fitLine(fmt.Sprintf("group %s (old line %d, removed)", groupAgents(rep.Summary.GroupsRemoved, l), l), "  - ", "      "))
+		}
+		for _, l := range c.GroupsAdded {
+			b.WriteString(fitLine(fmt.Sprintf("group %s (line %d, added)", groupAgents(rep.Summary.GroupsAdded, l), l), "  + ", "      "))
+		}
+		switch c.Kind {
+		case "added":
+			b.WriteString(fitLine(rule(c.New, false)+" (added)", "  + ", "      "))
+		case "removed":
+			b.WriteString(fitLine(rule(c.Old, true)+" (removed)", "  - ", "      "))
+		case "replaced":
+			b.WriteString(fitLine(rule(c.Old, true)+" (removed)", "  - ", "      "))
+			b.WriteString(fitLine(rule(c.New, false)+" (added)", "  + ", "      "))
+		default:
+			b.WriteString(fitLine("other groups apply: "+rule(c.Old, true)+", now "+rule(c.New, false), "  ~ ", "      "))
+		}
+		urls := make([]string, len(c.Examples))
+		for i, u := range c.Examples {
+			urls[i] = esc(u)
+		}
+		if c.URLs > len(c.Examples) {
+			urls = append(urls, fmt.Sprintf("and %d more", c.URLs-len(c.Examples)))
+		}
+		crawlers := make([]string, len(c.Crawlers))
+		for i, n := range c.Crawlers {
+			crawlers[i] = esc(n)
+		}
+		b.WriteString(wrapIndent(fmt.Sprintf("%s for %s; %d %s: %s", directions(c.Blocked, c.Allowed), strings.Join(crawlers, ", "),
+			c.URLs, plural(c.URLs, "URL"), strings.Join(urls, ", ")), termWidth, "      ", "        "))
+	}
+	writeOtherEdits(b, rep)
+	b.WriteString("\nThe verdicts that change, URL by URL:\n")
+}
+
+// groupAgents names the agents of the group of gs whose first user-agent
+// line is line.
+func groupAgents(gs []tester.GroupChange, line int) string {
+	for _, g := range gs {
+		if g.Line == line {
+			return esc(strings.Join(g.Agents, ", "))
+		}
+	}
+	return "?"
+}
+
+// maxCausesShown and maxOtherEdits bound the summary of diff's text.
+const (
+	maxCausesShown = 20
+	maxOtherEdits  = 10
+	maxRuleShown   = 160 // columns of a rule in the summary
+)
+
+// directions says how many verdicts became blocked and allowed: "2 now
+// blocked, 1 now allowed".
+func directions(blocked, allowed int) string {
+	var parts []string
+	if blocked > 0 {
+		parts = append(parts, fmt.Sprintf("%d now blocked", blocked))
+	}
+	if allowed > 0 {
+		parts = append(parts, fmt.Sprintf("%d now allowed", allowed))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeOtherEdits lists the edits of the file that changed none of the
+// verdicts asked about (a rule no URL probed, a sitemap, a Content-Usage
+// line), at most maxOtherEdits of them.
+func writeOtherEdits(b *strings.Builder, rep *diffReport) {
+	s := rep.Summary
+	if s == nil {
+		return
+	}
+	causeOld, causeNew := map[int]bool{}, map[int]bool{}
+	groupOld, groupNew := map[int]bool{}, map[int]bool{}
+	for _, c := range rep.Causes {
+		if c.Old != nil {
+			causeOld[c.Old.Line] = true
+		}
+		if c.New != nil {
+			causeNew[c.New.Line] = true
+		}
+		for _, l := range c.GroupsRemoved {
+			groupOld[l] = true
+		}
+		for _, l := range c.GroupsAdded {
+			groupNew[l] = true
+		}
+	}
+	// s.Lines() says the edits in the order of the summary's lists:
+	// mark those that caused a change, to leave them out.
+	var caused []bool
+	groupCaused := func(g tester.GroupChange, lines map[int]bool) bool {
+		for _, r := range g.Rules {
+			if lines[r.Line] {
+				return true
+			}
+		}
+		return false
+	}
+	for _, g := range s.GroupsAdded {
+		caused = append(caused, groupNew[g.Line] || groupCaused(g, causeNew))
+	}
+	for _, g := range s.GroupsRemoved {
+		caused = append(caused, groupOld[g.Line] || groupCaused(g, causeOld))
+	}
+	for _, r := range s.RulesAdded {
+		caused = append(caused, causeNew[r.Line])
+	}
+	for _, r := range s.RulesRemoved {
+		caused = append(caused, causeOld[r.Line])
+	}
+	var other []string
+	for i, l := range s.Lines() {
+		if i < len(caused) && caused[i] {
+			continue
+		}
+		other = append(other, l)
+	}
+	if len(other) == 0 {
+		return
+	}
+	if len(rep.Changes) == 0 {
+		b.WriteString("\nThe file's edits:\n")
+	} else {
+		b.WriteString("\nEdits that changed no verdict asked about:\n")
+	}
+	for i, l := range other {
+		if i == maxOtherEdits {
+			fmt.Fprintf(b, "  ... and %d more (diff --json: summary)\n", len(other)-i)
+			break
+		}
+		b.WriteString(wrapIndent(esc(l), termWidth, "  ", "      "))
+	}
 }

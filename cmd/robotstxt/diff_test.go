@@ -223,3 +223,65 @@ func testRuleCount(r *robotstxt.Robots) int {
 	}
 	return n
 }
+
+// TestDiffFailOn: --fail-on blocked exits 1 only when a listed URL becomes
+// blocked for a chosen crawler (a deploy check), and its last line says
+// which; allowed is the other way; change (the default) is any change.
+func TestDiffFailOn(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	old := write("old.txt", "User-agent: *\nDisallow: /private/\n")
+	staging := write("staging.txt", "User-agent: *\nDisallow: /\n")
+	opened := write("opened.txt", "User-agent: *\nDisallow:\n")
+	gptOnly := write("gpt.txt", "User-agent: *\nDisallow: /private/\n\nUser-agent: GPTBot\nDisallow: /\n")
+	urls := write("urls.txt", "# the pages that matter\n/\n/products/a\n/private/x\n")
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+		last string
+	}{
+		{"a staging file blocks search", []string{"--fail-on", "blocked", "--urls", urls, "--purpose", "search", old, staging}, 1,
+			"FAIL: 2 URLs newly blocked for "},
+		{"opening the site blocks nothing", []string{"--fail-on", "blocked", "--urls", urls, "-c", "Googlebot", old, opened}, 0,
+			"ok: no URL newly blocked (--fail-on blocked)"},
+		{"opening the site with --fail-on allowed", []string{"--fail-on", "allowed", "--urls", urls, "--crawler", "Googlebot", old, opened}, 1,
+			"FAIL: 1 URL newly allowed for Googlebot (--fail-on allowed)"},
+		{"blocking GPTBot does not fail a search check", []string{"--fail-on", "blocked", "--urls", urls, "--purpose", "search", old, gptOnly}, 0,
+			"ok: no URL newly blocked (--fail-on blocked)"},
+		{"blocking GPTBot fails an AI check", []string{"--fail-on", "blocked", "--urls", urls, "--purpose", "ai-training", old, gptOnly}, 1,
+			"FAIL: 2 URLs newly blocked for GPTBot (--fail-on blocked)"},
+	} {
+		code, out, stderr := runCmd(t, "", append([]string{"diff"}, c.args...)...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		last := lines[len(lines)-1]
+		if strings.HasPrefix(c.last, "FAIL") {
+			// The crawler list may wrap: the last line starts where it
+			// says FAIL.
+			for i := len(lines) - 1; i >= 0; i-- {
+				if strings.HasPrefix(lines[i], "FAIL") {
+					last = flat(strings.Join(lines[i:], " "))
+					break
+				}
+			}
+		}
+		if code != c.code || stderr != "" || !strings.HasPrefix(last, c.last) {
+			t.Errorf("%s: exit %d (want %d), last line %q (want %q)\n%s%s", c.name, code, c.code, last, c.last, out, stderr)
+		}
+	}
+	// JSON: the same exit status, no verdict line.
+	code, out, _ := runCmd(t, "", "diff", "--json", "--fail-on", "blocked", "--urls", urls, "-c", "Googlebot", old, opened)
+	if code != 0 || strings.Contains(out, "ok:") {
+		t.Errorf("--json --fail-on blocked: exit %d\n%s", code, out)
+	}
+	code, _, stderr := runCmd(t, "", "diff", "--fail-on", "blockd", old, opened)
+	if code != 2 || !strings.Contains(stderr, "did you mean blocked?") {
+		t.Errorf("--fail-on blockd: exit %d, %s", code, stderr)
+	}
+}

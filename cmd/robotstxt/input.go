@@ -474,53 +474,79 @@ const termWidth = 80
 
 // wrapIndent breaks text into lines of at most width display columns, each
 // ending in a newline: the first starts with first, the others with rest.
-// It breaks at spaces; a word longer than a line is cut where the line
-// ends, so that no line is wider than width.
+// It breaks at spaces (a run of spaces within a line is kept); a word
+// longer than a line is cut where the line ends, so that no line is wider
+// than width. It is linear in the text's length.
 func wrapIndent(text string, width int, first, rest string) string {
-	var b strings.Builder
-	prefix := first
-	line := prefix
-	lineWidth := displayWidth(prefix)
+	var b, line strings.Builder
+	line.WriteString(first)
+	lineWidth := displayWidth(first)
 	empty := true // nothing but the prefix on the line yet
 	flush := func() {
-		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteString(strings.TrimRight(line.String(), " "))
 		b.WriteByte('\n')
-		prefix = rest
-		line, lineWidth, empty = prefix, displayWidth(prefix), true
+		line.Reset()
+		line.WriteString(rest)
+		lineWidth, empty = displayWidth(rest), true
 	}
-	for _, w := range strings.Fields(text) {
-		ww := displayWidth(w)
-		sep := 1
-		if empty {
-			sep = 0
-		}
-		if !empty && lineWidth+sep+ww > width {
-			flush()
-			sep = 0
-		}
-		for lineWidth+sep+ww > width && width-lineWidth-sep > 0 {
-			// Too long for any line: cut it where the line ends.
-			cut := cutWidth(w, width-lineWidth-sep)
-			if sep == 1 {
-				line += " "
+	for _, w := range strings.Split(strings.TrimSpace(text), " ") {
+		if w == "" {
+			// One more space of a run: kept within a line.
+			if !empty && lineWidth+1 < width {
+				line.WriteByte(' ')
+				lineWidth++
 			}
-			line += w[:cut]
-			w = w[cut:]
-			ww = displayWidth(w)
+			continue
+		}
+		ww := displayWidth(w)
+		if !empty && lineWidth+1+ww > width {
 			flush()
-			sep = 0
 		}
-		if sep == 1 {
-			line += " "
+		if !empty {
+			line.WriteByte(' ')
+			lineWidth++
 		}
-		line += w
-		lineWidth += sep + ww
-		empty = false
+		if lineWidth+ww <= width {
+			line.WriteString(w)
+			lineWidth += ww
+			empty = false
+			continue
+		}
+		// Too long for any line: cut it where each line ends.
+		for i := 0; i < len(w); {
+			if esc := ansiEscape(w[i:]); esc > 0 {
+				line.WriteString(w[i : i+esc])
+				i += esc
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(w[i:])
+			rw := runeWidth(r)
+			if lineWidth+rw > width && !empty {
+				flush()
+			}
+			line.WriteString(w[i : i+size])
+			lineWidth += rw
+			empty = false
+			i += size
+		}
 	}
 	if !empty || b.Len() == 0 {
 		flush()
 	}
 	return b.String()
+}
+
+// ansiEscape is the length of the ANSI escape sequence s starts with, 0
+// when it starts with none.
+func ansiEscape(s string) int {
+	if len(s) < 2 || s[0] != 0x1b || s[1] != '[' {
+		return 0
+	}
+	j := 2
+	for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+		j++
+	}
+	return min(j+1, len(s))
 }
 
 // cutWidth returns how many bytes of s fit in n display columns (at least
@@ -529,7 +555,7 @@ func cutWidth(s string, n int) int {
 	w, i := 0, 0
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		rw := displayWidth(string(r))
+		rw := runeWidth(r)
 		if w+rw > n && i > 0 {
 			break
 		}

@@ -44,16 +44,21 @@ lines inside groups, a site closed by Disallow: /, encoding problems, the
                     line ("... and N more lines (lines ...)"); JSON and SARIF
                     always hold every finding
   --codes           list every code: severity, dialects, what to do
+  --original        also report what only the original dialect (the strict
+                    1996 draft, which no crawler reads by) reads otherwise:
+                    wildcards-in-original; left out by default
 
 Each finding is FILE:LINE:COLUMN: SEVERITY[CODE]: MESSAGE (dialects: ...),
-columns counted in bytes from 1. Severities: error, warning, info. A file
-with several findings ends with FILE: N findings: COUNT CODE, ...
+columns counted in bytes from 1, wrapped at 80 columns onto indented lines
+(the dialect original is listed with --original). Severities: error,
+warning, info. A file with several findings ends with FILE: N findings:
+COUNT CODE, ...
 Exit status: 0 when no finding is an error, 1 when one is, 2 when a file
 cannot be read or on bad usage.
 
 Examples:
   robotstxt lint robots.txt
-  robotstxt lint --disable unsupported-field,wildcards-in-original robots.txt
+  robotstxt lint --disable unsupported-field,star-rules-dropped robots.txt
   robotstxt lint --sarif robots.txt > robots.sarif
   robotstxt lint -u https://example.com/
 `
@@ -71,6 +76,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	listCodes := fs.Bool("codes", false, "list the codes")
 	disable := fs.String("disable", "", "codes not to report")
 	allLines := fs.Bool("all", false, "text output: every finding")
+	original := fs.Bool("original", false, "report on the original dialect too")
 	src := addSourceFlags(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -141,7 +147,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			status = 2
 			continue
 		}
-		opts := &tester.LintOptions{Disable: off}
+		opts := &tester.LintOptions{Disable: off, Original: *original}
 		if !*jsonOut && !*sarifOut && !*allLines {
 			// The text shows shownPerCode findings of each code and
 			// counts the rest: their messages need not be kept.
@@ -158,7 +164,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *sarifOut:
 		err = writeJSON(stdout, lint.NewSARIF(rep.Findings, version))
 	default:
-		writeFindings(stdout, rep, useColor(stdout), *allLines)
+		writeFindings(stdout, rep, useColor(stdout), *allLines, *original)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "robotstxt lint: %v\n", err)
@@ -182,12 +188,15 @@ const keptPerCode = 64
 
 // writeFindings writes the text report: per file, the first findings of
 // each code and one line for the rest, then a count of the file's findings
-// by code; all writes every finding. It writes a file at a time.
-func writeFindings(w io.Writer, rep *lintReport, color, all bool) {
+// by code; all writes every finding. It writes a file at a time. Each
+// finding's text wraps at 80 columns, its first line in the compiler's
+// form (FILE:LINE:COLUMN: SEVERITY[CODE]: ...), the others indented.
+// original keeps the original dialect in the dialect lists.
+func writeFindings(w io.Writer, rep *lintReport, color, all, original bool) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	for _, n := range rep.Notes {
-		fmt.Fprintf(bw, "%s: %s: %s\n", esc(n.File), paint(color, "note", "36"), esc(n.Note))
+		io.WriteString(bw, wrapIndent(fmt.Sprintf("%s: %s: %s", esc(n.File), paint(color, "note", "36"), esc(n.Note)), termWidth, "", findingIndent))
 	}
 	tallies := map[string][]lint.Tally{}
 	for _, t := range rep.Tallies {
@@ -198,7 +207,7 @@ func writeFindings(w io.Writer, rep *lintReport, color, all bool) {
 		for j < len(rep.Findings) && rep.Findings[j].File == rep.Findings[i].File {
 			j++
 		}
-		writeFileFindings(bw, rep.Findings[i:j], tallies[rep.Findings[i].File], color, all)
+		writeFileFindings(bw, rep.Findings[i:j], tallies[rep.Findings[i].File], color, all, original)
 		i = j
 	}
 	if len(rep.Files) > 0 {
@@ -213,7 +222,7 @@ func writeFindings(w io.Writer, rep *lintReport, color, all bool) {
 
 // writeFileFindings writes the findings of one file, in line order, and
 // counts with them the findings tallied past keptPerCode.
-func writeFileFindings(w io.Writer, fs []finding, tallies []lint.Tally, color, all bool) {
+func writeFileFindings(w io.Writer, fs []finding, tallies []lint.Tally, color, all, original bool) {
 	byCode := map[string][]int{} // the lines of each code
 	var codes []string
 	total := len(fs)
@@ -241,14 +250,18 @@ func writeFileFindings(w io.Writer, fs []finding, tallies []lint.Tally, color, a
 			continue
 		}
 		shown[f.Code] = append(shown[f.Code], f.Line)
-		fmt.Fprintf(w, "%s:%d:%d: %s: %s", esc(f.File), f.Line, f.Column, label, esc(f.Message))
-		if len(f.Dialects) > 0 {
-			fmt.Fprintf(w, " (dialects: %s)", strings.Join(f.Dialects, ", "))
+		text := fmt.Sprintf("%s:%d:%d: %s: %s", esc(f.File), f.Line, f.Column, label, esc(f.Message))
+		ds := f.Dialects
+		if !original {
+			ds = slices.DeleteFunc(slices.Clone(ds), func(d string) bool { return d == "original" })
 		}
-		io.WriteString(w, "\n")
+		if len(ds) > 0 {
+			text += fmt.Sprintf(" (dialects: %s)", strings.Join(ds, ", "))
+		}
+		io.WriteString(w, wrapIndent(text, termWidth, "", findingIndent))
 		if !all && n == shownPerCode {
 			if rest := without(byCode[f.Code], shown[f.Code]); len(rest) > 0 {
-				fmt.Fprintf(w, "%s: %s: ... and %d more %s (lines %s)\n", esc(f.File), label, len(rest), plural(len(rest), "line"), lint.JoinLines(rest, 10))
+				io.WriteString(w, wrapIndent(fmt.Sprintf("%s: %s: ... and %d more %s (lines %s)", esc(f.File), label, len(rest), plural(len(rest), "line"), lint.JoinLines(rest, 10)), termWidth, "", findingIndent))
 			}
 		}
 	}
@@ -265,8 +278,11 @@ func writeFileFindings(w io.Writer, fs []finding, tallies []lint.Tally, color, a
 	for i, c := range codes {
 		parts[i] = fmt.Sprintf("%d %s", len(byCode[c]), c)
 	}
-	fmt.Fprintf(w, "%s: %d findings: %s\n", esc(fs[0].File), total, strings.Join(parts, ", "))
+	io.WriteString(w, wrapIndent(fmt.Sprintf("%s: %d findings: %s", esc(fs[0].File), total, strings.Join(parts, ", ")), termWidth, "", findingIndent))
 }
+
+// findingIndent starts the lines a finding's text wraps onto.
+const findingIndent = "    "
 
 // without returns the sorted lines ls less one occurrence of each of the
 // lines shown.

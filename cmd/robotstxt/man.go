@@ -10,7 +10,7 @@ const manHelp = `Usage: robotstxt man [> robotstxt.1]
 
 Prints the manual page of robotstxt in roff, made from the help texts:
 the commands, each command's help (flags, exit status, examples) and the
-exit status rule. "make man" writes it to docs/robotstxt.1.
+exit status rule, so that the page is always the binary's own.
 
 Read it with:  robotstxt man | man -l -
 Install it:    robotstxt man > ~/.local/share/man/man1/robotstxt.1

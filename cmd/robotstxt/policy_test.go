@@ -100,7 +100,7 @@ func TestCheckURLEachCrawlersPolicy(t *testing.T) {
 		"disallow all (baidu fetch policy): 403 Forbidden: Baidu",
 		"each crawler's own engine reads this answer",
 	} {
-		if !strings.Contains(out, w) {
+		if !strings.Contains(flat(out), flat(w)) { // lines wrap at 80 columns
 			t.Errorf("output lacks %q:\n%s", w, out)
 		}
 	}
@@ -112,7 +112,7 @@ func TestCheckURLEachCrawlersPolicy(t *testing.T) {
 	// A Yandex crawler on a 600 KB file says why.
 	s = newPolicySite(t, 200, policyAnswers[1].body, "")
 	_, out, _ = runCmd(t, "", "check", "-u", s.URL, "--store", "memory", "-c", "YandexBot", "-c", "Googlebot", "/private/x")
-	if !strings.Contains(out, "Yandex ignores files over 500 KB") {
+	if !strings.Contains(flat(out), "Yandex ignores files over 500 KB") {
 		t.Errorf("600 KB for YandexBot: no reason\n%s", out)
 	}
 }
@@ -285,7 +285,7 @@ func TestCheckNotesUnreadableFile(t *testing.T) {
 		path := filepath.Join(dir, c.name)
 		os.WriteFile(path, c.body, 0o644)
 		_, out, stderr := runCmd(t, "", "check", "-f", path, "/x")
-		if !strings.Contains(out, "note: "+c.want) {
+		if !strings.Contains(flat(out), "note: "+c.want) {
 			t.Errorf("%s: output lacks %q:\n%s%s", c.name, c.want, out, stderr)
 		}
 	}
@@ -302,7 +302,7 @@ func TestCheckURLOtherOrigin(t *testing.T) {
 	s := newPolicySite(t, 200, "User-agent: *\nDisallow: /x\n", "")
 	_, out, _ := runCmd(t, "", "check", "-u", s.URL, "--store", "memory", "https://other.example/x", s.URL+"/x", "/x")
 	want := "note: https://other.example/x is not on " + strings.TrimPrefix(s.URL, "") + ": this robots.txt does not govern it"
-	if !strings.Contains(out, want) {
+	if !strings.Contains(flat(out), want) {
 		t.Errorf("output lacks %q:\n%s", want, out)
 	}
 	if strings.Count(out, "does not govern") != 1 {
@@ -314,12 +314,12 @@ func TestCheckURLOtherOrigin(t *testing.T) {
 func TestLintURLEachCrawlersPolicy(t *testing.T) {
 	s := newPolicySite(t, 403, "", "")
 	code, out, stderr := runCmd(t, "", "lint", "-u", s.URL, "--store", "memory")
-	if code != 0 || !strings.Contains(out, "note: for baidu, original: disallow all: 403 Forbidden") {
+	if code != 0 || !strings.Contains(flat(out), "note: for baidu, original: disallow all: 403 Forbidden") {
 		t.Errorf("403: exit %d:\n%s%s", code, out, stderr)
 	}
 	s = newPolicySite(t, 200, policyAnswers[1].body, "")
 	_, out, _ = runCmd(t, "", "lint", "-u", s.URL, "--store", "memory")
-	if !strings.Contains(out, "note: for yandex: allow all: 200 OK: Yandex ignores files over 500 KB") {
+	if !strings.Contains(flat(out), "note: for yandex: allow all: 200 OK: Yandex ignores files over 500 KB") {
 		t.Errorf("600 KB:\n%s", out)
 	}
 }

@@ -184,3 +184,47 @@ func flat(s string) string { return strings.Join(strings.Fields(s), " ") }
 // run of white space in either as one space (a line wrapped at 80 columns
 // still holds what it held on one line).
 func containsWords(s, sub string) bool { return strings.Contains(flat(s), flat(sub)) }
+
+// TestDefaultOutputsFitEightyColumns: the text outputs of compare, check,
+// diff and lint fit 80 columns on the bundled example and on real files
+// (one with a rule of hundreds of NUL bytes, one over 500 KiB, one served
+// as HTML).
+func TestDefaultOutputsFitEightyColumns(t *testing.T) {
+	dir := filepath.Join(sharedDir(t), "corpus", "real")
+	files := []string{"example.robots.txt"}
+	for _, f := range []string{"0003ac6bd6a72447.txt", "29f9b71cadc11c8f.txt", "1592b19683dc5047.txt", "15ce223d6369d0ec.txt", "00766c09380b905a.txt"} {
+		files = append(files, filepath.Join(dir, f))
+	}
+	// And the outputs that read no file (not "crawlers NAME", whose
+	// addresses are left whole, to be copied).
+	for _, args := range [][]string{{"lint", "--codes"}, {"crawlers"}, {"ai"}, {"compare"}} {
+		_, out, _ := runCmd(t, "", args...)
+		for i, l := range strings.Split(out, "\n") {
+			if w := displayWidth(l); w > termWidth {
+				t.Errorf("robotstxt %s: line %d is %d columns: %.120q", strings.Join(args, " "), i+1, w, l)
+			}
+		}
+	}
+	for _, f := range files {
+		for _, args := range [][]string{
+			{"compare", "-f", f},
+			{"compare", "-f", f, "--original", "--probe", "40"},
+			{"check", "-f", f, "-c", "Googlebot", "-c", "Mediapartners-Google", "-c", "Baiduspider", "-a", "FooBot", "-v",
+				"/", "/search?q=x", "https://www.example.com/cart/ツ", "/private/press/launch.html"},
+			{"diff", "example.robots.txt", f},
+			{"diff", f, "testdata/diff_new.txt"},
+			{"lint", f},
+			{"lint", "--all", "--original", f},
+		} {
+			code, out, stderr := runCmd(t, "", args...)
+			if code == 2 || stderr != "" {
+				t.Fatalf("robotstxt %s: exit %d, %s", strings.Join(args, " "), code, stderr)
+			}
+			for i, l := range strings.Split(out, "\n") {
+				if w := displayWidth(l); w > termWidth {
+					t.Errorf("robotstxt %s: line %d is %d columns: %.120q", strings.Join(args, " "), i+1, w, l)
+				}
+			}
+		}
+	}
+}
