@@ -1,7 +1,6 @@
 package bulk
 
 import (
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -9,6 +8,8 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
+	"github.com/seed53c283f5/robotstxt/internal/termesc"
+	"github.com/seed53c283f5/robotstxt/internal/usagejson"
 )
 
 // bulkFormatBatch formats the results of the batch's items that need no
@@ -155,7 +156,7 @@ func bulkResults(buf []byte, cfg *config, it *bulkItem) []byte {
 		buf = append(buf, `,"source":`...)
 		buf = append(buf, sourceJSON...)
 		if cfg.usage {
-			u, sig := usageAnswerJSON(ua, dec.Allowed)
+			u, sig := usagejson.Encode(ua, dec.Allowed)
 			buf = append(buf, `,"usage":`...)
 			buf = append(buf, u...)
 			buf = append(buf, `,"signals":`...)
@@ -260,10 +261,10 @@ func appendJSONString(buf []byte, s string) []byte {
 
 // appendCSV appends one CSV field, quoted when it needs to be (RFC 4180).
 // CSV is read by spreadsheets and shown on terminals: control characters
-// are shown as robotstxt check shows them (esc: \xNN, C1 as \u00NN), and a
-// field that starts with = + - @, a tab or a carriage return, which a
-// spreadsheet may take for a formula, gets a leading ' (OWASP, "CSV
-// Injection").
+// are shown as robotstxt check shows them (termesc.String: \xNN, C1 as
+// \u00NN), and a field that starts with = + - @, a tab or a carriage
+// return, which a spreadsheet may take for a formula, gets a leading '
+// (OWASP, "CSV Injection").
 func appendCSV(buf []byte, s string) []byte {
 	if s == "" {
 		return buf
@@ -277,7 +278,7 @@ func appendCSV(buf []byte, s string) []byte {
 			return append(buf, s...)
 		}
 	}
-	s = esc(s)
+	s = termesc.String(s)
 	if strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
 		s = "'" + s
 	}
@@ -312,73 +313,4 @@ func bulkWho(subjects []Subject) string {
 		}
 	}
 	return "agent"
-}
-
-// usageAnswerJSON is the usage and signals of ua as robotstxt eval writes
-// them, for a URL that may be crawled when allowed: usage null when it may
-// not, signals null when the crawler's groups have no Content-Signal line.
-func usageAnswerJSON(ua robotstxt.UsageAnswer, allowed bool) (usage, signals json.RawMessage) {
-	usage, signals = json.RawMessage("null"), json.RawMessage("null")
-	if allowed {
-		u := map[string]any{robotstxt.UsageTrainAI: "unknown", robotstxt.UsageSearch: "unknown"}
-		for _, p := range ua.Usage.Prefs {
-			u[p.Key] = p.Pref.String()
-		}
-		lines := ua.Usage.Lines
-		if lines == nil {
-			lines = []int{}
-		}
-		u["lines"] = lines
-		usage, _ = json.Marshal(u)
-	}
-	if s := ua.Signals; s.Line != 0 {
-		word := func(v robotstxt.Signal) any {
-			if v == robotstxt.SignalUnset {
-				return nil
-			}
-			return v.String()
-		}
-		signals, _ = json.Marshal(map[string]any{"search": word(s.Search), "ai-train": word(s.AITrain),
-			"ai-input": word(s.AIInput), "line": s.Line})
-	}
-	return usage, signals
-}
-
-// esc returns s with every control character shown as an escape, as the
-// robotstxt commands show untrusted text: C0 (tab and line ends included)
-// and DEL as \xNN, C1 written in UTF-8 (U+0080 to U+009F) as \u00NN, and
-// every byte that is not UTF-8 as \xNN. Everything else, and s when it
-// needs nothing, is returned unchanged.
-func esc(s string) string {
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n <= 1 || r < 0x20 || r >= 0x7f && r <= 0x9f {
-			break
-		}
-		i += n
-	}
-	if i == len(s) {
-		return s
-	}
-	b := make([]byte, 0, len(s)+16)
-	b = append(b, s[:i]...)
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1, r < 0x20, r == 0x7f:
-			b = append(b, '\\', 'x', hexDigits[s[i]>>4], hexDigits[s[i]&0xf])
-		case r >= 0x80 && r <= 0x9f:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[r>>4], hexDigits[r&0xf])
-		default:
-			b = append(b, s[i:i+n]...)
-		}
-		i += n
-	}
-	return string(b)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/termesc"
 	"github.com/seed53c283f5/robotstxt/store"
 )
 
@@ -120,7 +121,7 @@ func TestBulkQuote(t *testing.T) {
 }
 
 // TestAppendJSONStringLikeEncodingJSON checks bulk's JSON strings against
-// encoding/json's with DEL and C1 rewritten as \u escapes (escapeDELAndC1),
+// encoding/json's with DEL and C1 rewritten as \u escapes (termesc.JSON),
 // as the robotstxt commands write JSON through their jsonWriter
 // JSON (DEL and C1 as \u escapes), byte for byte (encoding/json writes \b
 // and \f short; bulk writes them as \u0008 and \u000c, both valid JSON),
@@ -134,7 +135,7 @@ func TestAppendJSONStringLikeEncodingJSON(t *testing.T) {
 		if err := e.Encode(s); err != nil {
 			t.Fatal(err)
 		}
-		out := strings.TrimSuffix(string(escapeDELAndC1(b.Bytes())), "\n")
+		out := strings.TrimSuffix(string(termesc.JSON(b.Bytes())), "\n")
 		return strings.NewReplacer(`\\`, `\\`, `\b`, `\u0008`, `\f`, `\u000c`).Replace(out)
 	}
 	check := func(s string) {
@@ -165,23 +166,3 @@ func TestAppendJSONStringLikeEncodingJSON(t *testing.T) {
 // TestBulkWritesLastResult checks that the last result is written when it
 // filled the writer's batch exactly: a result of 64 KiB or more is handed to
 // the buffered writer at once, and the end of the run must flush it (it was
-
-// escapeDELAndC1 rewrites DEL and the C1 controls (U+0080 to U+009F) of
-// JSON from encoding/json, which writes them as they are, as \u escapes.
-// Outside strings JSON is ASCII, so the rewrite is byte by byte.
-func escapeDELAndC1(p []byte) []byte {
-	out := make([]byte, 0, len(p)+16)
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == 0x7f:
-			out = append(out, `\u007f`...)
-		case c == 0xc2 && i+1 < len(p) && p[i+1] >= 0x80 && p[i+1] <= 0x9f:
-			out = fmt.Appendf(out, `\u00%02x`, p[i+1])
-			i++
-		default:
-			out = append(out, c)
-		}
-	}
-	return out
-}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/usagejson"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
@@ -46,40 +47,16 @@ Disallow: /drafts/
 }
 
 // evalUsage is what "robotstxt eval" answers for a question with "usage":
-// true (cmd/robotstxt's usageJSON), written again here from the core:
-// usage null when dec disallows, else the preferences of the file's
-// Content-Usage rules (none when a fetch policy decided, rules false);
-// signals null when the crawler's groups have no Content-Signal line.
+// true (cmd/robotstxt's usageJSON, which writes through usagejson.Encode):
+// the preferences of the file's Content-Usage rules (none when a fetch
+// policy decided, rules false) for a URL that may be crawled.
 func evalUsage(r *robotstxt.Robots, q robotstxt.Query, allowed, rules bool) (usage, signals string) {
-	usage, signals = "null", "null"
 	var ua robotstxt.UsageAnswer
 	if rules {
 		ua = r.Usage(q)
 	}
-	if allowed {
-		u := map[string]any{robotstxt.UsageTrainAI: "unknown", robotstxt.UsageSearch: "unknown"}
-		for _, p := range ua.Usage.Prefs {
-			u[p.Key] = p.Pref.String()
-		}
-		lines := ua.Usage.Lines
-		if lines == nil {
-			lines = []int{}
-		}
-		u["lines"] = lines
-		b, _ := json.Marshal(u)
-		usage = string(b)
-	}
-	if s := ua.Signals; s.Line != 0 {
-		word := func(v robotstxt.Signal) any {
-			if v == robotstxt.SignalUnset {
-				return nil
-			}
-			return v.String()
-		}
-		b, _ := json.Marshal(map[string]any{"search": word(s.Search), "ai-train": word(s.AITrain), "ai-input": word(s.AIInput), "line": s.Line})
-		signals = string(b)
-	}
-	return usage, signals
+	u, s := usagejson.Encode(ua, allowed)
+	return string(u), string(s)
 }
 
 // usageResult is a result of a check answer, with its usage members raw.
