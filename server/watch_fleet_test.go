@@ -1,66 +1,22 @@
 package server
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"net"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/internal/redistest"
 	"github.com/seed53c283f5/robotstxt/store/redisstore"
 )
-
-// startRedisServer starts a redis-server on a free loopback port for t and
-// stops it when t ends; it returns its address.
-func startRedisServer(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatal("redis-server is not installed (apt-get install -y redis-server)")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", t.TempDir())
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-done })
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	for range 1500 {
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.SetDeadline(time.Now().Add(time.Second))
-			fmt.Fprint(c, "PING\r\n")
-			line, _ := bufio.NewReader(c).ReadString('\n')
-			c.Close()
-			if strings.HasPrefix(line, "+PONG") {
-				return addr
-			}
-		}
-		select {
-		case <-done:
-			t.Fatal("redis-server exited")
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	t.Fatalf("redis-server does not answer on %s", addr)
-	return ""
-}
 
 // TestWatchFleet: two servers on one Redis share a watch made on one of
 // them; the change is checked once and alerted once.
 func TestWatchFleet(t *testing.T) {
-	addr := startRedisServer(t)
+	addr := redistest.Start(t).Addr
 	clk := &watchClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
 	site := newWatchSite(t, "User-agent: *\nAllow: /\n")
 	h := newHook(t)

@@ -1,74 +1,20 @@
 package watch
 
 import (
-	"bufio"
 	"context"
-	"net"
-	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/internal/redistest"
 	"github.com/seed53c283f5/robotstxt/store/redisstore"
 )
-
-// startRedis starts a redis-server on a free loopback port for t, and
-// stops it when t ends; it returns its address.
-func startRedis(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatal("redis-server is not installed (apt-get install -y redis-server)")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	dir := t.TempDir()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	t.Cleanup(func() { cmd.Process.Kill(); <-done })
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	for range 1500 {
-		if redisPing(addr) {
-			return addr
-		}
-		select {
-		case <-done:
-			t.Fatal("redis-server exited")
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	t.Fatalf("redis-server does not answer on %s", addr)
-	return ""
-}
-
-func redisPing(addr string) bool {
-	c, err := net.DialTimeout("tcp", addr, time.Second)
-	if err != nil {
-		return false
-	}
-	defer c.Close()
-	c.SetDeadline(time.Now().Add(time.Second))
-	if _, err := c.Write([]byte("PING\r\n")); err != nil {
-		return false
-	}
-	line, err := bufio.NewReader(c).ReadString('\n')
-	return err == nil && strings.HasPrefix(line, "+PONG")
-}
 
 // TestFleet: two engines on one Redis share the watches; each check runs
 // on one of them, and one alert is sent.
 func TestFleet(t *testing.T) {
-	addr := startRedis(t)
+	addr := redistest.Start(t).Addr
 	clk := newClock()
 	s := newSite(t, "User-agent: *\nAllow: /\n")
 	rc := newReceiver(t)

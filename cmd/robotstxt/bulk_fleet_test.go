@@ -6,75 +6,17 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/bulk"
+	"github.com/seed53c283f5/robotstxt/internal/redistest"
 )
-
-// testRedis is a redis-server that keeps its data across a restart (an
-// append-only file synced on every write), as a production one does.
-type testRedis struct {
-	t    *testing.T
-	addr string
-	port int
-	dir  string
-	cmd  *exec.Cmd
-}
-
-func startTestRedis(t *testing.T) *testRedis {
-	t.Helper()
-	if _, err := exec.LookPath("redis-server"); err != nil {
-		t.Fatal("redis-server is not installed, and the fleet test needs a real one: apt-get install -y redis-server")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	r := &testRedis{t: t, port: port, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), dir: t.TempDir()}
-	t.Cleanup(r.kill)
-	r.start()
-	return r
-}
-
-func (r *testRedis) start() {
-	r.t.Helper()
-	r.cmd = exec.Command("redis-server", "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", r.dir,
-		"--logfile", filepath.Join(r.dir, "redis.log"))
-	if err := r.cmd.Start(); err != nil {
-		r.t.Fatal(err)
-	}
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", r.addr, 100*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("redis-server does not answer on %s", r.addr)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-func (r *testRedis) kill() {
-	if r.cmd != nil {
-		r.cmd.Process.Kill()
-		r.cmd.Wait()
-		r.cmd = nil
-	}
-}
 
 // TestBulkFleet runs three bulk processes on one Redis over the same 300
 // origins (each in its own order), through a fake web behind HTTP_PROXY.
@@ -85,7 +27,9 @@ func (r *testRedis) kill() {
 func TestBulkFleet(t *testing.T) {
 	fw := newFakeWeb(t)
 	fw.delay = 250 * time.Millisecond
-	rd := startTestRedis(t)
+	// A redis-server that keeps its data across a restart (an append-only
+	// file synced on every write), as a production one does.
+	rd := redistest.StartWith(t, "--appendonly", "yes", "--appendfsync", "always")
 	var hosts []string
 	for n := 0; len(hosts) < 300; n++ {
 		if siteKind(n) == "rules" {
@@ -120,7 +64,7 @@ func TestBulkFleet(t *testing.T) {
 	var wg sync.WaitGroup
 	for p := range procs {
 		sumFile := filepath.Join(dir, fmt.Sprintf("sum%d.json", p))
-		cmd := exec.Command(os.Args[0], "bulk", "--quiet", "--store", "redis://"+rd.addr, "--timeout", "2s",
+		cmd := exec.Command(os.Args[0], "bulk", "--quiet", "--store", "redis://"+rd.Addr, "--timeout", "2s",
 			"--concurrency", "8", "--summary", sumFile, filepath.Join(dir, fmt.Sprintf("in%d.txt", p)))
 		cmd.Env = append(os.Environ(), "ROBOTSTXT_RUN_MAIN=1", "HTTP_PROXY="+fw.URL, "NO_PROXY=", "http_proxy=", "no_proxy=")
 		stdout, err := cmd.StdoutPipe()
@@ -158,9 +102,9 @@ func TestBulkFleet(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	cmds[0].Process.Kill() // SIGKILL: leases it holds are never released
 	time.Sleep(500 * time.Millisecond)
-	rd.kill()
+	rd.Kill()
 	time.Sleep(300 * time.Millisecond)
-	rd.start()
+	rd.Restart()
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	select {

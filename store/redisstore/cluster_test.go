@@ -19,8 +19,8 @@ import (
 
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/redistest"
 	"github.com/seed53c283f5/robotstxt/store"
-	"github.com/seed53c283f5/robotstxt/store/internal/redistest"
 )
 
 // cluster is a three-master Redis Cluster started on loopback ports.

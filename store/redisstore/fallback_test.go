@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/internal/redistest"
 	"github.com/seed53c283f5/robotstxt/store"
-	"github.com/seed53c283f5/robotstxt/store/internal/redistest"
 	"github.com/seed53c283f5/robotstxt/store/storetest"
 )
 

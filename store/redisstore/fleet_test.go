@@ -11,8 +11,8 @@ import (
 
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/redistest"
 	"github.com/seed53c283f5/robotstxt/store"
-	"github.com/seed53c283f5/robotstxt/store/internal/redistest"
 )
 
 // countingSite serves a robots.txt after delay and counts the fetches.

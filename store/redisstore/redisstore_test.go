@@ -13,8 +13,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/seed53c283f5/robotstxt/internal/redistest"
 	"github.com/seed53c283f5/robotstxt/store"
-	"github.com/seed53c283f5/robotstxt/store/internal/redistest"
 	"github.com/seed53c283f5/robotstxt/store/storetest"
 )
 

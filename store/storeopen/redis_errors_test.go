@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed53c283f5/robotstxt/store/internal/redistest"
+	"github.com/seed53c283f5/robotstxt/internal/redistest"
 )
 
 // TestRedisRefused: a Redis server that answers but refuses the store (a

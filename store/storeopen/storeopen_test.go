@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/internal/redistest"
 	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/store/boltstore"
-	"github.com/seed53c283f5/robotstxt/store/internal/redistest"
 )
 
 var ctx = context.Background()

@@ -1,7 +1,8 @@
 // Package redistest starts a real redis-server for tests, on a free port of
 // the loopback address, and stops it when the test ends. Tests of the Redis
-// store need the server itself, not a fake: the leases rely on its Lua
-// scripts and its expiry, and the fallback on how its connections fail.
+// store, and of the fleets that share one (the watch engine, the server, the
+// bulk command), need the server itself, not a fake: the leases rely on its
+// Lua scripts and its expiry, and the fallback on how its connections fail.
 package redistest
 
 import (
@@ -136,7 +137,9 @@ func (s *Server) Kill() {
 	s.cmd = nil
 }
 
-// Restart starts the server again on the same port, empty: it saves nothing.
+// Restart starts the server again on the same port and in the same
+// directory: empty, since by default it saves nothing, or with its data
+// when StartWith asked for persistence ("--appendonly", "yes").
 func (s *Server) Restart() {
 	s.t.Helper()
 	s.Kill()
