@@ -17,6 +17,7 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/testweb"
 	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
@@ -43,10 +44,10 @@ func TestBulkMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("parses 96 hostile files")
 	}
-	hw := newHostileWeb(t)
+	hw := testweb.NewHostile(t)
 	u, _ := url.Parse(hw.URL)
 	const origins = 96
-	in := hostileInput(origins, 2)
+	in := testweb.HostileInput(origins, 2)
 	f := &fetch.Fetcher{Dialect: robotstxt.Google, Transport: NewTransport(4, 2, http.ProxyURL(u))}
 	googlebot, _ := robotstxt.LookupCrawler("Googlebot")
 	c, err := New(&Options{
@@ -108,12 +109,12 @@ func (c *countingInput) Read(p []byte) (int, error) {
 // are known all the same, and the reader stops once the window is full:
 // what waits to be written stays bounded however long the input.
 func TestBulkOrderInputBounded(t *testing.T) {
-	sw := newSlowWeb(t)
+	sw := testweb.NewSlow(t)
 	const window = 512 // batches of 256: 3 queued, one with the writer, one being filled
 	cfg := proxyConfig(sw.URL, 8, window)
 	ci := &countingInput{n: 40_000}
 	in := io.MultiReader(strings.NewReader("http://slow.test/private/a\n"), ci)
-	var out lockedBuffer
+	var out testweb.LockedBuffer
 	type result struct {
 		sum Summary
 		err error
@@ -130,7 +131,7 @@ func TestBulkOrderInputBounded(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for cfg.done.Load() < 3*bulkBatchSize {
 		if time.Now().After(deadline) {
-			sw.free()
+			sw.Free()
 			t.Fatalf("progress at %d URLs while the slow origin holds the output: it counts the URLs written, not those known", cfg.done.Load())
 		}
 		time.Sleep(5 * time.Millisecond)
@@ -143,7 +144,7 @@ func TestBulkOrderInputBounded(t *testing.T) {
 	if out.String() != "" {
 		t.Errorf("results written before the first URL's")
 	}
-	sw.free()
+	sw.Free()
 	r := <-res
 	if r.err != nil || r.sum.URLs != 40_001 {
 		t.Fatalf("bulk: %v, %d URLs", r.err, r.sum.URLs)
@@ -209,9 +210,9 @@ func TestBulkWritesLastResult(t *testing.T) {
 	}
 }
 
-// memoryOptions are the options of a run over memoryWeb.
+// memoryOptions are the options of a run over testweb.Memory.
 func memoryOptions() *Options {
-	f := &fetch.Fetcher{Dialect: robotstxt.Google, Transport: memoryWeb{}}
+	f := &fetch.Fetcher{Dialect: robotstxt.Google, Transport: testweb.Memory{}}
 	return &Options{Cache: cache.New(&cache.Options{Store: store.NewMemory(nil), Fetcher: f})}
 }
 
@@ -280,7 +281,7 @@ func TestRunSummaryIsTheRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := memoryInput(2000, 100)
+	in := testweb.MemoryInput(2000, 100)
 	for i, want := range []uint64{100, 0} {
 		sum, err := c.Run(context.Background(), bytes.NewReader(in), io.Discard)
 		if err != nil {
@@ -303,7 +304,7 @@ func TestRunProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := memoryInput(5000, 50)
+	in := testweb.MemoryInput(5000, 50)
 	if _, err := c.Run(context.Background(), bytes.NewReader(in), io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +339,7 @@ func TestRunCancelled(t *testing.T) {
 		}
 	}()
 	ctx, cancel := context.WithCancel(context.Background())
-	var out lockedBuffer
+	var out testweb.LockedBuffer
 	done := make(chan error, 1)
 	var sum Summary
 	go func() {
@@ -373,7 +374,7 @@ func TestRunFunc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := memoryInput(3000, 30)
+	in := testweb.MemoryInput(3000, 30)
 	var urls []string
 	sum, err := c.RunFunc(context.Background(), bytes.NewReader(in), func(r Result) error {
 		urls = append(urls, r.URL)

@@ -11,7 +11,7 @@ import (
 )
 
 // FuzzRun runs the engine over any input (the fetches answered in memory,
-// memoryWeb): it does not fail, and writes one whole JSON result per
+// testweb.Memory): it does not fail, and writes one whole JSON result per
 // subject for each line that is not blank or a comment, in input order.
 func FuzzRun(f *testing.F) {
 	for _, s := range []string{

@@ -6,49 +6,25 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/seed53c283f5/robotstxt/internal/testweb"
 )
 
-// slowWeb is an HTTP proxy that stands in for the web: slow.test answers
-// its robots.txt once release is closed, every other host at once.
-type slowWeb struct {
-	*httptest.Server
-	release chan struct{}
-	once    sync.Once
-}
-
-func newSlowWeb(t *testing.T) *slowWeb {
-	sw := &slowWeb{release: make(chan struct{})}
-	sw.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Hostname() == "slow.test" {
-			select {
-			case <-sw.release:
-			case <-r.Context().Done():
-				return
-			}
-		}
-		io.WriteString(w, "User-agent: *\nDisallow: /private\n")
-	}))
+// newSlowWeb starts a testweb.Slow and routes the bulk fetcher through
+// it as its proxy for the test.
+func newSlowWeb(t *testing.T) *testweb.Slow {
+	sw := testweb.NewSlow(t)
 	u, _ := url.Parse(sw.URL)
 	old := bulkProxy
 	bulkProxy = http.ProxyURL(u)
-	t.Cleanup(func() {
-		bulkProxy = old
-		sw.free()
-		sw.CloseClientConnections()
-		sw.Close()
-	})
+	t.Cleanup(func() { bulkProxy = old })
 	return sw
 }
-
-// free lets slow.test answer.
-func (sw *slowWeb) free() { sw.once.Do(func() { close(sw.release) }) }
 
 // TestBulkOrderAny: with --order any, one slow origin first does not hold
 // back the results of the URLs after it: they are all written while it
@@ -74,7 +50,7 @@ func TestBulkOrderAny(t *testing.T) {
 	// A watchdog: should the fast results wait for the slow one, the test
 	// fails instead of hanging.
 	held := atomic.Bool{}
-	watchdog := time.AfterFunc(60*time.Second, func() { held.Store(true); sw.free() })
+	watchdog := time.AfterFunc(60*time.Second, func() { held.Store(true); sw.Free() })
 	defer watchdog.Stop()
 	sc := bufio.NewScanner(pr)
 	seen := map[int]bool{}
@@ -100,7 +76,7 @@ func TestBulkOrderAny(t *testing.T) {
 	if held.Load() {
 		t.Fatal("the fast origins' results were held back until the slow one answered")
 	}
-	sw.free()
+	sw.Free()
 	if !sc.Scan() {
 		t.Fatalf("no result for the slow origin: %v", sc.Err())
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -15,26 +14,13 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed53c283f5/robotstxt/internal/testweb"
 )
 
 // lockedBuffer is a buffer written by the server's goroutines and read by
 // the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+type lockedBuffer = testweb.LockedBuffer
 
 var servingAt = regexp.MustCompile(`serving the tester at (http://\S+/) `)
 
