@@ -179,27 +179,16 @@ func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn
 	if err != nil {
 		return nil, fmt.Errorf("server: dial %s: %w", addr, err)
 	}
-	var addrs []netip.Addr
-	if ip, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{ip}
-	} else {
-		var r interface {
-			LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
-		} = net.DefaultResolver
-		if g.Resolver != nil {
-			r = g.Resolver
-		}
-		ipNet := "ip"
-		switch network {
-		case "tcp4":
-			ipNet = "ip4"
-		case "tcp6":
-			ipNet = "ip6"
-		}
-		addrs, err = r.LookupNetIP(ctx, ipNet, host)
-		if err != nil {
-			return nil, err
-		}
+	ipNet := "ip"
+	switch network {
+	case "tcp4":
+		ipNet = "ip4"
+	case "tcp6":
+		ipNet = "ip6"
+	}
+	addrs, err := g.lookup(ctx, ipNet, host)
+	if err != nil {
+		return nil, err
 	}
 	d := net.Dialer{}
 	if g.Dialer != nil {
@@ -231,6 +220,22 @@ func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn
 		firstErr = fmt.Errorf("server: no address for %s", host)
 	}
 	return nil, firstErr
+}
+
+// lookup returns host's addresses: host itself when it is an IP address,
+// else what g.Resolver (net.DefaultResolver when nil) resolves it to on
+// network "ip", "ip4" or "ip6".
+func (g *Guard) lookup(ctx context.Context, network, host string) ([]netip.Addr, error) {
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return []netip.Addr{ip}, nil
+	}
+	var r interface {
+		LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+	} = net.DefaultResolver
+	if g.Resolver != nil {
+		r = g.Resolver
+	}
+	return r.LookupNetIP(ctx, network, host)
 }
 
 // control runs on the socket about to connect: the last word on the

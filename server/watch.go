@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -117,22 +116,11 @@ func (s *Server) checkWebhook(ctx context.Context, u *url.URL) error {
 			port = "80"
 		}
 	}
-	var addrs []netip.Addr
-	if ip, err := netip.ParseAddr(host); err == nil {
-		addrs = []netip.Addr{ip}
-	} else {
-		var r interface {
-			LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
-		} = net.DefaultResolver
-		if g.Resolver != nil {
-			r = g.Resolver
-		}
-		ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		addrs, err = r.LookupNetIP(ctx, "ip", host)
-		if err != nil {
-			return fmt.Errorf("%s does not resolve: %v", host, err)
-		}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	addrs, err := g.lookup(ctx, "ip", host)
+	if err != nil {
+		return fmt.Errorf("%s does not resolve: %v", host, err)
 	}
 	for _, a := range addrs {
 		if g.exempt[netip.AddrPortFrom(a, portNum(port))] {
