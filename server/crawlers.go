@@ -51,7 +51,9 @@ type CrawlersAnswer struct {
 	Purposes []string `json:"purposes"`
 }
 
-func newCrawlerInfo(c *robotstxt.Crawler) CrawlerInfo {
+// NewCrawlerInfo is c as GET /v1/crawlers and robotstxt crawlers --json
+// list it.
+func NewCrawlerInfo(c *robotstxt.Crawler) CrawlerInfo {
 	return CrawlerInfo{
 		Name: c.Name, Token: c.Token, Fallbacks: nonNil(c.Fallbacks), IgnoresGlobal: c.IgnoresGlobal,
 		Dialect: c.Dialect.String(), Operator: c.Operator, Purpose: c.Purpose, Control: c.Control,
@@ -104,7 +106,7 @@ func (s *Server) handleCrawlers(w http.ResponseWriter, r *http.Request) {
 		if len(ops) > 0 && !holdsAny(strings.ToLower(c.Operator), ops) {
 			continue
 		}
-		out.Crawlers = append(out.Crawlers, newCrawlerInfo(&c))
+		out.Crawlers = append(out.Crawlers, NewCrawlerInfo(&c))
 	}
 	for _, d := range robotstxt.Dialects() {
 		out.Dialects = append(out.Dialects, d.String())
