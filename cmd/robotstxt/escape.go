@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/seed53c283f5/robotstxt/internal/termesc"
 )
 
 // Text that came from a robots.txt file, a server or the command line is
@@ -14,57 +15,9 @@ import (
 // writes such text through esc, and JSON through jsonWriter, so that no
 // control character reaches the user's terminal.
 
-// esc returns s with every control character shown as an escape: C0 (tab
-// and line ends included) and DEL as \xNN, C1 written in UTF-8 (U+0080 to
-// U+009F) as \u00NN, and every byte that is not UTF-8 (raw 0x80-0x9F, which
-// some terminals take for C1, among them) as \xNN. Everything else, and s
-// when it needs nothing, is returned unchanged.
-func esc(s string) string {
-	i := 0
-	for i < len(s) {
-		c := s[i]
-		if c >= 0x20 && c < 0x7f {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if needsEscape(r, n) {
-			break
-		}
-		i += n
-	}
-	if i == len(s) {
-		return s
-	}
-	b := make([]byte, 0, len(s)+16)
-	b = append(b, s[:i]...)
-	for i < len(s) {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n <= 1, r < 0x20, r == 0x7f:
-			b = append(b, `\x`...)
-			b = appendHex2(b, s[i])
-		case r >= 0x80 && r <= 0x9f:
-			b = append(b, `\u00`...)
-			b = appendHex2(b, byte(r))
-		default:
-			b = append(b, s[i:i+n]...)
-		}
-		i += n
-	}
-	return string(b)
-}
-
-// needsEscape reports whether the rune r, decoded from n bytes, is one esc
-// rewrites.
-func needsEscape(r rune, n int) bool {
-	return r == utf8.RuneError && n <= 1 || r < 0x20 || r >= 0x7f && r <= 0x9f
-}
-
-func appendHex2(b []byte, c byte) []byte {
-	const hex = "0123456789abcdef"
-	return append(b, hex[c>>4], hex[c&0xf])
-}
+// esc returns s with every control character shown as an escape (see
+// termesc.String).
+func esc(s string) string { return termesc.String(s) }
 
 // jsonWriter writes JSON produced by encoding/json with DEL and the C1
 // controls (U+0080 to U+009F), which the encoder writes as they are, as
@@ -75,24 +28,7 @@ func appendHex2(b []byte, c byte) []byte {
 type jsonWriter struct{ w io.Writer }
 
 func (j jsonWriter) Write(p []byte) (int, error) {
-	if bytes.IndexByte(p, 0x7f) < 0 && bytes.IndexByte(p, 0xc2) < 0 {
-		return j.w.Write(p)
-	}
-	out := make([]byte, 0, len(p)+16)
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == 0x7f:
-			out = append(out, `\u007f`...)
-		case c == 0xc2 && i+1 < len(p) && p[i+1] >= 0x80 && p[i+1] <= 0x9f:
-			out = append(out, `\u00`...)
-			out = appendHex2(out, p[i+1])
-			i++
-		default:
-			out = append(out, c)
-		}
-	}
-	if _, err := j.w.Write(out); err != nil {
+	if _, err := j.w.Write(termesc.JSON(p)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -15,6 +15,7 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/internal/suggest"
+	"github.com/seed53c283f5/robotstxt/internal/usagejson"
 )
 
 const evalHelp = `Usage: robotstxt eval [-max-bytes N] < questions.jsonl > answers.jsonl
@@ -371,36 +372,7 @@ func usageJSON(r *robotstxt.Robots, q robotstxt.Query, dec robotstxt.Decision, r
 	if rules {
 		ua = r.Usage(q)
 	}
-	return usageAnswerJSON(ua, dec.Allowed)
-}
-
-// usageAnswerJSON is the usage and signals of ua as eval writes them, for
-// a URL that may be crawled when allowed.
-func usageAnswerJSON(ua robotstxt.UsageAnswer, allowed bool) (usage, signals json.RawMessage) {
-	usage, signals = json.RawMessage("null"), json.RawMessage("null")
-	if allowed {
-		u := map[string]any{robotstxt.UsageTrainAI: "unknown", robotstxt.UsageSearch: "unknown"}
-		for _, p := range ua.Usage.Prefs {
-			u[p.Key] = p.Pref.String()
-		}
-		lines := ua.Usage.Lines
-		if lines == nil {
-			lines = []int{}
-		}
-		u["lines"] = lines
-		usage, _ = json.Marshal(u)
-	}
-	if s := ua.Signals; s.Line != 0 {
-		word := func(v robotstxt.Signal) any {
-			if v == robotstxt.SignalUnset {
-				return nil
-			}
-			return v.String()
-		}
-		signals, _ = json.Marshal(map[string]any{"search": word(s.Search), "ai-train": word(s.AITrain),
-			"ai-input": word(s.AIInput), "line": s.Line})
-	}
-	return usage, signals
+	return usagejson.Encode(ua, dec.Allowed)
 }
 
 // decodeStrict decodes a JSON object into v, refusing a field v does not
