@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/server"
 )
 
 const crawlersHelp = `Usage: robotstxt crawlers [--purpose P]... [--operator NAME]... [--json]
@@ -36,49 +37,12 @@ Examples:
   robotstxt crawlers --json --purpose ai-training | jq -r '.crawlers[].token'
 `
 
-// crawlerEntry is a crawler of the table as --json writes it.
-type crawlerEntry struct {
-	Name              string   `json:"name"`
-	Token             string   `json:"token"`
-	Fallbacks         []string `json:"fallbacks"`
-	Aliases           []string `json:"aliases"`
-	Dialect           string   `json:"dialect"`
-	IgnoresGlobal     bool     `json:"ignores_global"`
-	IgnoresCrawlDelay bool     `json:"ignores_crawl_delay"`
-	Control           bool     `json:"control"`
-	Operator          string   `json:"operator"`
-	Purpose           string   `json:"purpose"`
-	Purposes          []string `json:"purposes"`
-	Docs              string   `json:"docs"`
-	ObeysRobots       string   `json:"obeys_robots"`
-	RobotsNote        string   `json:"robots_note"`
-	IPRanges          []string `json:"ip_ranges"`
-	ReverseDNS        []string `json:"reverse_dns"`
-	Source            string   `json:"source"`
-	Checked           string   `json:"checked"`
-}
-
-// crawlersReport is what --json writes.
+// crawlersReport is what --json writes: the crawlers as GET /v1/crawlers
+// lists them.
 type crawlersReport struct {
-	Crawlers []crawlerEntry `json:"crawlers"`
+	Crawlers []server.CrawlerInfo `json:"crawlers"`
 	// Purposes are the purposes' names, for --purpose.
 	Purposes []string `json:"purposes"`
-}
-
-func newCrawlerEntry(c *robotstxt.Crawler) crawlerEntry {
-	list := func(s []string) []string {
-		if s == nil {
-			return []string{}
-		}
-		return s
-	}
-	return crawlerEntry{
-		Name: c.Name, Token: c.Token, Fallbacks: list(c.Fallbacks), Aliases: list(c.Aliases),
-		Dialect: c.Dialect.String(), IgnoresGlobal: c.IgnoresGlobal, IgnoresCrawlDelay: c.IgnoresCrawlDelay, Control: c.Control,
-		Operator: c.Operator, Purpose: c.Purpose, Purposes: c.Purposes.Names(),
-		Docs: c.Docs, ObeysRobots: c.ObeysRobots.String(), RobotsNote: c.RobotsNote,
-		IPRanges: list(c.IPRanges), ReverseDNS: list(c.ReverseDNS), Source: c.Source, Checked: c.Checked,
-	}
 }
 
 func runCrawlers(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -137,9 +101,9 @@ func runCrawlers(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	list = filterCrawlers(list, want, ops)
 
 	if *jsonOut {
-		rep := crawlersReport{Crawlers: make([]crawlerEntry, 0, len(list)), Purposes: purposeNames()}
+		rep := crawlersReport{Crawlers: make([]server.CrawlerInfo, 0, len(list)), Purposes: purposeNames()}
 		for i := range list {
-			rep.Crawlers = append(rep.Crawlers, newCrawlerEntry(&list[i]))
+			rep.Crawlers = append(rep.Crawlers, server.NewCrawlerInfo(&list[i]))
 		}
 		if err := writeJSON(stdout, rep); err != nil {
 			complain(stderr, "crawlers", "%v", err)
