@@ -3,7 +3,8 @@
 // as text (textContent, text nodes, attribute values): never as HTML.
 'use strict';
 
-(() => {
+// The helpers every section of the page uses: $, el and api.
+const page = (() => {
   const $ = (id) => document.getElementById(id);
 
   // el builds an element: props set attributes (class, text, on<event>),
@@ -26,6 +27,38 @@
     return e;
   }
 
+  // api calls the server's API with the token the page was given, if any:
+  // the answer's JSON, or an Error saying what went wrong (the API's error
+  // message, with its status and field). A 401 shows the token form.
+  async function api(method, path, body) {
+    const headers = {};
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    const token = sessionStorage.getItem('robotstxt-token') || '';
+    if (token) headers.Authorization = 'Bearer ' + token;
+    let resp;
+    try {
+      resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (e) {
+      throw new Error('the server does not answer: ' + e.message);
+    }
+    let data = null;
+    try { data = await resp.json(); } catch (e) { /* not JSON */ }
+    if (!resp.ok) {
+      if (resp.status === 401 && $('token-form')) $('token-form').hidden = false;
+      const err = new Error((data && typeof data.error === 'string') ? data.error : `${method} ${path}: HTTP ${resp.status}`);
+      err.status = resp.status;
+      err.field = data && data.field;
+      throw err;
+    }
+    return data;
+  }
+
+  return { $, el, api };
+})();
+
+(() => {
+  const { $, el, api } = page;
+
   const DIALECTS = [
     ['google', 'Google'], ['bing', 'Bing'], ['yandex', 'Yandex'],
     ['baidu', 'Baidu'], ['original', '1996 draft (original)'], ['rfc9309', 'RFC 9309'],
@@ -47,31 +80,7 @@ Disallow: /
 
   const VIEWS = ['results', 'dialects', 'lint', 'ai', 'diff', 'history'];
 
-  // ---- API ----------------------------------------------------------------
-
-  let token = sessionStorage.getItem('robotstxt-token') || '';
-
-  async function api(method, path, body) {
-    const headers = {};
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    if (token) headers.Authorization = 'Bearer ' + token;
-    let resp;
-    try {
-      resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    } catch (e) {
-      throw new Error('the server does not answer: ' + e.message);
-    }
-    let data = null;
-    try { data = await resp.json(); } catch (e) { /* not JSON */ }
-    if (!resp.ok) {
-      if (resp.status === 401) $('token-form').hidden = false;
-      const err = new Error((data && typeof data.error === 'string') ? data.error : `${method} ${path}: HTTP ${resp.status}`);
-      err.status = resp.status;
-      err.field = data && data.field;
-      throw err;
-    }
-    return data;
-  }
+  // ---- Status -------------------------------------------------------------
 
   function setStatus(text, isError) {
     const s = $('status');
@@ -1598,7 +1607,7 @@ Disallow: /
 
   $('token-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
-    token = $('token').value.trim();
+    const token = $('token').value.trim();
     sessionStorage.setItem('robotstxt-token', token);
     $('token-form').hidden = true;
     init();
@@ -1702,51 +1711,13 @@ Disallow: /
   init();
 })();
 
-// Watches (issue 29): a section of its own, with its own helpers. It lists
+// Watches (issue 29): a section of its own, on the page's helpers. It lists
 // the server's watches, makes and deletes them, and shows a watch's history:
 // each change's verdict flips, fetch-state change and summary of the new
 // version. Everything from the server is put in the page as text.
 (() => {
-  const $ = (id) => document.getElementById(id);
+  const { $, el, api } = page;
   if (!$('watches')) return;
-
-  function el(tag, props, ...kids) {
-    const e = document.createElement(tag);
-    if (props) {
-      for (const [k, v] of Object.entries(props)) {
-        if (v === undefined || v === null || v === false) continue;
-        if (k === 'class') e.className = v;
-        else if (k === 'text') e.textContent = v;
-        else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-        else e.setAttribute(k, v === true ? '' : String(v));
-      }
-    }
-    for (const k of kids.flat()) {
-      if (k === undefined || k === null || k === false) continue;
-      e.append(k instanceof Node ? k : String(k));
-    }
-    return e;
-  }
-
-  async function api(method, path, body) {
-    const headers = {};
-    if (body !== undefined) headers['Content-Type'] = 'application/json';
-    const token = sessionStorage.getItem('robotstxt-token') || '';
-    if (token) headers.Authorization = 'Bearer ' + token;
-    let resp;
-    try {
-      resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    } catch (e) {
-      throw new Error('the server does not answer: ' + e.message);
-    }
-    let data = null;
-    try { data = await resp.json(); } catch (e) { /* not JSON */ }
-    if (!resp.ok) {
-      if (resp.status === 401 && $('token-form')) $('token-form').hidden = false;
-      throw new Error((data && typeof data.error === 'string') ? data.error : `${method} ${path}: HTTP ${resp.status}`);
-    }
-    return data;
-  }
 
   function status(text, isError) {
     const s = $('watch-status');
@@ -1886,32 +1857,15 @@ Disallow: /
   $('watch-refresh').addEventListener('click', refresh);
 })();
 
-// Audit an access log (issue 27): a section of its own, with its own
+// Audit an access log (issue 27): a section of its own, on the page's
 // helpers. It sends the pasted log and the file in the editor to
 // POST /v1/audit and shows the report: the crawlers with their requests,
 // disallowed requests and identities, and each crawler's top disallowed
 // paths, each a link that opens the tester (a permalink: the file, the path
 // and the crawler). Everything from the server is put in the page as text.
 (() => {
-  const $ = (id) => document.getElementById(id);
+  const { $, el } = page;
   if (!$('audit')) return;
-
-  function el(tag, props, ...kids) {
-    const e = document.createElement(tag);
-    if (props) {
-      for (const [k, v] of Object.entries(props)) {
-        if (v === undefined || v === null || v === false) continue;
-        if (k === 'class') e.className = v;
-        else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-        else e.setAttribute(k, v === true ? '' : String(v));
-      }
-    }
-    for (const k of kids.flat()) {
-      if (k === undefined || k === null || k === false) continue;
-      e.append(k instanceof Node ? k : String(k));
-    }
-    return e;
-  }
 
   function status(text, isError) {
     const s = $('audit-status');
