@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/store/storetest"
 )
 
 // TestE2EWatches: the page makes a watch of a local site; a server on the
@@ -17,7 +18,7 @@ import (
 // the new version. Deleted from the page, it is gone.
 func TestE2EWatches(t *testing.T) {
 	site := newWatchSite(t, "User-agent: *\nDisallow: /admin/\n")
-	clk := &watchClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	clk := storetest.NewClock(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 	st := store.NewMemory(nil)
 	checker, err := New(&Options{Store: st, AllowPrivate: true, Now: clk.Now, Watch: WatchOptions{Jitter: func(d time.Duration) time.Duration { return d }}})
 	if err != nil {

@@ -11,13 +11,14 @@ import (
 
 	"github.com/seed53c283f5/robotstxt/internal/redistest"
 	"github.com/seed53c283f5/robotstxt/store/redisstore"
+	"github.com/seed53c283f5/robotstxt/store/storetest"
 )
 
 // TestWatchFleet: two servers on one Redis share a watch made on one of
 // them; the change is checked once and alerted once.
 func TestWatchFleet(t *testing.T) {
 	addr := redistest.Start(t).Addr
-	clk := &watchClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	clk := storetest.NewClock(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 	site := newWatchSite(t, "User-agent: *\nAllow: /\n")
 	h := newHook(t)
 	var servers []*testServer

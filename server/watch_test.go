@@ -15,26 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/store/storetest"
 	"github.com/seed53c283f5/robotstxt/watch"
 )
-
-// watchClock is a clock the watch tests move by hand.
-type watchClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *watchClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *watchClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
-}
 
 // watchSite is a local site whose robots.txt a test changes.
 type watchSite struct {
@@ -101,7 +84,7 @@ func (h *hook) next(t *testing.T) (http.Header, []byte) {
 
 // watchServer is a test server whose watches run on clk, with the
 // delivery of alerts running until the test ends.
-func watchServer(t *testing.T, clk *watchClock, o *Options) *testServer {
+func watchServer(t *testing.T, clk *storetest.Clock, o *Options) *testServer {
 	t.Helper()
 	if o == nil {
 		o = &Options{AllowPrivate: true}
@@ -130,7 +113,7 @@ func watchTick(t *testing.T, ts *testServer, want int) {
 // crawler) pairs, signed, after the receiver's 500; the deleted watch
 // stops.
 func TestWatchAPI(t *testing.T) {
-	clk := &watchClock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)}
+	clk := storetest.NewClock(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 	site := newWatchSite(t, "User-agent: *\nDisallow: /admin/\n")
 	h := newHook(t, 500)
 	ts := watchServer(t, clk, nil)

@@ -18,27 +18,13 @@ import (
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/store/storetest"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
-// clock is a clock tests move by hand.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newClock() *clock { return &clock{now: time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
+// newClock is a clock the tests move by hand.
+func newClock() *storetest.Clock {
+	return storetest.NewClock(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
 }
 
 // site is a local web site whose robots.txt a test changes.
@@ -129,7 +115,7 @@ func fetcherOver(st store.Store, now func() time.Time) func(ctx context.Context,
 	}
 }
 
-func newEngine(t *testing.T, st store.Store, clk *clock, mod func(*Options)) *Engine {
+func newEngine(t *testing.T, st store.Store, clk *storetest.Clock, mod func(*Options)) *Engine {
 	t.Helper()
 	o := &Options{Store: st, Fetch: fetcherOver(st, clk.Now), Now: clk.Now, Backoff: time.Millisecond,
 		Jitter: func(d time.Duration) time.Duration { return d }}
