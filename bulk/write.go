@@ -105,8 +105,12 @@ func (bw *bulkWriter) anyOrder(ctx context.Context, order <-chan *bulkBatch, wak
 	open := 0 // batches taken, not all written
 	var ready []bulkWaiter
 	// wrote counts an item of b written, and closes b when it is the last.
+	// b.taken is tested first: until the writer takes b from order, the
+	// reader may still be appending to b.items (a waiter's origin can be
+	// fetched before its batch is full), so len(b.items) is read only
+	// after the channel handed b over.
 	wrote := func(b *bulkBatch) {
-		if b.written++; b.written == len(b.items) && b.taken {
+		if b.written++; b.taken && b.written == len(b.items) {
 			open--
 		}
 	}

@@ -390,10 +390,12 @@ type countedConn struct {
 	once sync.Once
 }
 
+// Close counts the connection closed before it closes it: closing it
+// frees its place under MaxConns (netutil.LimitListener), and the next
+// connection accepted in that place must not be counted beside it.
 func (c *countedConn) Close() error {
-	err := c.Conn.Close()
 	c.once.Do(func() { c.open.Add(-1) })
-	return err
+	return c.Conn.Close()
 }
 
 // statusWriter remembers the status written.

@@ -894,7 +894,13 @@ func TestMaxConns(t *testing.T) {
 	select {
 	case got := <-third:
 		if !strings.Contains(got, "robotstxt_connections_max 2") || !strings.Contains(got, "robotstxt_connections_open 2") {
-			t.Errorf("metrics lack the connections: %.300q", got)
+			var lines []string
+			for _, l := range strings.Split(got, "\n") {
+				if strings.HasPrefix(l, "robotstxt_connections") {
+					lines = append(lines, l)
+				}
+			}
+			t.Errorf("metrics lack the connections (want max 2, open 2): %q (%d bytes in all)", lines, len(got))
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the third connection was not accepted once one closed")
