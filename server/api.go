@@ -74,22 +74,7 @@ func plainText(msg string) string {
 
 // nearCrawler is the crawler of the table (by name or token) closest to
 // name, or "".
-func nearCrawler(name string) string {
-	var names []string
-	byToken := map[string]string{}
-	for _, c := range robotstxt.Crawlers() {
-		names = append(names, c.Name)
-		if c.Token != c.Name {
-			names = append(names, c.Token)
-			byToken[c.Token] = c.Name
-		}
-	}
-	near := suggest.Nearest(name, names)
-	if n, ok := byToken[near]; ok {
-		return n
-	}
-	return near
-}
+func nearCrawler(name string) string { return suggest.Crawler(name) }
 
 // didYouMean is ` (did you mean "near"?)`, or "" when near is.
 func didYouMean(near string) string {
@@ -477,11 +462,7 @@ func checkDialect(name string) (robotstxt.Dialect, *Error) {
 	}
 	d, err := robotstxt.ParseDialect(name)
 	if err != nil {
-		var names []string
-		for _, d := range robotstxt.Dialects() {
-			names = append(names, d.String())
-		}
-		if near := suggest.Nearest(name, names); near != "" {
+		if near := suggest.Dialect(name); near != "" {
 			return 0, badField("dialect", "unknown dialect %q (did you mean %q?)", clip(name), near)
 		}
 		return 0, badField("dialect", "%v", err)

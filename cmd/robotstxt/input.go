@@ -337,32 +337,11 @@ func cliError(err error, agentLists []string) error {
 
 // nearCrawler returns the name of the known crawler nearest to name (by
 // its name or its product token), "" when none is near.
-func nearCrawler(name string) string {
-	var names []string
-	byName := map[string]string{}
-	for _, c := range robotstxt.Crawlers() {
-		names = append(names, c.Name)
-		if c.Token != c.Name {
-			names = append(names, c.Token)
-			byName[c.Token] = c.Name
-		}
-	}
-	near := suggest.Nearest(name, names)
-	if n, ok := byName[near]; ok {
-		return n
-	}
-	return near
-}
+func nearCrawler(name string) string { return suggest.Crawler(name) }
 
 // nearDialect returns the dialect name nearest to name, "" when none is
 // near.
-func nearDialect(name string) string {
-	var names []string
-	for _, d := range robotstxt.Dialects() {
-		names = append(names, d.String())
-	}
-	return suggest.Nearest(name, names)
-}
+func nearDialect(name string) string { return suggest.Dialect(name) }
 
 // agentSets splits --agents values ("A,B") into token sets, blanks dropped.
 func agentSets(lists []string) [][]string {
