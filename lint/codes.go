@@ -69,7 +69,7 @@ type Code struct {
 	Fix      string   // what to do
 }
 
-// codes is the table of every code, in the order of the README.
+// codes is the table of every code, in the order of docs/cli.md.
 var codes = []Code{
 	{"utf16", SeverityError, allDialects, "the file is UTF-16: crawlers read bytes and find no rule in it", "save the file as UTF-8"},
 	{"file-truncated", SeverityError, []string{"google", "rfc9309", "bing", "yandex"}, "the file is over 500 KiB: crawlers read only the first 512,000 bytes, and Yandex ignores the whole file", "shorten the file: merge rules with wildcards, drop obsolete ones"},
@@ -123,7 +123,7 @@ var codeIndex = func() map[string]int {
 	return m
 }()
 
-// Codes returns the table of every code, in a stable order (the README's):
+// Codes returns the table of every code, in a stable order (docs/cli.md's):
 // a copy, which the caller may change.
 func Codes() []Code {
 	out := make([]Code, len(codes))

@@ -51,7 +51,7 @@ other rules that matched and why they lost.
   -d DIALECT    google, rfc9309, bing, yandex, baidu or original: wins over
                 each crawler's own dialect (with -u, its fetch policy too)
   -v            also list the rules that matched and lost, with the reason
-  --json        JSON output (see README: "check --json")
+  --json        JSON output (see docs/cli.md: "check --json")
   --csv         CSV output, one row a URL and crawler: url, crawler, dialect,
                 verdict, line, rule, policy (a field that starts with = + - @
                 is written after a ')

@@ -52,7 +52,7 @@ each with the crawlers' column.
                 which no crawler reads by; it reads every * and $ as a
                 literal character); --json's cells hold its verdicts
                 either way
-  --json        JSON output (see README: "compare --json")
+  --json        JSON output (see docs/cli.md: "compare --json")
   --csv         CSV output, one row a URL and crawler: url, crawler, dialect,
                 verdict, line, rule, disagree, then each dialect's verdict
   --markdown    the same rows as a Markdown table

@@ -47,7 +47,7 @@ robots.txt file, with the deciding line on each side.
                 pipeline: blocked (a URL allowed before is blocked now),
                 allowed (a URL blocked before is allowed now), change (any
                 verdict change: the default); the last line says which
-  --json        JSON output (see README: "diff --json")
+  --json        JSON output (see docs/cli.md: "diff --json")
 
 Exit status, as diff(1): 0 when no verdict changes (with --fail-on: none
 of that kind), 1 when some do, 2 on trouble.

@@ -36,7 +36,7 @@ lines inside groups, a site closed by Disallow: /, encoding problems, the
                     robotstxt/cache.db in the user's cache directory)
   --cached          with -u: lint the cache's copy while it is fresh (up to
                     24 h) instead of fetching now
-  --json            JSON output (see README: "lint --json")
+  --json            JSON output (see docs/cli.md: "lint --json")
   --sarif           SARIF 2.1.0 output, for code-scanning tools
   --disable CODES   comma-separated codes not to report
   --all             text output: every finding; by default a file shows the
