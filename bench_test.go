@@ -1,7 +1,7 @@
 package robotstxt
 
 // Benchmarks of parsing and matching over a fixed sample of the real corpus
-// in ../shared (or $ROBOTSTXT_SHARED), plus generated pathological inputs.
+// in testdata/, plus generated pathological inputs.
 // They assert nothing about time. Run them with
 //
 //	go test -run '^$' -bench . -benchmem
@@ -59,13 +59,10 @@ var (
 // errBenchNoData says the shared data is not there.
 var errBenchNoData = errors.New("shared corpus not found")
 
-// benchSharedDir returns the shared data directory: $ROBOTSTXT_SHARED, else
-// ../shared beside the checkout.
+// benchSharedDir returns the test data directory: the repository's
+// testdata/ folder.
 func benchSharedDir() string {
-	if dir := os.Getenv("ROBOTSTXT_SHARED"); dir != "" {
-		return dir
-	}
-	return filepath.Join("..", "shared")
+	return "testdata"
 }
 
 // benchSampleNames picks n names out of the sorted list: the files at
@@ -87,7 +84,7 @@ func benchLoadCorpus() (*benchCorpus, error) {
 	realDir := filepath.Join(dir, "corpus", "real")
 	entries, err := os.ReadDir(realDir)
 	if err != nil {
-		return nil, fmt.Errorf("%w in %s (set ROBOTSTXT_SHARED): %v", errBenchNoData, realDir, err)
+		return nil, fmt.Errorf("%w in %s: %v", errBenchNoData, realDir, err)
 	}
 	var names []string
 	for _, e := range entries {

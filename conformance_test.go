@@ -8,20 +8,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt/internal/testdata"
 )
 
-// sharedDir is where the project's shared data lives: ../shared beside the
-// checkout, or $ROBOTSTXT_SHARED.
+// sharedDir is where the project's test data lives: the repository's
+// testdata/ folder (conformance/ and corpus/real/).
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("ROBOTSTXT_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "shared")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "conformance")); err != nil {
-		t.Fatalf("conformance data not found in %s (set ROBOTSTXT_SHARED): %v", dir, err)
-	}
-	return dir
+	return testdata.MustRoot(t)
 }
 
 // readJSONL decodes every line of a JSON Lines file into a map.

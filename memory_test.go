@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seed53c283f5/robotstxt/internal/testdata"
+
 	"github.com/seed53c283f5/robotstxt/internal/hostile"
 )
 
@@ -250,7 +252,7 @@ func TestFootprint(t *testing.T) {
 // corpusBodies reads the real corpus (with -short, every tenth file), or
 // skips.
 func corpusBodies(t *testing.T) (bodies [][]byte, parsed float64) {
-	dir := "../shared/corpus/real"
+	dir := testdata.MustCorpus(t)
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		t.Skip(err)

@@ -16,7 +16,7 @@ git -C "$root" worktree add -q --detach "$work/a" "$rev"
 (cd "$work/a/bench" && go test -c -o "$work/a.test" .)
 (cd "$root/bench" && go test -c -o "$work/b.test" .)
 # Both binaries read the corpus from the same place.
-export ROBOTSTXT_SHARED="${ROBOTSTXT_SHARED:-$(cd "$root/.." && pwd)/shared}"
+export ROBOTSTXT_SHARED="${ROBOTSTXT_SHARED:-$root/testdata}"
 cd "$root/bench"
 for _ in $(seq "$rounds"); do
 	"$work/a.test" -test.run '^$' -test.bench "$re" -test.benchtime "$bt" | grep ns/op | sed 's/^/A /'

@@ -50,13 +50,13 @@ type corpus struct {
 // errNoData says the shared data is not there.
 var errNoData = errors.New("shared corpus not found")
 
-// sharedDir returns the shared data directory: $ROBOTSTXT_SHARED, else
-// ../../shared (this module lives in bench/ of the checkout).
+// sharedDir returns the test data directory: $ROBOTSTXT_SHARED when set,
+// else the repository's testdata/ (this module lives in bench/).
 func sharedDir() string {
 	if dir := os.Getenv("ROBOTSTXT_SHARED"); dir != "" {
 		return dir
 	}
-	return filepath.Join("..", "..", "shared")
+	return filepath.Join("..", "testdata")
 }
 
 // sampleNames picks n names out of the sorted list: those at positions

@@ -9,24 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seed53c283f5/robotstxt/internal/testdata"
+
 	"github.com/seed53c283f5/robotstxt"
 )
 
-// sharedDir is the shared test data beside the checkout.
+// sharedDir is the repository's testdata/ folder.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("ROBOTSTXT_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared")
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(abs, "conformance")); err != nil {
-		t.Fatalf("conformance data not found in %s (set ROBOTSTXT_SHARED): %v", abs, err)
-	}
-	return abs
+	return testdata.MustRoot(t)
 }
 
 // loadFile reads a robots.txt file as the CLI does: what crawlers read
@@ -346,7 +337,7 @@ func TestLintCrawlDelayOncePerFile(t *testing.T) {
 // TestLintPrecision holds real corpus files that must not get a code (each
 // was a false or unsafe finding before issue 8.5) and files that must.
 //
-// Precision measured on the corpus (../shared/corpus/real, 8,783 files) by
+// Precision measured on the corpus (testdata/corpus/real, 8,783 files) by
 // reading sampled findings, one per file, before -> after the fixes of
 // issue 8.5 (an entry "n/m": n of m sampled findings right and safe to act on):
 //

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seed53c283f5/robotstxt/internal/testdata"
+
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
@@ -66,10 +68,7 @@ func TestAppendFloatEqualsMarshal(t *testing.T) {
 // file), with crawlers, tokens, hostile URLs, crawl-delays and fetched
 // sources, and on the corner cases of nil lists.
 func TestCheckReportEqualsMarshal(t *testing.T) {
-	shared := os.Getenv("ROBOTSTXT_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "shared")
-	}
+	shared := testdata.MustRoot(t)
 	dir := filepath.Join(shared, "corpus", "real")
 	names, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if len(names) == 0 {
@@ -145,10 +144,7 @@ func TestAppendStringEveryOffset(t *testing.T) {
 // the one written from the whole report, byte for byte, on a spread of the
 // corpus (every 97th file) and a fetched source.
 func TestEncodeCheckEqualsReport(t *testing.T) {
-	shared := os.Getenv("ROBOTSTXT_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "shared")
-	}
+	shared := testdata.MustRoot(t)
 	names, _ := filepath.Glob(filepath.Join(shared, "corpus", "real", "*.txt"))
 	if len(names) == 0 {
 		t.Fatal("no corpus")

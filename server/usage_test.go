@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seed53c283f5/robotstxt/internal/testdata"
+
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/internal/usagejson"
@@ -76,10 +78,7 @@ type usageResult struct {
 // fetch policy reads). Without the usage members, the answer is the one
 // written without the option.
 func TestCheckUsageEqualsEval(t *testing.T) {
-	shared := os.Getenv("ROBOTSTXT_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "shared")
-	}
+	shared := testdata.MustRoot(t)
 	files := slices.Clone(usageFiles)
 	names, _ := filepath.Glob(filepath.Join(shared, "corpus", "real", "*.txt"))
 	slices.Sort(names)

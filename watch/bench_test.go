@@ -15,7 +15,7 @@ import (
 // large real file (3.7 MB, read as crawlers read it: its first 500 KiB),
 // and the size of the state it keeps.
 func BenchmarkEvaluate(b *testing.B) {
-	body, err := os.ReadFile("../../shared/corpus/real/7cb5e464a2e6d26b.txt")
+	body, err := os.ReadFile("../testdata/corpus/real/7cb5e464a2e6d26b.txt")
 	if err != nil {
 		b.Skip("the shared corpus is not here")
 	}

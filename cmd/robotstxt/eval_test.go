@@ -10,25 +10,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt/internal/testdata"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// sharedDir is ../shared beside the checkout, or $ROBOTSTXT_SHARED.
+// sharedDir is the repository's testdata/ folder.
 func sharedDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("ROBOTSTXT_SHARED")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared")
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(abs, "conformance")); err != nil {
-		t.Fatalf("conformance data not found in %s (set ROBOTSTXT_SHARED): %v", abs, err)
-	}
-	return abs
+	return testdata.MustRoot(t)
 }
 
 // runCmd runs the program with args and stdin and returns its exit status
