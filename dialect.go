@@ -27,6 +27,21 @@ var dialectNames = [...]string{"", "google", "rfc9309", "bing", "yandex", "origi
 // Dialects lists every dialect, in a stable order.
 func Dialects() []Dialect { return []Dialect{Google, RFC9309, Bing, Yandex, Baidu, Original} }
 
+// DefaultDialects lists the dialects crawlers read by, in Dialects' order:
+// every dialect but Original, the strict 1996 draft, which no crawler
+// follows. It is the one default set of every face that reads a file in
+// several dialects (lint, compare, the page and the API); Original is added
+// only when asked for. A new slice each call.
+func DefaultDialects() []Dialect {
+	var out []Dialect
+	for _, d := range Dialects() {
+		if d != Original {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // String returns the dialect's name as ParseDialect reads it.
 func (d Dialect) String() string {
 	if int(d) < len(dialectNames) {

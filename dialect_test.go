@@ -1,6 +1,7 @@
 package robotstxt
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -549,5 +550,19 @@ func TestGoogleField(t *testing.T) {
 		if f != c.field || flags != c.flags {
 			t.Errorf("googleField(%q) = %v, %#x; want %v, %#x", c.key, f, flags, c.field, c.flags)
 		}
+	}
+}
+
+// TestDefaultDialects: the dialects crawlers read by are every dialect but
+// the original draft, in Dialects' order, and a fresh slice each call.
+func TestDefaultDialects(t *testing.T) {
+	got := DefaultDialects()
+	want := []Dialect{Google, RFC9309, Bing, Yandex, Baidu}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("DefaultDialects() = %v, want %v", got, want)
+	}
+	got[0] = Original
+	if DefaultDialects()[0] != Google {
+		t.Fatal("DefaultDialects shares its slice")
 	}
 }
