@@ -3,6 +3,7 @@ package testdata
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -24,5 +25,39 @@ func TestDataInRepository(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(MustCorpus(t), "MANIFEST.tsv")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestNothingReadsBesideTheCheckout: no test or program of the main module
+// reads the old ../shared folder beside the checkout, so a plain clone
+// passes its tests (the bench module may take $ROBOTSTXT_SHARED to point at
+// another copy, and defaults to testdata/ too).
+func TestNothingReadsBesideTheCheckout(t *testing.T) {
+	root := filepath.Dir(MustRoot(t))
+	bad := []string{`"../shared`, `"../../shared`, `"../../../shared`, `"..", "shared"`, `"..", "..", "shared"`, `"..", "..", "..", "shared"`}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || filepath.Ext(path) != ".go" {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, s := range bad {
+			if strings.Contains(string(b), s) {
+				rel, _ := filepath.Rel(root, path)
+				t.Errorf("%s reads %s: the test data is in testdata/", rel, s)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
