@@ -1,0 +1,587 @@
+package webbotauth
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/sha512"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dunglas/httpsfv"
+	"golang.org/x/sync/singleflight"
+)
+
+// Defaults of DirectoryOptions.
+const (
+	DefaultFetchTimeout  = 5 * time.Second
+	DefaultMaxBytes      = 64 << 10
+	DefaultMaxKeys       = 32
+	DefaultMinTTL        = time.Minute
+	DefaultTTL           = time.Hour
+	DefaultMaxTTL        = 24 * time.Hour
+	DefaultStaleIfError  = 24 * time.Hour
+	DefaultRateWindow    = time.Minute
+	DefaultMaxDirs       = 10000
+	DefaultMaxConcurrent = 8
+)
+
+// DirectoryOptions configure Directories. Zero fields take the defaults.
+type DirectoryOptions struct {
+	// Client fetches. The service passes its SSRF-guarded client (one
+	// whose dialer refuses private and loopback addresses); the CLI may
+	// reach loopback. nil: a client of its own. Its redirect policy is
+	// replaced: no redirect is ever followed (the draft says MUST NOT).
+	Client *http.Client
+	// Timeout bounds each fetch, all of it (DefaultFetchTimeout).
+	Timeout time.Duration
+	// MaxBytes bounds a response body, after content decoding
+	// (DefaultMaxBytes).
+	MaxBytes int64
+	// MaxKeys bounds the keys of one directory (DefaultMaxKeys).
+	MaxKeys int
+	// MinTTL, DefaultTTL and MaxTTL bound how long a copy is fresh: the
+	// response's max-age (or Expires) clamped to [MinTTL, MaxTTL],
+	// DefaultTTL when it says neither; no-store and no-cache count as
+	// MinTTL, so that they cannot make every request a fetch.
+	MinTTL, TTL, MaxTTL time.Duration
+	// StaleIfError is how long past its freshness a copy keeps being used
+	// while the directory cannot be fetched (the response's
+	// stale-if-error when longer). A failed fetch never evicts a copy.
+	StaleIfError time.Duration
+	// RateWindow is the least time between two fetches of one directory:
+	// however many requests name it, a directory costs at most one fetch
+	// a window (DefaultRateWindow). Failures are remembered for the window.
+	RateWindow time.Duration
+	// MaxDirectories bounds the directories remembered; past it the least
+	// recently used is forgotten (DefaultMaxDirs).
+	MaxDirectories int
+	// MaxConcurrent bounds the fetches under way at once, over all
+	// directories (DefaultMaxConcurrent).
+	MaxConcurrent int
+	// AllowHTTP admits http:// directories (tests; a test server). The
+	// draft requires https.
+	AllowHTTP bool
+	// UserAgent is sent with each fetch.
+	UserAgent string
+	// Now is the clock (time.Now).
+	Now func() time.Time
+}
+
+// Directories fetches and caches key directories. It is safe for
+// concurrent use.
+type Directories struct {
+	o      DirectoryOptions
+	client *http.Client
+	sf     singleflight.Group
+	sem    chan struct{}
+
+	mu      sync.Mutex
+	entries map[string]*dirEntry
+	fetches int // fetches made, for tests
+}
+
+type dirEntry struct {
+	keys        *KeySet
+	info        DirInfo
+	fresh       time.Time // fresh until
+	staleUntil  time.Time // usable on errors until
+	etag        string
+	lastMod     string
+	lastAttempt time.Time
+	lastErr     error
+	used        time.Time
+}
+
+// DirInfo is what a fetch of a directory found, beyond its keys.
+type DirInfo struct {
+	// URL is the URL fetched.
+	URL string `json:"url"`
+	// Fetched is when the copy in use was fetched or last revalidated.
+	Fetched time.Time `json:"fetched"`
+	// Stale reports a copy used past its freshness because a fetch failed.
+	Stale bool `json:"stale,omitempty"`
+	// SelfSignature is the directory's own signature: "valid", "absent",
+	// or "invalid: why" (keys are used either way; the draft makes the
+	// proof optional for a directory the verifier resolved itself).
+	SelfSignature string `json:"self_signature,omitempty"`
+}
+
+// DiscoveryError is a directory that could not be resolved: not evidence
+// about the signer (the outcome is Unverified).
+type DiscoveryError struct {
+	URL    string
+	Reason string
+}
+
+func (e *DiscoveryError) Error() string { return "directory " + e.URL + ": " + e.Reason }
+
+// NewDirectories returns a directory client with options o.
+func NewDirectories(o DirectoryOptions) *Directories {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&o.Timeout, DefaultFetchTimeout)
+	def(&o.MinTTL, DefaultMinTTL)
+	def(&o.TTL, DefaultTTL)
+	def(&o.MaxTTL, DefaultMaxTTL)
+	def(&o.StaleIfError, DefaultStaleIfError)
+	def(&o.RateWindow, DefaultRateWindow)
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MaxKeys <= 0 {
+		o.MaxKeys = DefaultMaxKeys
+	}
+	if o.MaxDirectories <= 0 {
+		o.MaxDirectories = DefaultMaxDirs
+	}
+	if o.MaxConcurrent <= 0 {
+		o.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	var c http.Client
+	if o.Client != nil {
+		c = *o.Client
+	}
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &Directories{
+		o:       o,
+		client:  &c,
+		sem:     make(chan struct{}, o.MaxConcurrent),
+		entries: map[string]*dirEntry{},
+	}
+}
+
+// Fetches returns how many fetches d has made (each directory request
+// sent, conditional or not).
+func (d *Directories) Fetches() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.fetches
+}
+
+// Keys returns the keys of agent a's directory, from the cache when the
+// copy is fresh. keyid is the key the caller looks for: a fresh copy that
+// lacks it is fetched again (a key just added), at most once a rate
+// window. An error is a *DiscoveryError.
+func (d *Directories) Keys(ctx context.Context, a Agent, keyid string) (*KeySet, DirInfo, error) {
+	now := d.o.Now()
+	d.mu.Lock()
+	e := d.entries[a.ID]
+	if e != nil {
+		e.used = now
+		if e.keys != nil && now.Before(e.fresh) && (e.keys.Find(keyid) != nil || now.Sub(e.lastAttempt) < d.o.RateWindow) {
+			ks, info := e.keys, e.info
+			d.mu.Unlock()
+			return ks, info, nil
+		}
+		if now.Sub(e.lastAttempt) < d.o.RateWindow {
+			ks, info, err := e.usable(now)
+			d.mu.Unlock()
+			return ks, info, err
+		}
+	}
+	d.mu.Unlock()
+	_, _, _ = d.sf.Do(a.ID, func() (any, error) {
+		d.refresh(ctx, a)
+		return nil, nil
+	})
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e = d.entries[a.ID]
+	if e == nil {
+		return nil, DirInfo{URL: a.Fetch}, &DiscoveryError{URL: a.Fetch, Reason: "not fetched"}
+	}
+	return e.usable(d.o.Now())
+}
+
+// usable returns the entry's keys when they may be used at now: fresh, or
+// within stale-if-error after a failed fetch. Called with d.mu held.
+func (e *dirEntry) usable(now time.Time) (*KeySet, DirInfo, error) {
+	if e.keys != nil && (now.Before(e.fresh) || e.lastErr != nil && now.Before(e.staleUntil)) {
+		info := e.info
+		info.Stale = !now.Before(e.fresh)
+		return e.keys, info, nil
+	}
+	if e.lastErr != nil {
+		return nil, e.info, e.lastErr
+	}
+	return nil, e.info, &DiscoveryError{URL: e.info.URL, Reason: "copy expired"}
+}
+
+// refresh fetches a's directory once and records the outcome.
+func (d *Directories) refresh(ctx context.Context, a Agent) {
+	now := d.o.Now()
+	d.mu.Lock()
+	e := d.entries[a.ID]
+	if e == nil {
+		d.evictLocked()
+		e = &dirEntry{info: DirInfo{URL: a.Fetch}, used: now}
+		d.entries[a.ID] = e
+	} else if now.Sub(e.lastAttempt) < d.o.RateWindow {
+		d.mu.Unlock() // fetched by the flight before this one
+		return
+	}
+	e.lastAttempt = now
+	etag, lastMod, have := e.etag, e.lastMod, e.keys != nil
+	d.fetches++
+	d.mu.Unlock()
+
+	res, err := d.resolve(ctx, a, etag, lastMod, have)
+
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e = d.entries[a.ID]
+	if e == nil {
+		return
+	}
+	if err != nil {
+		e.lastErr = err
+		return
+	}
+	e.lastErr = nil
+	if !res.notModified {
+		e.keys = res.keys
+		e.info.SelfSignature = res.selfSig
+		e.etag, e.lastMod = res.etag, res.lastMod
+	}
+	e.info.Fetched = now
+	e.fresh = now.Add(res.ttl)
+	e.staleUntil = e.fresh.Add(max(d.o.StaleIfError, res.staleIfError))
+}
+
+// evictLocked forgets the least recently used directory when the cache is
+// full. Called with d.mu held.
+func (d *Directories) evictLocked() {
+	if len(d.entries) < d.o.MaxDirectories {
+		return
+	}
+	var oldest string
+	var t time.Time
+	for id, e := range d.entries {
+		if oldest == "" || e.used.Before(t) {
+			oldest, t = id, e.used
+		}
+	}
+	delete(d.entries, oldest)
+}
+
+type resolved struct {
+	keys              *KeySet
+	selfSig           string
+	etag, lastMod     string
+	ttl, staleIfError time.Duration
+	notModified       bool
+}
+
+// fetched is one response, read within the limits.
+type fetched struct {
+	url    string
+	status int
+	header http.Header
+	body   []byte
+	req    *http.Request
+}
+
+// get fetches url once: no redirect followed, the body bounded. An error
+// is a *DiscoveryError; a status other than 200 (and 304 when
+// conditional) is one too.
+func (d *Directories) get(ctx context.Context, url, accept, etag, lastMod string) (*fetched, error) {
+	fail := func(format string, a ...any) error {
+		return &DiscoveryError{URL: url, Reason: fmt.Sprintf(format, a...)}
+	}
+	select {
+	case d.sem <- struct{}{}:
+		defer func() { <-d.sem }()
+	case <-ctx.Done():
+		return nil, fail("%v", ctx.Err())
+	}
+	ctx, cancel := context.WithTimeout(ctx, d.o.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	req.Header.Set("Accept", accept)
+	if d.o.UserAgent != "" {
+		req.Header.Set("User-Agent", d.o.UserAgent)
+	}
+	if etag != "" {
+		req.Header.Set("If-None-Match", etag)
+	}
+	if lastMod != "" {
+		req.Header.Set("If-Modified-Since", lastMod)
+	}
+	resp, err := d.client.Do(req)
+	if err != nil {
+		return nil, fail("%v", err)
+	}
+	defer resp.Body.Close()
+	f := &fetched{url: url, status: resp.StatusCode, header: resp.Header, req: req}
+	switch {
+	case resp.StatusCode == http.StatusNotModified && (etag != "" || lastMod != ""):
+		return f, nil
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		return f, fail("HTTP %d redirect to %q, not followed (the draft forbids following redirects)", resp.StatusCode, resp.Header.Get("Location"))
+	case resp.StatusCode != http.StatusOK:
+		return f, fail("HTTP %d, not 200", resp.StatusCode)
+	}
+	if resp.ContentLength > d.o.MaxBytes {
+		return f, fail("body of %d bytes, over the limit of %d", resp.ContentLength, d.o.MaxBytes)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, d.o.MaxBytes+1))
+	if err != nil {
+		return f, fail("reading the body: %v", err)
+	}
+	if int64(len(body)) > d.o.MaxBytes {
+		return f, fail("body over the limit of %d bytes", d.o.MaxBytes)
+	}
+	f.body = body
+	return f, nil
+}
+
+const acceptKeys = DirectoryMediaType + ", application/jwk-set+json;q=0.9, application/json;q=0.8"
+
+// jsonMediaType reports whether a Content-Type is one a key set may come
+// as: the directory type, application/jwk-set+json or application/json
+// (the verifier is lenient; Lint is not).
+func jsonMediaType(ct string) (string, bool) {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return ct, false
+	}
+	switch mt {
+	case DirectoryMediaType, "application/jwk-set+json", "application/json":
+		return mt, true
+	}
+	return mt, false
+}
+
+// resolve fetches and reads the keys a's member points to.
+func (d *Directories) resolve(ctx context.Context, a Agent, etag, lastMod string, have bool) (*resolved, error) {
+	if !have {
+		etag, lastMod = "", ""
+	}
+	accept := acceptKeys
+	if a.Type == TypeCIMD {
+		accept = "application/json"
+	}
+	f, err := d.get(ctx, a.Fetch, accept, etag, lastMod)
+	if err != nil {
+		return nil, err
+	}
+	res := &resolved{}
+	res.ttl, res.staleIfError = d.freshness(f.header)
+	if f.status == http.StatusNotModified {
+		res.notModified = true
+		return res, nil
+	}
+	res.etag, res.lastMod = f.header.Get("ETag"), f.header.Get("Last-Modified")
+	if mt, ok := jsonMediaType(f.header.Get("Content-Type")); !ok {
+		return nil, &DiscoveryError{URL: f.url, Reason: fmt.Sprintf("media type %q is not JSON", mt)}
+	}
+	body := f.body
+	if a.Type == TypeCIMD {
+		if body, err = d.cimdKeys(ctx, a, body); err != nil {
+			return nil, err
+		}
+	}
+	ks, err := ParseKeySet(body, d.o.MaxKeys)
+	if err != nil {
+		return nil, &DiscoveryError{URL: f.url, Reason: err.Error()}
+	}
+	res.keys = ks
+	res.selfSig = SelfSignature(f, ks, d.o.Now())
+	return res, nil
+}
+
+// cimdKeys returns the JWK Set a Client ID Metadata Document provides: its
+// "jwks" member, or the set at its "jwks_uri" (fetched by the same rules).
+func (d *Directories) cimdKeys(ctx context.Context, a Agent, body []byte) ([]byte, error) {
+	var doc struct {
+		ClientID string          `json:"client_id"`
+		JWKS     json.RawMessage `json:"jwks"`
+		JWKSURI  string          `json:"jwks_uri"`
+	}
+	fail := func(format string, args ...any) error {
+		return &DiscoveryError{URL: a.Fetch, Reason: fmt.Sprintf(format, args...)}
+	}
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return nil, fail("client metadata is not JSON: %v", err)
+	}
+	if doc.ClientID != a.Value {
+		return nil, fail("client_id %q is not the URL fetched", doc.ClientID)
+	}
+	switch {
+	case len(doc.JWKS) > 0 && doc.JWKSURI != "":
+		return nil, fail("client metadata has both jwks and jwks_uri")
+	case len(doc.JWKS) > 0:
+		return doc.JWKS, nil
+	case doc.JWKSURI != "":
+		it := httpsfv.NewItem(doc.JWKSURI)
+		it.Params.Add("type", httpsfv.Token(TypeJWKSURI))
+		sub, err := ParseAgentValue(a.Member, it, d.o.AllowHTTP)
+		if err != nil {
+			return nil, fail("jwks_uri: %v", err)
+		}
+		f, err := d.get(ctx, sub.Fetch, acceptKeys, "", "")
+		if err != nil {
+			return nil, err
+		}
+		return f.body, nil
+	}
+	return nil, fail("client metadata has neither jwks nor jwks_uri")
+}
+
+// freshness reads how long a response stays fresh and how long past that
+// it may serve on errors, from Cache-Control (max-age, no-store, no-cache,
+// stale-if-error) and Expires, clamped to the options' bounds.
+func (d *Directories) freshness(h http.Header) (ttl, staleIfError time.Duration) {
+	ttl = -1
+	for _, v := range h.Values("Cache-Control") {
+		for dir := range strings.SplitSeq(v, ",") {
+			name, val, _ := strings.Cut(strings.TrimSpace(dir), "=")
+			name = strings.ToLower(name)
+			n, err := strconv.ParseInt(strings.Trim(val, `"`), 10, 64)
+			switch {
+			case name == "no-store" || name == "no-cache":
+				ttl = 0
+			case name == "max-age" && err == nil && ttl != 0:
+				ttl = time.Duration(min(n, 1<<32)) * time.Second
+			case name == "stale-if-error" && err == nil:
+				staleIfError = time.Duration(min(n, 1<<32)) * time.Second
+			}
+		}
+	}
+	if ttl < 0 {
+		if exp, err := http.ParseTime(h.Get("Expires")); err == nil {
+			date, err := http.ParseTime(h.Get("Date"))
+			if err != nil {
+				date = d.o.Now()
+			}
+			ttl = max(exp.Sub(date), 0)
+		}
+	}
+	switch {
+	case ttl < 0:
+		ttl = d.o.TTL
+	case ttl < d.o.MinTTL:
+		ttl = d.o.MinTTL
+	case ttl > d.o.MaxTTL:
+		ttl = d.o.MaxTTL
+	}
+	return ttl, min(staleIfError, d.o.MaxTTL)
+}
+
+// DirectoryTag is the tag of a directory's signature over its own
+// response (the draft's possession proof).
+const DirectoryTag = "http-message-signatures-directory"
+
+// SelfSignature checks the signatures a directory response carries over
+// itself (tag "http-message-signatures-directory", covering
+// "@authority";req and content-digest): "absent" when there is none,
+// "valid" when each verifies with a key of the set and Content-Digest
+// matches the body, else "invalid: why".
+func SelfSignature(f *fetched, ks *KeySet, now time.Time) string {
+	sigs, err := ParseSignatures(f.header)
+	if err != nil {
+		return "invalid: " + err.Error()
+	}
+	req := FromRequest(f.req, "")
+	m := &Message{Header: f.header, Request: req}
+	n := 0
+	for _, s := range sigs {
+		if s.Tag != DirectoryTag {
+			continue
+		}
+		n++
+		if s.HasCreated && time.Unix(s.Created, 0).After(now.Add(DefaultSkew)) {
+			return "invalid: signature " + s.Label + " is dated in the future"
+		}
+		if s.HasExpires && time.Unix(s.Expires, 0).Before(now.Add(-DefaultSkew)) {
+			return "invalid: signature " + s.Label + " has expired"
+		}
+		if !coversDigest(s) {
+			return "invalid: signature " + s.Label + " does not cover content-digest"
+		}
+		k := ks.Find(s.KeyID)
+		if k == nil {
+			return "invalid: signature " + s.Label + "'s keyid is no key of the set"
+		}
+		if err := VerifySignature(m, s, k); err != nil {
+			return "invalid: signature " + s.Label + ": " + err.Error()
+		}
+	}
+	if n == 0 {
+		return "absent"
+	}
+	if err := checkContentDigest(f.header.Get("Content-Digest"), f.body); err != nil {
+		return "invalid: " + err.Error()
+	}
+	return "valid"
+}
+
+func coversDigest(s *Signature) bool {
+	for _, it := range s.Input.Items {
+		if name, _ := it.Value.(string); name == "content-digest" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkContentDigest checks a Content-Digest field (RFC 9530) against a
+// body: every sha-256 and sha-512 member must match, and one must exist.
+func checkContentDigest(field string, body []byte) error {
+	if field == "" {
+		return errors.New("no Content-Digest")
+	}
+	d, err := httpsfv.UnmarshalDictionary([]string{field})
+	if err != nil {
+		return fmt.Errorf("Content-Digest is not a dictionary: %v", err)
+	}
+	checked := 0
+	for _, alg := range d.Names() {
+		m, _ := d.Get(alg)
+		it, ok := m.(httpsfv.Item)
+		if !ok {
+			continue
+		}
+		want, ok := it.Value.([]byte)
+		if !ok {
+			continue
+		}
+		var got []byte
+		switch alg {
+		case "sha-256":
+			h := sha256.Sum256(body)
+			got = h[:]
+		case "sha-512":
+			h := sha512.Sum512(body)
+			got = h[:]
+		default:
+			continue
+		}
+		if subtle.ConstantTimeCompare(got, want) != 1 {
+			return fmt.Errorf("Content-Digest %s does not match the body", alg)
+		}
+		checked++
+	}
+	if checked == 0 {
+		return errors.New("Content-Digest has no sha-256 or sha-512 member")
+	}
+	return nil
+}
