@@ -99,6 +99,8 @@ type dirEntry struct {
 	lastAttempt time.Time
 	lastErr     error
 	used        time.Time
+	fetching    bool          // a fetch is under way: join it
+	ttl         time.Duration // the lifetime of the copy
 }
 
 // DirInfo is what a fetch of a directory found, beyond its keys.
@@ -181,7 +183,7 @@ func (d *Directories) Keys(ctx context.Context, a Agent, keyid string) (*KeySet,
 	now := d.o.Now()
 	d.mu.Lock()
 	e := d.entries[a.ID]
-	if e != nil {
+	if e != nil && !e.fetching {
 		e.used = now
 		if e.keys != nil && now.Before(e.fresh) && (e.keys.Find(keyid) != nil || now.Sub(e.lastAttempt) < d.o.RateWindow) {
 			ks, info := e.keys, e.info
@@ -236,6 +238,7 @@ func (d *Directories) refresh(ctx context.Context, a Agent) {
 		return
 	}
 	e.lastAttempt = now
+	e.fetching = true
 	etag, lastMod, have := e.etag, e.lastMod, e.keys != nil
 	d.fetches++
 	d.mu.Unlock()
@@ -248,6 +251,7 @@ func (d *Directories) refresh(ctx context.Context, a Agent) {
 	if e == nil {
 		return
 	}
+	e.fetching = false
 	if err != nil {
 		e.lastErr = err
 		return
@@ -259,6 +263,10 @@ func (d *Directories) refresh(ctx context.Context, a Agent) {
 		e.etag, e.lastMod = res.etag, res.lastMod
 	}
 	e.info.Fetched = now
+	if res.ttl == 0 {
+		res.ttl = e.ttl
+	}
+	e.ttl = res.ttl
 	e.fresh = now.Add(res.ttl)
 	e.staleUntil = e.fresh.Add(max(d.o.StaleIfError, res.staleIfError))
 }
@@ -387,6 +395,9 @@ func (d *Directories) resolve(ctx context.Context, a Agent, etag, lastMod string
 	res.ttl, res.staleIfError = d.freshness(f.header)
 	if f.status == http.StatusNotModified {
 		res.notModified = true
+		if f.header.Get("Cache-Control") == "" && f.header.Get("Expires") == "" {
+			res.ttl = 0 // the stored response's lifetime stands (RFC 9111 §4.3.4)
+		}
 		return res, nil
 	}
 	res.etag, res.lastMod = f.header.Get("ETag"), f.header.Get("Last-Modified")
