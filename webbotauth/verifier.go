@@ -44,8 +44,8 @@ const DefaultSkew = time.Minute
 // Result is the outcome of a check with its evidence.
 type Result struct {
 	Outcome Outcome `json:"outcome"`
-	// Method is "web-bot-auth" when a Web Bot Auth signature was looked
-	// at, "" when the request carries none.
+	// Method is the check that decided: always "web-bot-auth" (the
+	// evidence record of other checks names theirs).
 	Method string `json:"method"`
 	// Label is the signature's label in Signature-Input.
 	Label string `json:"label,omitempty"`
@@ -135,10 +135,10 @@ func (v *Verifier) Verify(ctx context.Context, r *http.Request) Result {
 // one verifies; else Spoofed when one is wrong; else Unverified.
 func (v *Verifier) VerifyMessage(ctx context.Context, m *Message) Result {
 	now := v.o.Now()
-	res := Result{Outcome: Unverified, Checked: now}
+	res := Result{Outcome: Unverified, Method: Method, Checked: now}
 	sigs, err := ParseSignatures(m.Header)
 	if err != nil {
-		res.Outcome, res.Method, res.Reason = Spoofed, Method, err.Error()
+		res.Outcome, res.Reason = Spoofed, err.Error()
 		return res
 	}
 	var others []string
