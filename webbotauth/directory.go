@@ -197,8 +197,11 @@ func (d *Directories) Keys(ctx context.Context, a Agent, keyid string) (*KeySet,
 		}
 	}
 	d.mu.Unlock()
+	// The fetch outlives the caller that started it (others may wait on
+	// it, and its outcome is cached): it is bounded by Timeout instead.
+	fctx := context.WithoutCancel(ctx)
 	_, _, _ = d.sf.Do(a.ID, func() (any, error) {
-		d.refresh(ctx, a)
+		d.refresh(fctx, a)
 		return nil, nil
 	})
 	d.mu.Lock()
@@ -342,7 +345,7 @@ func (d *Directories) get(ctx context.Context, url, accept, etag, lastMod string
 	switch {
 	case resp.StatusCode == http.StatusNotModified && (etag != "" || lastMod != ""):
 		return f, nil
-	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+	case resp.StatusCode >= 300 && resp.StatusCode < 400 && resp.StatusCode != http.StatusNotModified:
 		return f, fail("HTTP %d redirect to %q, not followed (the draft forbids following redirects)", resp.StatusCode, resp.Header.Get("Location"))
 	case resp.StatusCode != http.StatusOK:
 		return f, fail("HTTP %d, not 200", resp.StatusCode)

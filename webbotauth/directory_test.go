@@ -287,3 +287,22 @@ func TestDirectoryTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestDirectoryCallerGone: a caller that gives up while the directory is
+// being fetched does not make the fetch fail for the others, nor leave a
+// failure cached.
+func TestDirectoryCallerGone(t *testing.T) {
+	s := newSigner(t)
+	d := newDirServer(t, s)
+	clk := newClock()
+	clk.t = time.Now()
+	v, _ := d.verifier(clk, DirectoryOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r := request(t)
+	s.sign(t, r, d.srv.URL, clk.Now(), sigSpec{})
+	v.Verify(ctx, r)
+	if res := verifyAt(t, v, s, d.srv.URL, clk.Now()); res.Outcome != Verified {
+		t.Errorf("after a caller gave up: %s: %s", res.Outcome, res.Reason)
+	}
+}
