@@ -11,6 +11,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	neturl "net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -214,9 +215,10 @@ func (d *Directories) Keys(ctx context.Context, a Agent, keyid string) (*KeySet,
 }
 
 // usable returns the entry's keys when they may be used at now: fresh, or
-// within stale-if-error after a failed fetch. Called with d.mu held.
+// stale within stale-if-error (after a failed fetch, or while the rate
+// window holds the next fetch back). Called with d.mu held.
 func (e *dirEntry) usable(now time.Time) (*KeySet, DirInfo, error) {
-	if e.keys != nil && (now.Before(e.fresh) || e.lastErr != nil && now.Before(e.staleUntil)) {
+	if e.keys != nil && now.Before(e.staleUntil) {
 		info := e.info
 		info.Stale = !now.Before(e.fresh)
 		return e.keys, info, nil
@@ -338,6 +340,10 @@ func (d *Directories) get(ctx context.Context, url, accept, etag, lastMod string
 	}
 	resp, err := d.client.Do(req)
 	if err != nil {
+		var ue *neturl.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // the URL is said once, by DiscoveryError
+		}
 		return nil, fail("%v", err)
 	}
 	defer resp.Body.Close()

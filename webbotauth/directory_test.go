@@ -306,3 +306,26 @@ func TestDirectoryCallerGone(t *testing.T) {
 		t.Errorf("after a caller gave up: %s: %s", res.Outcome, res.Reason)
 	}
 }
+
+// TestDirectoryWindowLongerThanLifetime: with a rate window longer than a
+// copy's lifetime, the copy is used stale until the window lets the next
+// fetch go, rather than leaving requests unverified.
+func TestDirectoryWindowLongerThanLifetime(t *testing.T) {
+	s := newSigner(t)
+	d := newDirServer(t, s)
+	d.set(func(d *dirServer) { d.maxAge = 60 })
+	clk := newClock()
+	clk.t = time.Now()
+	v, dirs := d.verifier(clk, DirectoryOptions{RateWindow: 10 * time.Minute})
+	verifyAt(t, v, s, d.srv.URL, clk.Now())
+	clk.Add(5 * time.Minute)
+	res := verifyAt(t, v, s, d.srv.URL, clk.Now())
+	if res.Outcome != Verified || !res.Directory.Stale || dirs.Fetches() != 1 {
+		t.Errorf("%s: %s (%+v), %d fetches", res.Outcome, res.Reason, res.Directory, dirs.Fetches())
+	}
+	clk.Add(6 * time.Minute)
+	res = verifyAt(t, v, s, d.srv.URL, clk.Now())
+	if res.Outcome != Verified || res.Directory.Stale || dirs.Fetches() != 2 {
+		t.Errorf("after the window: %s (%+v), %d fetches", res.Outcome, res.Directory, dirs.Fetches())
+	}
+}
