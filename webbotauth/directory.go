@@ -33,6 +33,7 @@ const (
 	DefaultRateWindow    = time.Minute
 	DefaultMaxDirs       = 10000
 	DefaultMaxConcurrent = 8
+	DefaultMaxPerOrigin  = 8
 )
 
 // DirectoryOptions configure Directories. Zero fields take the defaults.
@@ -68,6 +69,11 @@ type DirectoryOptions struct {
 	// MaxConcurrent bounds the fetches under way at once, over all
 	// directories (DefaultMaxConcurrent).
 	MaxConcurrent int
+	// MaxPerOrigin bounds the fetches sent to one origin (scheme, host and
+	// port) per rate window, over all the directories on it: signatures
+	// naming many jwks_uri paths of one host cannot turn the verifier into
+	// a flood against that host (DefaultMaxPerOrigin).
+	MaxPerOrigin int
 	// AllowHTTP admits http:// directories (tests; a test server). The
 	// draft requires https.
 	AllowHTTP bool
@@ -88,6 +94,7 @@ type Directories struct {
 	mu      sync.Mutex
 	entries map[string]*dirEntry
 	fetches int // fetches made, for tests
+	origins map[string]*originBudget
 }
 
 type dirEntry struct {
@@ -152,6 +159,9 @@ func NewDirectories(o DirectoryOptions) *Directories {
 	if o.MaxConcurrent <= 0 {
 		o.MaxConcurrent = DefaultMaxConcurrent
 	}
+	if o.MaxPerOrigin <= 0 {
+		o.MaxPerOrigin = DefaultMaxPerOrigin
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -165,7 +175,47 @@ func NewDirectories(o DirectoryOptions) *Directories {
 		client:  &c,
 		sem:     make(chan struct{}, o.MaxConcurrent),
 		entries: map[string]*dirEntry{},
+		origins: map[string]*originBudget{},
 	}
+}
+
+// originBudget counts the fetches sent to one origin in its window.
+type originBudget struct {
+	start time.Time
+	n     int
+}
+
+// takeOrigin spends one fetch of rawURL's origin's budget; false when the
+// window's budget is spent.
+func (d *Directories) takeOrigin(rawURL string) bool {
+	u, err := neturl.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	origin := strings.ToLower(u.Scheme + "://" + u.Host)
+	now := d.o.Now()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	b := d.origins[origin]
+	if b == nil || now.Sub(b.start) >= d.o.RateWindow {
+		if b == nil && len(d.origins) >= d.o.MaxDirectories {
+			for k, ob := range d.origins {
+				if now.Sub(ob.start) >= d.o.RateWindow {
+					delete(d.origins, k)
+				}
+			}
+			if len(d.origins) >= d.o.MaxDirectories {
+				return false
+			}
+		}
+		b = &originBudget{start: now}
+		d.origins[origin] = b
+	}
+	if b.n >= d.o.MaxPerOrigin {
+		return false
+	}
+	b.n++
+	return true
 }
 
 // Fetches returns how many fetches d has made (each directory request
@@ -315,6 +365,9 @@ type fetched struct {
 func (d *Directories) get(ctx context.Context, url, accept, etag, lastMod string) (*fetched, error) {
 	fail := func(format string, a ...any) error {
 		return &DiscoveryError{URL: url, Reason: fmt.Sprintf(format, a...)}
+	}
+	if !d.takeOrigin(url) {
+		return nil, fail("over %d fetches to its origin in %s; not fetched", d.o.MaxPerOrigin, d.o.RateWindow)
 	}
 	select {
 	case d.sem <- struct{}{}:

@@ -162,7 +162,7 @@ func TestDirectoryRateBound(t *testing.T) {
 	d.set(func(d *dirServer) { d.status = 503 })
 	clk := newClock()
 	clk.t = time.Now()
-	v, _ := d.verifier(clk, DirectoryOptions{})
+	v, _ := d.verifier(clk, DirectoryOptions{MaxPerOrigin: 100})
 	const dirsN, each = 10, 30
 	var wg sync.WaitGroup
 	for i := range dirsN {
@@ -327,5 +327,31 @@ func TestDirectoryWindowLongerThanLifetime(t *testing.T) {
 	res = verifyAt(t, v, s, d.srv.URL, clk.Now())
 	if res.Outcome != Verified || res.Directory.Stale || dirs.Fetches() != 2 {
 		t.Errorf("after the window: %s (%+v), %d fetches", res.Outcome, res.Directory, dirs.Fetches())
+	}
+}
+
+// TestDirectoryOriginBound: signatures naming many jwks_uri paths of one
+// host cost at most MaxPerOrigin fetches to that host per rate window.
+func TestDirectoryOriginBound(t *testing.T) {
+	s := newSigner(t)
+	d := newDirServer(t, s)
+	clk := newClock()
+	clk.t = time.Now()
+	v, _ := d.verifier(clk, DirectoryOptions{MaxPerOrigin: 4})
+	for i := range 50 {
+		r := request(t)
+		r.Header.Set("Signature-Agent", fmt.Sprintf("agent=%q;type=jwks_uri", fmt.Sprintf("%s/k/%d", d.srv.URL, i)))
+		s.sign(t, r, "", clk.Now(), sigSpec{})
+		res := v.Verify(context.Background(), r)
+		if want := i < 4; (res.Outcome == Verified) != want || !want && !strings.Contains(res.Reason, "origin") {
+			t.Fatalf("directory %d: %s: %s", i, res.Outcome, res.Reason)
+		}
+	}
+	if h := d.hits.Load(); h != 4 {
+		t.Errorf("%d fetches to one origin, bound 4", h)
+	}
+	clk.Add(2 * time.Minute)
+	if res := verifyAt(t, v, s, d.srv.URL, clk.Now()); res.Outcome != Verified {
+		t.Errorf("the next window: %s: %s", res.Outcome, res.Reason)
 	}
 }
