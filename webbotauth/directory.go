@@ -116,7 +116,7 @@ type DirInfo struct {
 	// URL is the URL fetched.
 	URL string `json:"url"`
 	// Fetched is when the copy in use was fetched or last revalidated.
-	Fetched time.Time `json:"fetched"`
+	Fetched time.Time `json:"fetched,omitzero"`
 	// Stale reports a copy used past its freshness because a fetch failed.
 	Stale bool `json:"stale,omitempty"`
 	// SelfSignature is the directory's own signature: "valid", "absent",
