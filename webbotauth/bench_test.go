@@ -58,6 +58,7 @@ func BenchmarkVerifyCachedNonce(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	i := 0
+	cpu := cpuTime()
 	for b.Loop() {
 		r := reqs[i%len(reqs)]
 		i++
@@ -66,6 +67,7 @@ func BenchmarkVerifyCachedNonce(b *testing.B) {
 			b.Fatal(res.Reason)
 		}
 	}
+	reportCPU(b, cpu)
 }
 
 // newNoncesIfWrapped starts a new replay memory each time the requests
