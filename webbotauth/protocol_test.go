@@ -134,3 +134,22 @@ func TestRequestScheme(t *testing.T) {
 		t.Errorf("%q", m.targetURI())
 	}
 }
+
+// TestTooManyComponents: a signature covering more than MaxComponents
+// components is refused (Spoofed) before its base is built.
+func TestTooManyComponents(t *testing.T) {
+	s := newSigner(t)
+	clk := newClock()
+	v := New(Options{Keys: NewKeySet(mustKey(t, s.jwk)), Now: clk.Now})
+	r := request(t)
+	comps := `"@authority" "signature-agent";key="agent"`
+	for i := range MaxComponents {
+		name := "x-h" + strconv.Itoa(i)
+		r.Header.Set(name, "v")
+		comps += ` "` + name + `"`
+	}
+	s.sign(t, r, "https://a.example", clk.Now(), sigSpec{components: comps})
+	if res := v.Verify(context.Background(), r); res.Outcome != Spoofed || !strings.Contains(res.Reason, "components") {
+		t.Errorf("%s: %s", res.Outcome, res.Reason)
+	}
+}

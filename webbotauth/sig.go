@@ -39,6 +39,10 @@ type Signature struct {
 // past it, the rest are ignored (each costs a verification).
 const MaxSignatures = 8
 
+// MaxComponents bounds the components one signature covers: a signature
+// that covers more is refused before its base is built.
+const MaxComponents = 64
+
 // ParseSignatures reads the Signature-Input and Signature fields of h, in
 // Signature-Input's order. An error means a field is not a structured
 // dictionary; a member that is malformed has its Err set instead.
@@ -71,6 +75,9 @@ func ParseSignatures(h map[string][]string) ([]*Signature, error) {
 			continue
 		}
 		s.Input = il
+		if len(il.Items) > MaxComponents {
+			s.Err = fmt.Errorf("covers %d components, over the %d allowed", len(il.Items), MaxComponents)
+		}
 		for _, it := range il.Items {
 			if _, ok := it.Value.(string); !ok {
 				s.Err = fmt.Errorf("covered component %v is not a string", it.Value)
