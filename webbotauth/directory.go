@@ -132,6 +132,7 @@ type DiscoveryError struct {
 	Reason string
 }
 
+// Error says which directory and why.
 func (e *DiscoveryError) Error() string { return "directory " + e.URL + ": " + e.Reason }
 
 // NewDirectories returns a directory client with options o.
