@@ -50,7 +50,11 @@ const DefaultConcurrency = 64
 type Options struct {
 	// Cache answers each origin's robots.txt (cache.Cache.GetOrigin, or
 	// RefreshOrigin with Refresh), fetching it with its Fetcher when it
-	// holds no fresh copy. Its fetch policy is the run's; a cache shared
+	// holds no fresh copy. A cache with Google's fetch policy (the
+	// default) keeps what every dialect needs: each subject reads its
+	// answer with its own dialect's fetch policy (cache.Answer.For), as
+	// robotstxt check -u does; with Dialect set, give it a fetcher of
+	// that dialect's policy (every subject reads it). A cache shared
 	// between processes through a shared store makes one fetch an origin
 	// for all of them. Give its fetcher a transport from NewTransport to
 	// bound the requests to one host, and Timeout's accounting.
@@ -58,9 +62,9 @@ type Options struct {
 	// Subjects are the crawlers and product tokens asked about, in the
 	// order of each URL's results; none means Googlebot (see Subjects).
 	Subjects []Subject
-	// Dialect is the reading of every subject's rules;
+	// Dialect is the reading of every subject's rules and fetch policy;
 	// robotstxt.DefaultDialect means each crawler's own (Google's for a
-	// product token).
+	// product token: robotstxt.Query.ReadsIn).
 	Dialect robotstxt.Dialect
 	// Format is JSONL (the zero value) or CSV.
 	Format Format
@@ -295,8 +299,22 @@ func (it *bulkItem) bytes(b *bulkBatch) []byte {
 type itemStats struct {
 	allowed, disallowed int32
 	bad                 bool
-	policy              fetch.Policy // 0 with an error
-	first               cache.Source // the answer's source, when the item is its origin's first; else 0
+	// rules, allowAll and disallowAll count the results by the fetch
+	// policy their subject read the answer with (none with an error).
+	rules, allowAll, disallowAll int32
+	first                        cache.Source // the answer's source, when the item is its origin's first; else 0
+}
+
+// count counts a result read with policy p.
+func (st *itemStats) count(p fetch.Policy) {
+	switch p {
+	case fetch.Rules:
+		st.rules++
+	case fetch.AllowAll:
+		st.allowAll++
+	default:
+		st.disallowAll++
+	}
 }
 
 // bulkBatch is a run of consecutive items: the reader fills it, a worker
@@ -339,15 +357,9 @@ func (t *bulkTally) add(st *itemStats, subjects int64) {
 	if st.bad {
 		t.bad++
 	}
-	switch st.policy {
-	case 0:
-	case fetch.Rules:
-		t.rules += subjects
-	case fetch.AllowAll:
-		t.allowAll += subjects
-	default:
-		t.disallowAll += subjects
-	}
+	t.rules += int64(st.rules)
+	t.allowAll += int64(st.allowAll)
+	t.disallowAll += int64(st.disallowAll)
 	if st.first != 0 && int(st.first) < len(t.sources) {
 		t.sources[st.first]++
 	}
