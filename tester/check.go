@@ -123,7 +123,8 @@ func checkRequest(req *CheckRequest, before func(*CheckReport), each func(*Check
 func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string, before func(*CheckReport), each func(*CheckResult)) *CheckReport {
 	var ds []robotstxt.Dialect
 	for _, s := range subjects {
-		ds = append(ds, rowDialect(robotstxt.Query{Crawler: s.crawler, Dialect: d}))
+		q := robotstxt.Query{Crawler: s.crawler, Dialect: d}
+		ds = append(ds, q.ReadsIn())
 	}
 	rep := &CheckReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), PerRow: f.mixed(ds)}
 	rep.Notes = append(rep.Notes, f.fileNotes()...)
@@ -155,7 +156,7 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string, be
 		if s.crawler == nil && d == robotstxt.DefaultDialect {
 			q.Dialect = robotstxt.Google
 		}
-		a := f.Answer(rowDialect(q))
+		a := f.Answer(q.ReadsIn())
 		w := row{q: q, a: a, policy: a.Policy.String()}
 		if a.Policy == fetch.Rules && a.Robots != nil {
 			// What a.Decide asks: the answer's dialect for tokens.

@@ -158,7 +158,8 @@ func Compare(req *CompareRequest) (*Comparison, error) {
 	}
 	ds := robotstxt.Dialects()
 	for i := range subjects {
-		ds = append(ds, rowDialect(subjects[i].query("/", robotstxt.DefaultDialect)))
+		q := subjects[i].query("/", robotstxt.DefaultDialect)
+		ds = append(ds, q.ReadsIn())
 	}
 	cmp := &Comparison{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...)}
 	if left > 0 {
@@ -304,7 +305,7 @@ func compare(f *Source, subjects []subject, dialects []robotstxt.Dialect, cmp *C
 		}
 		for _, u := range cmp.URLs {
 			q := s.query(u, robotstxt.DefaultDialect)
-			own := f.Answer(rowDialect(q)).Decide(q)
+			own := f.Answer(q.ReadsIn()).Decide(q)
 			row.Dialect = own.Dialect.String()
 			cell := CompareCell{URL: u, Allowed: own.Allowed, Line: own.Line(), Group: groupReason(&own), Dialects: map[string]DialectVerdict{}}
 			if own.HasRule() {
@@ -343,7 +344,8 @@ func compare(f *Source, subjects []subject, dialects []robotstxt.Dialect, cmp *C
 			row.Cells = append(row.Cells, cell)
 		}
 		if row.Dialect == "" {
-			row.Dialect = rowDialect(s.query("/", robotstxt.DefaultDialect)).String()
+			q := s.query("/", robotstxt.DefaultDialect)
+			row.Dialect = q.ReadsIn().String()
 		}
 		cmp.Rows = append(cmp.Rows, row)
 	}

@@ -335,18 +335,6 @@ func (f *Source) Answer(d robotstxt.Dialect) *fetch.Answer {
 	return a
 }
 
-// rowDialect is the dialect a question is read in: the query's, else the
-// crawler's own, else Google's.
-func rowDialect(q robotstxt.Query) robotstxt.Dialect {
-	switch {
-	case q.Dialect != robotstxt.DefaultDialect:
-		return q.Dialect
-	case q.Crawler != nil && q.Crawler.Dialect != robotstxt.DefaultDialect:
-		return q.Crawler.Dialect
-	}
-	return robotstxt.Google
-}
-
 // Policy returns how the source decides: "rules" for bytes given or a
 // fetched file with rules to obey, else the fetch policy, "allow-all" or
 // "disallow-all".
