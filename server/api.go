@@ -105,6 +105,9 @@ type LintRequest struct {
 	Robots  *string  `json:"robots"`
 	Origin  string   `json:"origin"`
 	Disable []string `json:"disable"`
+	// Original reports on the original dialect too (the strict 1996
+	// draft, which no crawler follows), as lint --original does.
+	Original bool `json:"original"`
 }
 
 // CompareRequest is the body of POST /v1/compare.
@@ -114,6 +117,9 @@ type CompareRequest struct {
 	URLs     []string `json:"urls"`
 	Crawlers []string `json:"crawlers"`
 	Agents   []string `json:"agents"`
+	// Original compares the original dialect too, as compare --original
+	// does.
+	Original bool `json:"original"`
 }
 
 // DiffRequest is the body of POST /v1/diff.
@@ -171,7 +177,8 @@ type CheckInput struct {
 // LintInput is a validated POST /v1/lint.
 type LintInput struct {
 	Subject
-	Disable []string
+	Disable  []string
+	Original bool // the original dialect too (tester.Dialects)
 }
 
 // CompareInput is a validated POST /v1/compare.
@@ -180,6 +187,7 @@ type CompareInput struct {
 	URLs     []string
 	Crawlers []robotstxt.Crawler
 	Agents   []string
+	Original bool // the original dialect too (tester.Dialects)
 }
 
 // DiffInput is a validated POST /v1/diff.
@@ -500,7 +508,7 @@ func (s *Server) lintInput(req *LintRequest) (*LintInput, *Error) {
 	if e := checkAgents("disable", req.Disable); e != nil {
 		return nil, e
 	}
-	return &LintInput{Subject: sub, Disable: req.Disable}, nil
+	return &LintInput{Subject: sub, Disable: req.Disable, Original: req.Original}, nil
 }
 
 func (s *Server) compareInput(req *CompareRequest) (*CompareInput, *Error) {
@@ -518,7 +526,7 @@ func (s *Server) compareInput(req *CompareRequest) (*CompareInput, *Error) {
 	if e := checkAgents("agents", req.Agents); e != nil {
 		return nil, e
 	}
-	return &CompareInput{Subject: sub, URLs: req.URLs, Crawlers: crawlers, Agents: req.Agents}, nil
+	return &CompareInput{Subject: sub, URLs: req.URLs, Crawlers: crawlers, Agents: req.Agents, Original: req.Original}, nil
 }
 
 func (s *Server) diffInput(req *DiffRequest) (*DiffInput, *Error) {
