@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-
 )
 
 // A Table is a report as rows of text under a heading, for export as CSV
