@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -311,5 +312,46 @@ func TestAnswerForDialects(t *testing.T) {
 	// Allowed still reads in the answer's dialect, as it says.
 	if a.Allowed("MyBot", "/a") {
 		t.Error("Allowed in the answer's dialect (baidu): /a should be disallowed by the first match")
+	}
+}
+
+// TestAnswerForKeeps: what the cache decided beside the status is every
+// dialect's: a copy served stale after a failed refresh, and an origin
+// given up on (allowed after GiveUp unreachable), stay as they are for
+// YandexBot and Baiduspider too.
+func TestAnswerForKeeps(t *testing.T) {
+	var code atomic.Int32 // the status served
+	code.Store(200)
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(int(code.Load()))
+		if code.Load() == 200 {
+			w.Write([]byte("User-agent: *\nDisallow: /x\n"))
+		}
+	})
+	h := newHarness(t, nil)
+	h.get(srv.URL)
+	code.Store(503)
+	h.clk.Advance(25 * time.Hour)
+	a := h.get(srv.URL)
+	if a.Source != StaleCache {
+		t.Fatalf("source %v, want a stale copy", a.Source)
+	}
+	// Yandex reads a 503 as allow all; the stale copy's rules hold.
+	yandex, _ := robotstxt.LookupCrawler("YandexBot")
+	if a.For(robotstxt.Yandex) != a || a.Decide(robotstxt.Query{URL: "/x", Crawler: &yandex}).Allowed {
+		t.Error("a stale copy re-read for YandexBot")
+	}
+
+	srv2 := newServer(t, reply(503, ""))
+	h2 := newHarness(t, nil)
+	h2.c = New(&Options{Store: h2.store, Now: h2.clk.Now, GiveUp: 30 * time.Second, Fetcher: &fetch.Fetcher{Now: h2.clk.Now}})
+	h2.get(srv2.URL)
+	h2.clk.Advance(45 * time.Second) // past GiveUp, before the retry
+	a = h2.get(srv2.URL)
+	if a.Policy != fetch.AllowAll {
+		t.Fatalf("after GiveUp: %v, want allow-all", a.Policy)
+	}
+	if b := a.For(robotstxt.Baidu); b.Policy != fetch.AllowAll {
+		t.Errorf("given up on, for Baidu: %v (%s)", b.Policy, b.Reason)
 	}
 }

@@ -366,7 +366,7 @@ func checkURLs(urls []string, required bool) *Error {
 			return badField(field, "empty")
 		case len(u) > MaxURLBytes:
 			return badField(field, "longer than %d bytes", MaxURLBytes)
-		case !urlStart(u):
+		case !tester.IsURL(u):
 			return badField(field, "%q is neither an absolute URL (http, https or ftp) nor a path starting with /", clip(u))
 		case strings.ContainsFunc(u, isControl):
 			return badField(field, "holds control characters")
@@ -377,25 +377,10 @@ func checkURLs(urls []string, required bool) *Error {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
-// urlStart reports whether u starts as a URL must: a path ('/'), or the
-// scheme http, https or ftp, in any case (schemes are case-insensitive,
-// RFC 3986 section 3.1), and "://".
-func urlStart(u string) bool {
-	if strings.HasPrefix(u, "/") || strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") {
-		return true // the usual spellings, at once
-	}
-	for _, p := range [...]string{"http://", "https://", "ftp://"} {
-		if len(u) >= len(p) && strings.EqualFold(u[:len(p)], p) {
-			return true
-		}
-	}
-	return false
-}
-
 // plainURL reports whether u starts as a URL must and holds no control
 // character: checkURLs takes it as it is.
 func plainURL(u string) bool {
-	return urlStart(u) && !hasControl(u)
+	return tester.IsURL(u) && !hasControl(u)
 }
 
 // hasControl reports whether s holds a control character (below 0x20, or

@@ -251,7 +251,13 @@ func FetchedSource(body []byte, info *FetchInfo, d robotstxt.Dialect) *Source {
 		if n := len(info.Trace); n > 0 && info.Trace[n-1].ContentType != "" {
 			h.Set("Content-Type", info.Trace[n-1].ContentType)
 		}
-		f.resp = &fetch.Response{Status: info.Status, Header: h, Body: body, Size: size}
+		resp := &fetch.Response{Status: info.Status, Header: h, Body: body, Size: size}
+		// Unless the cache decided beside the status (an origin given
+		// up on after a month unreachable: allowed), as cache.Answer.For
+		// reads it.
+		if p, _ := fetch.ParsePolicy(info.Policy); resp.Verdict(robotstxt.Google).Policy == p {
+			f.resp = resp
+		}
 	}
 	return f
 }
