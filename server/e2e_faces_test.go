@@ -59,13 +59,14 @@ func TestE2EDialectSet(t *testing.T) {
 // it, not "/private" (new URL resolved the dot segments), and a bare '%'
 // is not escaped.
 func TestE2ELivePathAsTyped(t *testing.T) {
+	const livePathRobots = "User-agent: *\nDisallow: /private\n"
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/robots.txt" {
 			http.NotFound(w, r)
 			return
 		}
 		w.Header().Set("Content-Type", "text/plain")
-		fmt.Fprint(w, "User-agent: *\nDisallow: /private\n")
+		fmt.Fprint(w, livePathRobots)
 	}))
 	t.Cleanup(site.Close)
 	b := newBrowser(t, 1280, 1000, func(o *Options) { o.AllowPrivate = true })
@@ -74,7 +75,8 @@ func TestE2ELivePathAsTyped(t *testing.T) {
 	b.do(ctx, chromedp.Click(chromedp.CSS("#mode-live")))
 	b.paste(ctx, "origin", site.URL+"/some/page")
 	b.do(ctx, chromedp.Click(chromedp.CSS("#live-form button")))
-	b.waitFor(ctx, `document.getElementById('robots').value.includes('Disallow: /private')`)
+	// The editor held the example of a fresh page: wait for the live file.
+	b.waitFor(ctx, `document.querySelector('#fetch-trace table') !== null && document.getElementById('robots').value === `+jsString(livePathRobots))
 	b.paste(ctx, "urls", "/a/../private\n/a%zz/./b\n/private")
 	b.chooseCrawlers(ctx, "Googlebot")
 	b.runCheck(ctx)
