@@ -118,6 +118,28 @@ func TestBulkAgreesWithCheck(t *testing.T) {
 	if differ > 0 {
 		t.Errorf("%d of %d answers differ", differ, compared)
 	}
+	// The summary counts each result by its own subject's policy.
+	byPolicy := map[string]int64{}
+	var allowed, disallowed int64
+	for _, r := range rows {
+		if r.Allowed == nil {
+			continue // reported above
+		}
+		byPolicy[r.Policy]++
+		if *r.Allowed {
+			allowed++
+		} else {
+			disallowed++
+		}
+	}
+	for p, n := range byPolicy {
+		if sum.Policies[p] != n {
+			t.Errorf("summary: %d results %s, the results say %d", sum.Policies[p], p, n)
+		}
+	}
+	if sum.Allowed != allowed || sum.Disallowed != disallowed {
+		t.Errorf("summary: %d allowed, %d disallowed; the results say %d, %d", sum.Allowed, sum.Disallowed, allowed, disallowed)
+	}
 	if want := 7 * len(paths) * len(subjects); compared != want {
 		t.Errorf("%d answers compared, want %d", compared, want)
 	}

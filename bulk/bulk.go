@@ -42,6 +42,9 @@ const (
 	AnyOrder
 )
 
+// MaxSubjects bounds the subjects of a run (Options.Subjects).
+const MaxSubjects = 1<<16 - 1
+
 // DefaultConcurrency is the origins a run fetches at once by default.
 const DefaultConcurrency = 64
 
@@ -226,6 +229,9 @@ func New(o *Options) (*Checker, error) {
 	if len(cfg.subjects) == 0 {
 		cfg.subjects = defaultSubjects()
 	}
+	if len(cfg.subjects) > MaxSubjects {
+		return nil, fmt.Errorf("bulk: %d subjects, more than %d", len(cfg.subjects), MaxSubjects)
+	}
 	for i, s := range cfg.subjects {
 		if s.Label == "" || s.Crawler == nil && len(s.Agents) == 0 {
 			return nil, fmt.Errorf("bulk: Options.Subjects[%d]: want a label, and a crawler or agents", i)
@@ -295,14 +301,16 @@ func (it *bulkItem) bytes(b *bulkBatch) []byte {
 	return b.out[it.start:it.end]
 }
 
-// itemStats is what an item's results count in the summary.
+// itemStats is what an item's results count in the summary: the results
+// allowed and, by fetch policy, those read with rules and allow-all (an
+// answered item's others were disallowed, and disallow-all). Small: a
+// batch holds 256 items.
 type itemStats struct {
-	allowed, disallowed int32
-	bad                 bool
-	// rules, allowAll and disallowAll count the results by the fetch
-	// policy their subject read the answer with (none with an error).
-	rules, allowAll, disallowAll int32
-	first                        cache.Source // the answer's source, when the item is its origin's first; else 0
+	allowed         int32
+	rules, allowAll uint16 // (New bounds the subjects to MaxSubjects)
+	answered        bool   // its origin answered: one result per subject
+	bad             bool
+	first           cache.Source // the answer's source, when the item is its origin's first; else 0
 }
 
 // count counts a result read with policy p.
@@ -312,8 +320,6 @@ func (st *itemStats) count(p fetch.Policy) {
 		st.rules++
 	case fetch.AllowAll:
 		st.allowAll++
-	default:
-		st.disallowAll++
 	}
 }
 
@@ -352,14 +358,16 @@ type bulkTally struct {
 func (t *bulkTally) add(st *itemStats, subjects int64) {
 	t.urls++
 	t.results += subjects
-	t.allowed += int64(st.allowed)
-	t.disallowed += int64(st.disallowed)
+	if st.answered {
+		t.allowed += int64(st.allowed)
+		t.disallowed += subjects - int64(st.allowed)
+		t.rules += int64(st.rules)
+		t.allowAll += int64(st.allowAll)
+		t.disallowAll += subjects - int64(st.rules) - int64(st.allowAll)
+	}
 	if st.bad {
 		t.bad++
 	}
-	t.rules += int64(st.rules)
-	t.allowAll += int64(st.allowAll)
-	t.disallowAll += int64(st.disallowAll)
 	if st.first != 0 && int(st.first) < len(t.sources) {
 		t.sources[st.first]++
 	}

@@ -56,6 +56,7 @@ func bulkResults(buf []byte, cfg *config, it *bulkItem) []byte {
 			source, sourceJSON = oa.sourceLaterText, oa.sourceLaterJSON
 		}
 	}
+	it.stats.answered = a != nil
 	if errText != "" {
 		it.stats.bad = true
 	}
@@ -78,8 +79,6 @@ func bulkResults(buf []byte, cfg *config, it *bulkItem) []byte {
 			it.stats.count(sa.policy)
 			if dec.Allowed {
 				it.stats.allowed++
-			} else {
-				it.stats.disallowed++
 			}
 		}
 		rule := ""
