@@ -72,6 +72,25 @@ type Crawler struct {
 //	dec := r.Decide(c.Query("https://example.com/a"))
 func (c Crawler) Query(url string) Query { return Query{URL: url, Crawler: &c} }
 
+// ReadsIn returns the dialect q is read in: q.Dialect when it is set, else
+// the dialect of q.Crawler's engine, else Google's. A question about
+// product tokens alone (q.Agents, no crawler) is read in Google's dialect
+// unless q.Dialect says otherwise: tokens are asked with Google's semantics
+// (docs/protocol.md, Dialects), whatever fetch policy brought the file. It
+// is the one rule every face (check, eval, compare, bulk, the cache's
+// answers and the service) applies; the dialect a fetched answer is read
+// with (its fetch policy) is this one too.
+func (q *Query) ReadsIn() Dialect {
+	d := q.Dialect
+	if d == DefaultDialect && q.Crawler != nil {
+		d = q.Crawler.Dialect
+	}
+	if d == DefaultDialect || d > Baidu {
+		return Google // (as Dialect.resolve: this file calls no other)
+	}
+	return d
+}
+
 // Tokens returns the tokens the crawler obeys, in order of preference.
 func (c *Crawler) Tokens() []string {
 	return append([]string{c.Token}, c.Fallbacks...)

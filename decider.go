@@ -55,11 +55,7 @@ func (p *Decider) Dialect() Dialect { return p.d }
 
 // prepare works out the part of q's answers that does not depend on the URL.
 func (r *Robots) prepare(p *Decider, q Query) {
-	d := q.Dialect
-	if d == DefaultDialect && q.Crawler != nil {
-		d = q.Crawler.Dialect
-	}
-	d = d.resolve()
+	d := q.ReadsIn()
 	*p = Decider{r: r, c: r.compiledFor(d), d: d, explain: q.Explain}
 	p.base.Dialect = d
 	if d.IgnoresOversized() && r.size > DefaultMaxBytes {

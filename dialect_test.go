@@ -566,3 +566,61 @@ func TestDefaultDialects(t *testing.T) {
 		t.Fatal("DefaultDialects shares its slice")
 	}
 }
+
+// TestQueryReadsIn: the dialect a query reads in is its own, else its
+// crawler's, else Google's (a product token's); Decide answers in it.
+func TestQueryReadsIn(t *testing.T) {
+	baidu, _ := LookupCrawler("Baiduspider")
+	custom := Crawler{Name: "Custom", Token: "Custom"} // no dialect: Google's
+	r := Parse([]byte("User-agent: *\nAllow: /a\nDisallow: /\n"))
+	for _, c := range []struct {
+		q    Query
+		want Dialect
+	}{
+		{Query{Agents: []string{"MyBot"}}, Google},
+		{Query{Agents: []string{"MyBot"}, Dialect: Yandex}, Yandex},
+		{Query{Crawler: &baidu}, Baidu},
+		{Query{Crawler: &baidu, Dialect: Bing}, Bing},
+		{Query{Crawler: &custom}, Google},
+		{Query{Dialect: Dialect(200)}, Google},
+	} {
+		if got := c.q.ReadsIn(); got != c.want {
+			t.Errorf("%+v: ReadsIn %v, want %v", c.q, got, c.want)
+		}
+		q := c.q
+		q.URL = "/a"
+		if d := r.Decide(q); c.want <= Baidu && d.Dialect != c.want {
+			t.Errorf("%+v: Decide answers in %v, want %v", c.q, d.Dialect, c.want)
+		}
+	}
+}
+
+// TestURLHead: a URL's head is its scheme and authority, cut where
+// PathParamsQuery starts reading; nothing in the path changes it.
+func TestURLHead(t *testing.T) {
+	for _, c := range [][2]string{
+		{"https://example.com/a%zz", "https://example.com"},
+		{"http://example.com:8080?q", "http://example.com:8080"},
+		{"http://example.com;p/x", "http://example.com"},
+		{"http://example.com#f/x", "http://example.com"},
+		{"http://user@example.com/%", "http://user@example.com"},
+		{"ftp://[::1]:21/x", "ftp://[::1]:21"},
+		{"HTTP://Example.COM", "HTTP://Example.COM"},
+		{"example.com/a", "example.com"},
+		{"/a/b", ""},
+		{"#x", ""},
+		{"//example.com/x", "//example.com"},
+	} {
+		if got := URLHead(c[0]); got != c[1] {
+			t.Errorf("URLHead(%q) = %q, want %q", c[0], got, c[1])
+		}
+		// What follows the head is the path rules read (fragment cut).
+		rest, _, _ := strings.Cut(c[0][len(c[1]):], "#")
+		if !strings.HasPrefix(rest, "/") {
+			rest = "/" + rest
+		}
+		if p := PathParamsQuery(c[0]); p != rest {
+			t.Errorf("%q: the path %q does not follow the head (want %q)", c[0], p, rest)
+		}
+	}
+}

@@ -81,11 +81,7 @@ func hhmm(s string) int {
 // (Google's). Decision.CrawlDelay, by contrast, is only the crawl-delay of
 // the chosen groups, as the dialect reads it.
 func (r *Robots) CrawlDelay(q Query) Pace {
-	d := q.Dialect
-	if d == DefaultDialect && q.Crawler != nil {
-		d = q.Crawler.Dialect
-	}
-	d = d.resolve()
+	d := q.ReadsIn()
 	c := r.compiledFor(d)
 	var p Pace
 	p.Ignored = q.Crawler != nil && q.Crawler.IgnoresCrawlDelay

@@ -33,6 +33,29 @@ func PathParamsQuery(url string) string {
 	return p
 }
 
+// URLHead returns the scheme and authority of url as a robots.txt question
+// reads them: the text before its path, params, query or fragment, that is
+// before the first '/', '?', ';' or '#' after "scheme://" (where
+// PathParamsQuery starts reading): "https://example.com:8080" of
+// "https://example.com:8080/a?b". The rest is the path, read as given:
+// nothing in it makes a URL unreadable (a bare '%' is one more byte, as
+// Google's library reads it). A URL's origin is read from its head alone
+// (fetch.OriginOf), so every face that asks about a URL (check, eval, bulk,
+// the service) accepts the same URLs.
+func URLHead(url string) string {
+	from := authorityStart(url)
+	if from < 0 {
+		return url[:strings.IndexByte(url, '#')] // a fragment first
+	}
+	for i := from; i < len(url); i++ {
+		switch url[i] {
+		case '/', '?', ';', '#':
+			return url[:i]
+		}
+	}
+	return url
+}
+
 // splitPath finds the path, params and query of url without allocating. When
 // slash is true the result lacks its leading '/' (it starts with '?' or ';')
 // and the caller must prepend one.

@@ -3,8 +3,8 @@ package audit
 import (
 	"cmp"
 	"slices"
-	"time"
 
+	"github.com/seed53c283f5/robotstxt/internal/utc"
 	"github.com/seed53c283f5/robotstxt/verify"
 )
 
@@ -149,7 +149,7 @@ func (a *Auditor) Report() *Report {
 		r.Verification.DNS = a.o.Verifier.Stats()
 	}
 	for i, v := range a.versions {
-		r.Versions = append(r.Versions, VersionReport{Index: i, From: rfc3339(v.From), Source: v.Source, Judged: a.verRequests[i], Disallowed: a.verDisallowed[i]})
+		r.Versions = append(r.Versions, VersionReport{Index: i, From: utc.RFC3339(v.From), Source: v.Source, Judged: a.verRequests[i], Disallowed: a.verDisallowed[i]})
 	}
 	byIndex := map[int]int{}
 	for ci, cs := range a.crawlers {
@@ -158,7 +158,7 @@ func (a *Auditor) Report() *Report {
 		}
 		cr := CrawlerReport{
 			Crawler: cs.c.Name, Operator: cs.c.Operator, Requests: cs.requests, Disallowed: cs.disallowed,
-			RobotsTxt: cs.robotsTxt, IPs: cs.ips, FirstSeen: rfc3339(cs.first), LastSeen: rfc3339(cs.last),
+			RobotsTxt: cs.robotsTxt, IPs: cs.ips, FirstSeen: utc.RFC3339(cs.first), LastSeen: utc.RFC3339(cs.last),
 			TopDisallowed: []PathReport{},
 		}
 		for _, c := range cs.top.top(a.o.TopPaths) {
@@ -212,11 +212,4 @@ func (a *Auditor) Report() *Report {
 		}
 	}
 	return r
-}
-
-func rfc3339(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
 }

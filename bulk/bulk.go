@@ -42,6 +42,9 @@ const (
 	AnyOrder
 )
 
+// MaxSubjects bounds the subjects of a run (Options.Subjects).
+const MaxSubjects = 1<<16 - 1
+
 // DefaultConcurrency is the origins a run fetches at once by default.
 const DefaultConcurrency = 64
 
@@ -50,7 +53,11 @@ const DefaultConcurrency = 64
 type Options struct {
 	// Cache answers each origin's robots.txt (cache.Cache.GetOrigin, or
 	// RefreshOrigin with Refresh), fetching it with its Fetcher when it
-	// holds no fresh copy. Its fetch policy is the run's; a cache shared
+	// holds no fresh copy. A cache with Google's fetch policy (the
+	// default) keeps what every dialect needs: each subject reads its
+	// answer with its own dialect's fetch policy (cache.Answer.For), as
+	// robotstxt check -u does; with Dialect set, give it a fetcher of
+	// that dialect's policy (every subject reads it). A cache shared
 	// between processes through a shared store makes one fetch an origin
 	// for all of them. Give its fetcher a transport from NewTransport to
 	// bound the requests to one host, and Timeout's accounting.
@@ -58,9 +65,9 @@ type Options struct {
 	// Subjects are the crawlers and product tokens asked about, in the
 	// order of each URL's results; none means Googlebot (see Subjects).
 	Subjects []Subject
-	// Dialect is the reading of every subject's rules;
+	// Dialect is the reading of every subject's rules and fetch policy;
 	// robotstxt.DefaultDialect means each crawler's own (Google's for a
-	// product token).
+	// product token: robotstxt.Query.ReadsIn).
 	Dialect robotstxt.Dialect
 	// Format is JSONL (the zero value) or CSV.
 	Format Format
@@ -222,6 +229,9 @@ func New(o *Options) (*Checker, error) {
 	if len(cfg.subjects) == 0 {
 		cfg.subjects = defaultSubjects()
 	}
+	if len(cfg.subjects) > MaxSubjects {
+		return nil, fmt.Errorf("bulk: %d subjects, more than %d", len(cfg.subjects), MaxSubjects)
+	}
 	for i, s := range cfg.subjects {
 		if s.Label == "" || s.Crawler == nil && len(s.Agents) == 0 {
 			return nil, fmt.Errorf("bulk: Options.Subjects[%d]: want a label, and a crawler or agents", i)
@@ -291,12 +301,26 @@ func (it *bulkItem) bytes(b *bulkBatch) []byte {
 	return b.out[it.start:it.end]
 }
 
-// itemStats is what an item's results count in the summary.
+// itemStats is what an item's results count in the summary: the results
+// allowed and, by fetch policy, those read with rules and allow-all (an
+// answered item's others were disallowed, and disallow-all). Small: a
+// batch holds 256 items.
 type itemStats struct {
-	allowed, disallowed int32
-	bad                 bool
-	policy              fetch.Policy // 0 with an error
-	first               cache.Source // the answer's source, when the item is its origin's first; else 0
+	allowed         int32
+	rules, allowAll uint16 // (New bounds the subjects to MaxSubjects)
+	answered        bool   // its origin answered: one result per subject
+	bad             bool
+	first           cache.Source // the answer's source, when the item is its origin's first; else 0
+}
+
+// count counts a result read with policy p.
+func (st *itemStats) count(p fetch.Policy) {
+	switch p {
+	case fetch.Rules:
+		st.rules++
+	case fetch.AllowAll:
+		st.allowAll++
+	}
 }
 
 // bulkBatch is a run of consecutive items: the reader fills it, a worker
@@ -334,19 +358,15 @@ type bulkTally struct {
 func (t *bulkTally) add(st *itemStats, subjects int64) {
 	t.urls++
 	t.results += subjects
-	t.allowed += int64(st.allowed)
-	t.disallowed += int64(st.disallowed)
+	if st.answered {
+		t.allowed += int64(st.allowed)
+		t.disallowed += subjects - int64(st.allowed)
+		t.rules += int64(st.rules)
+		t.allowAll += int64(st.allowAll)
+		t.disallowAll += subjects - int64(st.rules) - int64(st.allowAll)
+	}
 	if st.bad {
 		t.bad++
-	}
-	switch st.policy {
-	case 0:
-	case fetch.Rules:
-		t.rules += subjects
-	case fetch.AllowAll:
-		t.allowAll += subjects
-	default:
-		t.disallowAll += subjects
 	}
 	if st.first != 0 && int(st.first) < len(t.sources) {
 		t.sources[st.first]++

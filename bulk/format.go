@@ -56,6 +56,7 @@ func bulkResults(buf []byte, cfg *config, it *bulkItem) []byte {
 			source, sourceJSON = oa.sourceLaterText, oa.sourceLaterJSON
 		}
 	}
+	it.stats.answered = a != nil
 	if errText != "" {
 		it.stats.bad = true
 	}
@@ -63,24 +64,21 @@ func bulkResults(buf []byte, cfg *config, it *bulkItem) []byte {
 	if st != nil {
 		origin = st.originText
 	}
-	if a != nil {
-		it.stats.policy = a.Policy
-	}
 	for i := range cfg.subjects {
 		s := &cfg.subjects[i]
 		var dec robotstxt.Decision
 		var ua robotstxt.UsageAnswer
 		policy := ""
 		if a != nil {
-			dec = oa.deciders[i].Decide(it.norm)
+			sa := &oa.subjects[i]
+			dec = sa.decider.Decide(it.norm)
 			if cfg.usage {
-				ua = oa.deciders[i].Usage(it.norm)
+				ua = sa.decider.Usage(it.norm)
 			}
-			policy = oa.policyText
+			policy = sa.policyText
+			it.stats.count(sa.policy)
 			if dec.Allowed {
 				it.stats.allowed++
-			} else {
-				it.stats.disallowed++
 			}
 		}
 		rule := ""
@@ -150,7 +148,7 @@ func bulkResults(buf []byte, cfg *config, it *bulkItem) []byte {
 		buf = append(buf, `,"origin":`...)
 		buf = append(buf, st.originJSON...)
 		buf = append(buf, `,"policy":`...)
-		buf = append(buf, oa.policyJSON...)
+		buf = append(buf, oa.subjects[i].policyJSON...)
 		buf = append(buf, `,"reason":`...)
 		buf = appendJSONString(buf, dec.Reason)
 		buf = append(buf, `,"source":`...)

@@ -66,17 +66,26 @@ type originState struct {
 }
 
 // originAnswer is an origin's answer and what every result of the origin
-// writes, made once: its policy and sources as text and JSON (the first
-// result's, and the later ones'), and one prepared question a subject
-// (cfg.subjects): the group choice is made once an origin, not once a URL.
+// writes, made once: its sources as text and JSON (the first result's,
+// and the later ones'), and one prepared question a subject
+// (cfg.subjects) with the policy it reads: the group choice is made once
+// an origin, not once a URL.
 type originAnswer struct {
 	answer                           *cache.Answer
 	expires                          time.Time // answer.ExpiresAt, one load nearer
-	policyText, policyJSON           string
 	sourceFirstJSON, sourceLaterJSON string
 	sourceFirstText, sourceLaterText string
-	deciders                         []*cache.Decider
+	subjects                         []subjectAnswer
 	weight                           int64
+}
+
+// subjectAnswer is one subject's question of an origin: the decider, and
+// the fetch policy it reads the answer with (the subject's own dialect's,
+// as check reads a live file: cache.Answer.For) as text and JSON.
+type subjectAnswer struct {
+	decider                *cache.Decider
+	policy                 fetch.Policy
+	policyText, policyJSON string
 }
 
 // bulkWaiter is an item waiting for its origin's answer, and its batch.
@@ -86,20 +95,16 @@ type bulkWaiter struct {
 }
 
 // bulkQuery is the question of subject s, as a bulk result asks it (the
-// URL aside).
+// URL aside): read in its dialect (Options.Dialect, else the crawler's
+// own, else Google's: robotstxt.Query.ReadsIn), with that dialect's fetch
+// policy.
 func bulkQuery(cfg *config, s *Subject) robotstxt.Query {
-	q := robotstxt.Query{Crawler: s.Crawler, Agents: s.Agents, Dialect: cfg.dialect}
-	if s.Crawler == nil && cfg.dialect == robotstxt.DefaultDialect {
-		q.Dialect = robotstxt.Google
-	}
-	return q
+	return robotstxt.Query{Crawler: s.Crawler, Agents: s.Agents, Dialect: cfg.dialect}
 }
 
 // newOriginAnswer makes the texts and the questions of a, and weighs them.
 func newOriginAnswer(a *cache.Answer, cfg *config) *originAnswer {
 	oa := &originAnswer{answer: a, expires: a.ExpiresAt}
-	oa.policyText = a.Policy.String()
-	oa.policyJSON = bulkQuote(oa.policyText)
 	oa.sourceFirstText = a.Source.String()
 	oa.sourceLaterText = oa.sourceFirstText
 	if a.Source == cache.Network {
@@ -107,9 +112,12 @@ func newOriginAnswer(a *cache.Answer, cfg *config) *originAnswer {
 	}
 	oa.sourceFirstJSON = bulkQuote(oa.sourceFirstText)
 	oa.sourceLaterJSON = bulkQuote(oa.sourceLaterText)
-	oa.deciders = make([]*cache.Decider, len(cfg.subjects))
+	oa.subjects = make([]subjectAnswer, len(cfg.subjects))
 	for i := range cfg.subjects {
-		oa.deciders[i] = a.Decider(bulkQuery(cfg, &cfg.subjects[i]))
+		d := a.Decider(bulkQuery(cfg, &cfg.subjects[i]))
+		p := d.Answer().Policy
+		oa.subjects[i] = subjectAnswer{decider: d, policy: p, policyText: p.String()}
+		oa.subjects[i].policyJSON = bulkQuote(oa.subjects[i].policyText)
 	}
 	oa.weight = originWeight + int64(len(a.Reason))
 	if a.Robots != nil {

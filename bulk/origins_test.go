@@ -166,3 +166,20 @@ func TestAppendJSONStringLikeEncodingJSON(t *testing.T) {
 // TestBulkWritesLastResult checks that the last result is written when it
 // filled the writer's batch exactly: a result of 64 KiB or more is handed to
 // the buffered writer at once, and the end of the run must flush it (it was
+
+// BenchmarkOriginOf reads the origins of URLs of 50 hosts, as the reader
+// does for each input line: a remembered head, found by the URL's scheme
+// and authority alone.
+func BenchmarkOriginOf(b *testing.B) {
+	var urls []string
+	for i := range 1000 {
+		urls = append(urls, fmt.Sprintf("https://s%d.example.com/some/path/to/page-%d.html?q=%d&r=x", i%50, i, i))
+	}
+	c := originCache{m: map[string]*originHint{}}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if _, _, err := c.originOf(urls[i%len(urls)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

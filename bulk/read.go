@@ -138,28 +138,14 @@ type originHint struct {
 // at once.
 const originCacheMax = 1 << 16
 
-// originOf returns fetch.OriginOf(u). url.Parse, which fetch.OriginOf uses,
-// takes the origin from the scheme and the authority alone (the text up to
-// the first '/', '?' or '#' after "://"), and fails on the rest only for a
-// control byte or a malformed %-escape. So a URL whose start is remembered,
-// and whose rest is plain, printable ASCII with well-formed escapes, has the
-// remembered origin; any other is parsed whole, and only successes are
-// remembered.
+// originOf returns fetch.OriginOf(u). An origin is read from the URL's
+// head alone (its scheme and authority, robotstxt.URLHead of the URL
+// trimmed, as fetch.OriginOf reads it), so a URL whose head is remembered
+// has the remembered origin, whatever its path; any other is read whole,
+// and only successes are remembered.
 func (c *originCache) originOf(u string) (fetch.Origin, **originState, error) {
-	i := strings.Index(u, "://")
-	if i <= 0 {
-		o, err := fetch.OriginOf(u)
-		return o, nil, err
-	}
-	end := i + 3
-	for end < len(u) && u[end] != '/' && u[end] != '?' && u[end] != '#' {
-		end++
-	}
-	if !plainURLRest(u[end:]) {
-		o, err := fetch.OriginOf(u)
-		return o, nil, err
-	}
-	if h, ok := c.m[u[:end]]; ok {
+	head := robotstxt.URLHead(strings.TrimSpace(u))
+	if h, ok := c.m[head]; ok {
 		return h.origin, &h.state, nil
 	}
 	o, err := fetch.OriginOf(u)
@@ -170,30 +156,8 @@ func (c *originCache) originOf(u string) (fetch.Origin, **originState, error) {
 		clear(c.m)
 	}
 	h := &originHint{origin: o}
-	c.m[strings.Clone(u[:end])] = h
+	c.m[strings.Clone(head)] = h
 	return o, &h.state, nil
-}
-
-// plainURLRest reports whether s has only printable ASCII (no space) and
-// well-formed %-escapes.
-func plainURLRest(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f {
-			return false
-		}
-		if c == '%' {
-			if i+2 >= len(s) || !isHexDigit(s[i+1]) || !isHexDigit(s[i+2]) {
-				return false
-			}
-			i += 2
-		}
-	}
-	return true
-}
-
-func isHexDigit(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // bulkParse reads one input line into it; false means a line to skip.

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -250,13 +251,14 @@ func (a *Answer) Allowed(agent, rawURL string) bool {
 	if a.Policy == fetch.Rules && a.Robots != nil && a.Dialect == robotstxt.Google {
 		return a.Robots.Allowed(agent, rawURL) || robotstxt.PathParamsQuery(rawURL) == "/robots.txt"
 	}
-	return a.Decide(robotstxt.Query{URL: rawURL, Agents: []string{agent}}).Allowed
+	return a.Decide(robotstxt.Query{URL: rawURL, Agents: []string{agent}, Dialect: a.Dialect}).Allowed
 }
 
 // Decide answers q under this answer: with the file's rules when Policy is
-// Rules, else with the policy, whose reason the Decision carries. q.Dialect
-// defaults to the answer's (or to q.Crawler's own). /robots.txt itself is
-// always allowed.
+// Rules, else with the policy, whose reason the Decision carries. q is
+// read in q.ReadsIn() (its dialect, else its crawler's, else Google's),
+// with that dialect's fetch policy where the answer allows it (see
+// Decider and For). /robots.txt itself is always allowed.
 func (a *Answer) Decide(q robotstxt.Query) robotstxt.Decision {
 	return a.Decider(q).Decide(q.URL)
 }
@@ -271,15 +273,66 @@ type Decider struct {
 
 // Decider prepares q for many URLs; q.URL is ignored. d.Decide(url)
 // returns what a.Decide with q and that URL returns.
+//
+// q is read in q.ReadsIn(): its dialect, else its crawler's, else Google's
+// (a product token's). The answer it reads is a.For that dialect: an
+// answer fetched with Google's policy is read with the fetch policy of
+// the question's own dialect, as robotstxt check -u reads it (a 403 allows
+// Googlebot and disallows Baiduspider).
 func (a *Answer) Decider(q robotstxt.Query) *Decider {
-	if q.Dialect == robotstxt.DefaultDialect && (q.Crawler == nil || q.Crawler.Dialect == robotstxt.DefaultDialect) {
-		q.Dialect = a.Dialect
-	}
+	q.Dialect = q.ReadsIn()
+	a = a.For(q.Dialect)
 	d := &Decider{a: a, d: q.Dialect}
 	if a.Policy == fetch.Rules && a.Robots != nil {
 		d.rules = a.Robots.Decider(q)
 	}
 	return d
+}
+
+// Answer returns the answer the decider reads: its question's dialect's
+// reading of the cache's answer (Answer.For), whose Policy and Reason
+// apply to every URL but /robots.txt when it has no rules.
+func (d *Decider) Answer() *Answer { return d.a }
+
+// For returns the answer as crawlers of dialect d read it. The cache
+// fetches with one fetch policy, its fetcher's; an answer fetched with
+// Google's (the default, which keeps the body of every 2xx answer) says
+// what each dialect's fetch policy makes of it, from the status it got
+// (fetch.Response.Verdict, the code the fetcher and robotstxt check -u
+// decide with): a 401 or 403 disallows everything for baidu and
+// original, any answer but 200 OK allows everything for yandex, a 429 is
+// a 4xx for rfc9309. A copy served stale after a failed refresh, an
+// answer with no HTTP status (unreachable: the same in every dialect),
+// one the cache gave up on (allowed after Options.GiveUp) and one
+// fetched with another dialect's policy are a itself. The answer is a
+// when d reads it as it is; else a copy whose Dialect is d.
+func (a *Answer) For(d robotstxt.Dialect) *Answer {
+	if d == robotstxt.DefaultDialect {
+		d = robotstxt.Google
+	}
+	if d == a.Dialect || a.Dialect != robotstxt.Google || a.Source == StaleCache || a.Status == 0 || a.Err != nil {
+		return a
+	}
+	r := fetch.Response{Status: a.Status}
+	if n := len(a.Trace); n > 0 && a.Trace[n-1].ContentType != "" {
+		r.Header = http.Header{"Content-Type": {a.Trace[n-1].ContentType}}
+	}
+	if a.Robots != nil {
+		r.Size = len(a.Robots.Body())
+		if a.Truncated {
+			r.Size++ // at least: the fetcher read one byte past its limit
+		}
+	}
+	if r.Verdict(robotstxt.Google).Policy != a.Policy {
+		return a // not Google's reading of the status: given up on
+	}
+	v := r.Verdict(d)
+	b := *a
+	b.Dialect = d
+	if v.Policy != a.Policy {
+		b.Policy, b.Reason, b.Robots = v.Policy, v.Reason, nil
+	}
+	return &b
 }
 
 // Usage answers for url with the AI usage preferences of the answer's file

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -254,5 +255,103 @@ func TestFaultConcurrentQuestions(t *testing.T) {
 	}
 	if e := h.entry(srv.URL); e == nil || !e.HasCopy || string(e.Body) != rules {
 		t.Errorf("stored %+v", e)
+	}
+}
+
+// TestAnswerForDialects: an answer fetched with Google's policy is read by
+// each question with its own dialect's fetch policy (as check -u reads
+// it), and a question about a product token in Google's dialect whatever
+// the cache's: cache.Decider gave a token the answer's dialect, bulk and
+// check Google's.
+func TestAnswerForDialects(t *testing.T) {
+	baidu, _ := robotstxt.LookupCrawler("Baiduspider")
+	yandex, _ := robotstxt.LookupCrawler("YandexBot")
+	google, _ := robotstxt.LookupCrawler("Googlebot")
+	for _, c := range []struct {
+		status               int
+		google, baidu, yandx bool
+	}{
+		{401, true, false, true},
+		{403, true, false, true},
+		{404, true, true, true},
+		{429, false, false, true},
+		{503, false, false, true},
+	} {
+		srv := newServer(t, reply(c.status, ""))
+		a, err := New(nil).Get(context.Background(), srv.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range []struct {
+			cr   *robotstxt.Crawler
+			want bool
+		}{{&google, c.google}, {&baidu, c.baidu}, {&yandex, c.yandx}} {
+			d := a.Decider(robotstxt.Query{Crawler: w.cr})
+			if got := d.Decide("/x").Allowed; got != w.want {
+				t.Errorf("%d, %s: allowed %v, want %v (%s)", c.status, w.cr.Name, got, w.want, d.Answer().Reason)
+			}
+			if d.Answer().Dialect != w.cr.Dialect {
+				t.Errorf("%d, %s: read with %v's fetch policy", c.status, w.cr.Name, d.Answer().Dialect)
+			}
+		}
+		// -d sets one policy for all: Baiduspider read as Google reads.
+		if got := a.Decide(robotstxt.Query{URL: "/x", Crawler: &baidu, Dialect: robotstxt.Google}).Allowed; got != c.google {
+			t.Errorf("%d, Baiduspider in google: allowed %v", c.status, got)
+		}
+	}
+	// A token reads in Google's dialect, even from a cache of Baidu's
+	// policy: the first match would be Baidu's reading.
+	srv := newServer(t, reply(200, "User-agent: *\nDisallow: /\nAllow: /a\n"))
+	a, err := New(&Options{Fetcher: &fetch.Fetcher{Dialect: robotstxt.Baidu}, KeyPrefix: "baidu "}).Get(context.Background(), srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := a.Decide(robotstxt.Query{URL: "/a", Agents: []string{"MyBot"}}); !d.Allowed || d.Dialect != robotstxt.Google {
+		t.Errorf("a token: %v in %v, want allowed in google", d.Allowed, d.Dialect)
+	}
+	// Allowed still reads in the answer's dialect, as it says.
+	if a.Allowed("MyBot", "/a") {
+		t.Error("Allowed in the answer's dialect (baidu): /a should be disallowed by the first match")
+	}
+}
+
+// TestAnswerForKeeps: what the cache decided beside the status is every
+// dialect's: a copy served stale after a failed refresh, and an origin
+// given up on (allowed after GiveUp unreachable), stay as they are for
+// YandexBot and Baiduspider too.
+func TestAnswerForKeeps(t *testing.T) {
+	var code atomic.Int32 // the status served
+	code.Store(200)
+	srv := newServer(t, func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(int(code.Load()))
+		if code.Load() == 200 {
+			w.Write([]byte("User-agent: *\nDisallow: /x\n"))
+		}
+	})
+	h := newHarness(t, nil)
+	h.get(srv.URL)
+	code.Store(503)
+	h.clk.Advance(25 * time.Hour)
+	a := h.get(srv.URL)
+	if a.Source != StaleCache {
+		t.Fatalf("source %v, want a stale copy", a.Source)
+	}
+	// Yandex reads a 503 as allow all; the stale copy's rules hold.
+	yandex, _ := robotstxt.LookupCrawler("YandexBot")
+	if a.For(robotstxt.Yandex) != a || a.Decide(robotstxt.Query{URL: "/x", Crawler: &yandex}).Allowed {
+		t.Error("a stale copy re-read for YandexBot")
+	}
+
+	srv2 := newServer(t, reply(503, ""))
+	h2 := newHarness(t, nil)
+	h2.c = New(&Options{Store: h2.store, Now: h2.clk.Now, GiveUp: 30 * time.Second, Fetcher: &fetch.Fetcher{Now: h2.clk.Now}})
+	h2.get(srv2.URL)
+	h2.clk.Advance(45 * time.Second) // past GiveUp, before the retry
+	a = h2.get(srv2.URL)
+	if a.Policy != fetch.AllowAll {
+		t.Fatalf("after GiveUp: %v, want allow-all", a.Policy)
+	}
+	if b := a.For(robotstxt.Baidu); b.Policy != fetch.AllowAll {
+		t.Errorf("given up on, for Baidu: %v (%s)", b.Policy, b.Reason)
 	}
 }

@@ -54,6 +54,18 @@ func Interpret(status int, header http.Header, body []byte, d robotstxt.Dialect)
 // Interpret is the package function Interpret for r, with r.Size saying
 // how long a body cut by the client was.
 func (r Response) Interpret(d robotstxt.Dialect) *Answer {
+	a := r.Verdict(d)
+	if a.Policy == Rules {
+		a.Robots = robotstxt.ParseWith(r.Body, &robotstxt.ParseOptions{Size: max(r.Size, len(r.Body))})
+	}
+	return a
+}
+
+// Verdict is Interpret without the parse: the policy of dialect d for the
+// answer and why, with Robots nil. It is for a caller that holds the body
+// parsed already (a cache re-reading, with another dialect's fetch policy,
+// an answer fetched with Google's).
+func (r Response) Verdict(d robotstxt.Dialect) *Answer {
 	d = policyDialect(d)
 	size := max(r.Size, len(r.Body))
 	var ct string
@@ -68,9 +80,6 @@ func (r Response) Interpret(d robotstxt.Dialect) *Answer {
 	}
 	v := decide(d, r.Status, ct, len(r.Body), size, robotstxt.DefaultMaxBytes)
 	a.Policy, a.Reason, a.Unreachable = v.policy, v.reason, v.unreachable
-	if a.Policy == Rules {
-		a.Robots = robotstxt.ParseWith(r.Body, &robotstxt.ParseOptions{Size: size})
-	}
 	return a
 }
 

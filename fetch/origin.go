@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/seed53c283f5/robotstxt"
 	"golang.org/x/net/idna"
 )
 
@@ -40,8 +41,14 @@ var idnaProfile = idna.New(idna.MapForLookup(), idna.StrictDomainName(false), id
 // and "https://example.com/b" have the same origin, "https://example.com"; an
 // international host name is the same host as its punycode form; an IP address
 // is its own origin. The error names the URL and what is wrong with it.
+//
+// The origin is read from the URL's scheme and authority alone
+// (robotstxt.URLHead of the URL with its surrounding spaces trimmed): what
+// follows is the path that rules are matched against, read as given, so a
+// bare '%' or any other byte there is no error. It is the one reading of a
+// URL that check, eval, bulk and the service share.
 func OriginOf(rawURL string) (Origin, error) {
-	u, err := url.Parse(strings.TrimSpace(rawURL))
+	u, err := url.Parse(robotstxt.URLHead(strings.TrimSpace(rawURL)))
 	if err != nil {
 		return Origin{}, fmt.Errorf("fetch: %w", err)
 	}

@@ -105,6 +105,9 @@ type LintRequest struct {
 	Robots  *string  `json:"robots"`
 	Origin  string   `json:"origin"`
 	Disable []string `json:"disable"`
+	// Original reports on the original dialect too (the strict 1996
+	// draft, which no crawler follows), as lint --original does.
+	Original bool `json:"original"`
 }
 
 // CompareRequest is the body of POST /v1/compare.
@@ -114,6 +117,9 @@ type CompareRequest struct {
 	URLs     []string `json:"urls"`
 	Crawlers []string `json:"crawlers"`
 	Agents   []string `json:"agents"`
+	// Original compares the original dialect too, as compare --original
+	// does.
+	Original bool `json:"original"`
 }
 
 // DiffRequest is the body of POST /v1/diff.
@@ -171,7 +177,8 @@ type CheckInput struct {
 // LintInput is a validated POST /v1/lint.
 type LintInput struct {
 	Subject
-	Disable []string
+	Disable  []string
+	Original bool // the original dialect too (tester.Dialects)
 }
 
 // CompareInput is a validated POST /v1/compare.
@@ -180,6 +187,7 @@ type CompareInput struct {
 	URLs     []string
 	Crawlers []robotstxt.Crawler
 	Agents   []string
+	Original bool // the original dialect too (tester.Dialects)
 }
 
 // DiffInput is a validated POST /v1/diff.
@@ -358,7 +366,7 @@ func checkURLs(urls []string, required bool) *Error {
 			return badField(field, "empty")
 		case len(u) > MaxURLBytes:
 			return badField(field, "longer than %d bytes", MaxURLBytes)
-		case !urlStart(u):
+		case !tester.IsURL(u):
 			return badField(field, "%q is neither an absolute URL (http, https or ftp) nor a path starting with /", clip(u))
 		case strings.ContainsFunc(u, isControl):
 			return badField(field, "holds control characters")
@@ -369,25 +377,10 @@ func checkURLs(urls []string, required bool) *Error {
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
-// urlStart reports whether u starts as a URL must: a path ('/'), or the
-// scheme http, https or ftp, in any case (schemes are case-insensitive,
-// RFC 3986 section 3.1), and "://".
-func urlStart(u string) bool {
-	if strings.HasPrefix(u, "/") || strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") {
-		return true // the usual spellings, at once
-	}
-	for _, p := range [...]string{"http://", "https://", "ftp://"} {
-		if len(u) >= len(p) && strings.EqualFold(u[:len(p)], p) {
-			return true
-		}
-	}
-	return false
-}
-
 // plainURL reports whether u starts as a URL must and holds no control
 // character: checkURLs takes it as it is.
 func plainURL(u string) bool {
-	return urlStart(u) && !hasControl(u)
+	return tester.IsURL(u) && !hasControl(u)
 }
 
 // hasControl reports whether s holds a control character (below 0x20, or
@@ -500,7 +493,7 @@ func (s *Server) lintInput(req *LintRequest) (*LintInput, *Error) {
 	if e := checkAgents("disable", req.Disable); e != nil {
 		return nil, e
 	}
-	return &LintInput{Subject: sub, Disable: req.Disable}, nil
+	return &LintInput{Subject: sub, Disable: req.Disable, Original: req.Original}, nil
 }
 
 func (s *Server) compareInput(req *CompareRequest) (*CompareInput, *Error) {
@@ -518,7 +511,7 @@ func (s *Server) compareInput(req *CompareRequest) (*CompareInput, *Error) {
 	if e := checkAgents("agents", req.Agents); e != nil {
 		return nil, e
 	}
-	return &CompareInput{Subject: sub, URLs: req.URLs, Crawlers: crawlers, Agents: req.Agents}, nil
+	return &CompareInput{Subject: sub, URLs: req.URLs, Crawlers: crawlers, Agents: req.Agents, Original: req.Original}, nil
 }
 
 func (s *Server) diffInput(req *DiffRequest) (*DiffInput, *Error) {

@@ -47,6 +47,10 @@ type CrawlersAnswer struct {
 	Defaults []string `json:"defaults"`
 	// Dialects are the dialects a request may name.
 	Dialects []string `json:"dialects"`
+	// DefaultDialects are those lint and compare report on unless asked
+	// for original too (robotstxt.DefaultDialects): the page's Lint and
+	// Dialects tabs say them.
+	DefaultDialects []string `json:"default_dialects"`
 	// Purposes are the purposes' names, for the purpose parameter.
 	Purposes []string `json:"purposes"`
 }
@@ -110,6 +114,9 @@ func (s *Server) handleCrawlers(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, d := range robotstxt.Dialects() {
 		out.Dialects = append(out.Dialects, d.String())
+	}
+	for _, d := range robotstxt.DefaultDialects() {
+		out.DefaultDialects = append(out.DefaultDialects, d.String())
 	}
 	for _, p := range robotstxt.AllPurposes() {
 		out.Purposes = append(out.Purposes, p.String())

@@ -74,7 +74,7 @@ func (e *testerEngine) Lint(ctx context.Context, in *LintInput) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep, err := tester.Lint(src, &tester.LintOptions{Disable: in.Disable})
+	rep, err := tester.Lint(src, &tester.LintOptions{Disable: in.Disable, Original: in.Original})
 	if err != nil {
 		return nil, apiError(err)
 	}
@@ -88,7 +88,8 @@ func (e *testerEngine) Compare(ctx context.Context, in *CompareInput) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	cmp, err := tester.Compare(&tester.CompareRequest{Source: src, URLs: in.URLs, Subjects: subjects(in.Crawlers, in.Agents)})
+	cmp, err := tester.Compare(&tester.CompareRequest{Source: src, URLs: in.URLs, Subjects: subjects(in.Crawlers, in.Agents),
+		Dialects: tester.Dialects(in.Original)})
 	if err != nil {
 		return nil, apiError(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/utc"
 	"github.com/seed53c283f5/robotstxt/store"
 )
 
@@ -160,11 +161,11 @@ func (h *history) record(ctx context.Context, a *cache.Answer, body []byte) erro
 		return nil
 	}
 	v := Version{
-		FetchedAt: rfc3339(a.FetchedAt), Status: a.Status, Policy: a.Policy.String(),
+		FetchedAt: utc.RFC3339(a.FetchedAt), Status: a.Status, Policy: a.Policy.String(),
 		Size: len(body), Hash: hashOf(body), Truncated: a.Truncated,
 	}
 	if v.FetchedAt == "" {
-		v.FetchedAt = rfc3339(h.now())
+		v.FetchedAt = utc.RFC3339(h.now())
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -264,12 +265,4 @@ func (h *history) version(ctx context.Context, o fetch.Origin, hash string) (Ver
 		return vs[i], body, true, nil
 	}
 	return Version{}, nil, false, nil
-}
-
-// rfc3339 formats t in UTC, or gives "" for the zero time.
-func rfc3339(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
 }

@@ -248,7 +248,7 @@ func New(opts *Options) (*Server, error) {
 			Transport: s.transport, DialContext: s.guard.DialContext, Dialect: d,
 			UserAgent: o.UserAgent, Timeout: o.FetchTimeout, Now: o.Now,
 		}
-		s.caches[d] = cache.New(&cache.Options{Store: s.store, Fetcher: f, Now: o.Now, KeyPrefix: KeyPrefix(d)})
+		s.caches[d] = cache.New(&cache.Options{Store: s.store, Fetcher: f, Now: o.Now, KeyPrefix: tester.CacheKeyPrefix(d)})
 	}
 	s.history = newHistory(s.store, o.Now, o.HistoryTTL, o.HistoryOrigins)
 	if o.ParsedBytes == 0 {
@@ -285,16 +285,6 @@ func setDefault(d *time.Duration, def time.Duration) {
 	if *d <= 0 {
 		*d = def
 	}
-}
-
-// KeyPrefix is put before the origin in the store's keys of the cache of
-// dialect d, as the CLI does: Google's answers are keyed by origin alone,
-// the other fetch policies' by the dialect's name and the origin.
-func KeyPrefix(d robotstxt.Dialect) string {
-	if d == robotstxt.DefaultDialect || d == robotstxt.Google {
-		return ""
-	}
-	return d.String() + " "
 }
 
 func (s *Server) routeTable() []route {
@@ -620,12 +610,7 @@ func (s *Server) fetchAnswer(ctx context.Context, o fetch.Origin, d robotstxt.Di
 	if err != nil {
 		return nil, tester.FetchInfo{}, err
 	}
-	h := storeopen.Health(s.store)
-	name := h.Name
-	if h.Degraded && h.Name != "memory" {
-		name = "memory, in place of " + h.Name
-	}
-	body, info := tester.ReportAnswer(a, name)
+	body, info := tester.ReportAnswer(a, tester.StoreName(s.store))
 	if recordable(a) {
 		if err := s.history.record(ctx, a, body); err != nil {
 			s.metrics.historyErrors.Inc()

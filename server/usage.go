@@ -84,9 +84,8 @@ func (u *checkUsage) row(r *tester.CheckResult) *usageRow {
 		q := robotstxt.Query{Agents: r.Agents, Dialect: u.dialect}
 		if c, ok := robotstxt.LookupCrawler(r.Crawler); ok && r.Crawler != "" {
 			q.Crawler = &c
-		} else if q.Dialect == robotstxt.DefaultDialect {
-			q.Dialect = robotstxt.Google
 		}
+		q.Dialect = q.ReadsIn()
 		w.d = a.Robots.Decider(q)
 	}
 	u.rows = append(u.rows, w)

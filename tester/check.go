@@ -123,7 +123,8 @@ func checkRequest(req *CheckRequest, before func(*CheckReport), each func(*Check
 func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string, before func(*CheckReport), each func(*CheckResult)) *CheckReport {
 	var ds []robotstxt.Dialect
 	for _, s := range subjects {
-		ds = append(ds, rowDialect(robotstxt.Query{Crawler: s.crawler, Dialect: d}))
+		q := robotstxt.Query{Crawler: s.crawler, Dialect: d}
+		ds = append(ds, q.ReadsIn())
 	}
 	rep := &CheckReport{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...), PerRow: f.mixed(ds)}
 	rep.Notes = append(rep.Notes, f.fileNotes()...)
@@ -151,19 +152,14 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string, be
 	}
 	rows := make([]row, len(subjects))
 	for i, s := range subjects {
+		// Read in q.ReadsIn() (d, else the crawler's own, else Google's),
+		// with that dialect's fetch policy.
 		q := robotstxt.Query{Crawler: s.crawler, Agents: s.agents, Dialect: d, Explain: true}
-		if s.crawler == nil && d == robotstxt.DefaultDialect {
-			q.Dialect = robotstxt.Google
-		}
-		a := f.Answer(rowDialect(q))
+		q.Dialect = q.ReadsIn()
+		a := f.Answer(q.Dialect)
 		w := row{q: q, a: a, policy: a.Policy.String()}
 		if a.Policy == fetch.Rules && a.Robots != nil {
-			// What a.Decide asks: the answer's dialect for tokens.
-			dq := q
-			if dq.Dialect == robotstxt.DefaultDialect && dq.Crawler == nil {
-				dq.Dialect = a.Dialect
-			}
-			w.decider = f.decider(a, dq)
+			w.decider = f.decider(a, q)
 		}
 		if f.perRow() {
 			w.fetchPol = a.Dialect.String()

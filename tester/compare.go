@@ -32,23 +32,10 @@ type CompareRequest struct {
 	// names (at most MaxFileRows of those).
 	Subjects
 	// Dialects are the readings whose disagreement a cell marks and a
-	// footnote explains; none: DefaultDialects, every dialect but the
-	// original draft. Each cell holds every dialect's verdict whatever
-	// this set.
+	// footnote explains, and whose verdicts each cell holds; none:
+	// robotstxt.DefaultDialects, every dialect but the original draft
+	// (Dialects(false)).
 	Dialects []robotstxt.Dialect
-}
-
-// DefaultDialects are the dialects that crawlers use: every one but
-// robotstxt.Original, the strict 1996 draft, which no crawler reads by.
-// compare and lint read with these unless asked for the original too.
-func DefaultDialects() []robotstxt.Dialect {
-	var out []robotstxt.Dialect
-	for _, d := range robotstxt.Dialects() {
-		if d != robotstxt.Original {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 // Comparison is the answer to a CompareRequest: a row per subject, a cell
@@ -58,6 +45,9 @@ type Comparison struct {
 	File  string     `json:"file"`
 	Fetch *FetchInfo `json:"fetch,omitempty"` // with -u
 	URLs  []string   `json:"urls"`
+	// Dialects are the dialects compared (CompareRequest.Dialects): each
+	// cell holds their verdicts, and marks where they disagree.
+	Dialects []string `json:"dialects"`
 	// RulesProbed and Rules are set when the URLs were derived: how many
 	// of the file's rules that can match (allow and disallow rules whose
 	// pattern starts with / or *) the URLs probe, of how many. Fewer
@@ -156,11 +146,19 @@ func Compare(req *CompareRequest) (*Comparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	ds := robotstxt.Dialects()
+	dialects := req.Dialects
+	if len(dialects) == 0 {
+		dialects = Dialects(false)
+	}
+	ds := slices.Clone(dialects)
 	for i := range subjects {
-		ds = append(ds, rowDialect(subjects[i].query("/", robotstxt.DefaultDialect)))
+		q := subjects[i].query("/", robotstxt.DefaultDialect)
+		ds = append(ds, q.ReadsIn())
 	}
 	cmp := &Comparison{File: f.Name, Fetch: f.Fetched, Notes: f.fetchNotes(ds...)}
+	for _, d := range dialects {
+		cmp.Dialects = append(cmp.Dialects, d.String())
+	}
 	if left > 0 {
 		cmp.Notes = append(cmp.Notes, fmt.Sprintf("the file names %d more %s than the table shows (at most %d rows come from the file): pick them with -c or -a", left, plural(left, "crawler"), MaxFileRows))
 	}
@@ -190,10 +188,6 @@ func Compare(req *CompareRequest) (*Comparison, error) {
 			cmp.Notes = append(cmp.Notes, fmt.Sprintf("%s normalised to %s", u, n))
 		}
 		cmp.URLs = append(cmp.URLs, n)
-	}
-	dialects := req.Dialects
-	if len(dialects) == 0 {
-		dialects = DefaultDialects()
 	}
 	compare(f, subjects, dialects, cmp)
 	return cmp, nil
@@ -304,14 +298,14 @@ func compare(f *Source, subjects []subject, dialects []robotstxt.Dialect, cmp *C
 		}
 		for _, u := range cmp.URLs {
 			q := s.query(u, robotstxt.DefaultDialect)
-			own := f.Answer(rowDialect(q)).Decide(q)
+			own := f.Answer(q.ReadsIn()).Decide(q)
 			row.Dialect = own.Dialect.String()
 			cell := CompareCell{URL: u, Allowed: own.Allowed, Line: own.Line(), Group: groupReason(&own), Dialects: map[string]DialectVerdict{}}
 			if own.HasRule() {
 				cell.Rule = own.Rule.Text
 			}
 			compared := map[string]DialectVerdict{}
-			for _, d := range robotstxt.Dialects() {
+			for _, d := range dialects {
 				a := f.Answer(d)
 				dec := a.Decide(s.query(u, d))
 				v := DialectVerdict{Allowed: dec.Allowed, Line: dec.Line()}
@@ -322,11 +316,9 @@ func compare(f *Source, subjects []subject, dialects []robotstxt.Dialect, cmp *C
 					v.Rule = dec.Rule.Text
 				}
 				cell.Dialects[d.String()] = v
-				if slices.Contains(dialects, d) {
-					compared[d.String()] = v
-					if dec.Allowed != own.Allowed {
-						cell.Disagree = true
-					}
+				compared[d.String()] = v
+				if dec.Allowed != own.Allowed {
+					cell.Disagree = true
 				}
 			}
 			if cell.Disagree {
@@ -343,7 +335,8 @@ func compare(f *Source, subjects []subject, dialects []robotstxt.Dialect, cmp *C
 			row.Cells = append(row.Cells, cell)
 		}
 		if row.Dialect == "" {
-			row.Dialect = rowDialect(s.query("/", robotstxt.DefaultDialect)).String()
+			q := s.query("/", robotstxt.DefaultDialect)
+			row.Dialect = q.ReadsIn().String()
 		}
 		cmp.Rows = append(cmp.Rows, row)
 	}

@@ -3,11 +3,8 @@ package tester
 import (
 	"encoding/csv"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/seed53c283f5/robotstxt"
 )
 
 // A Table is a report as rows of text under a heading, for export as CSV
@@ -33,19 +30,7 @@ func CheckTable(rep *CheckReport) *Table {
 // dialect (the crawler's own), verdict, line and rule in it, disagree
 // (yes when the dialects do), then one column a dialect with its verdict.
 func CompareTable(c *Comparison) *Table {
-	var dialects []string
-	for _, d := range robotstxt.Dialects() {
-		dialects = append(dialects, d.String())
-	}
-	for _, row := range c.Rows {
-		for _, cell := range row.Cells {
-			for d := range cell.Dialects {
-				if !slices.Contains(dialects, d) {
-					dialects = append(dialects, d)
-				}
-			}
-		}
-	}
+	dialects := c.Dialects // the dialects compared, each a column
 	t := &Table{Head: append([]string{"url", "crawler", "dialect", "verdict", "line", "rule", "disagree"}, dialects...)}
 	for _, row := range c.Rows {
 		for _, cell := range row.Cells {

@@ -2,6 +2,7 @@ package tester
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/lint"
@@ -78,7 +79,7 @@ func (rep *LintReport) Add(src *Source, opts *LintOptions) error {
 	}
 	if src.Fetched != nil {
 		rep.Fetch = src.Fetched
-		for _, n := range append(src.fetchNotes(), src.policyNotes(robotstxt.Dialects())...) {
+		for _, n := range append(src.fetchNotes(), src.policyNotes(Dialects(opts != nil && opts.Original))...) {
 			rep.Notes = append(rep.Notes, LintNote{src.Name, n})
 		}
 		if src.Truncated() {
@@ -109,6 +110,7 @@ func (rep *LintReport) Add(src *Source, opts *LintOptions) error {
 		if off[fd.Code] {
 			continue
 		}
+		fd.Dialects = reportDialects(fd.Dialects, opts != nil && opts.Original)
 		count(fd.Severity, 1)
 		rep.Findings = append(rep.Findings, fd)
 	}
@@ -127,4 +129,25 @@ func keep(opts *LintOptions) int {
 		return 0
 	}
 	return opts.Keep
+}
+
+// Dialects are the dialects a report is about: robotstxt.DefaultDialects,
+// the dialects crawlers read by, and the original draft too when original
+// asks for it. Lint and Compare, and so every face of them (the command,
+// the service, the page), report on this one set.
+func Dialects(original bool) []robotstxt.Dialect {
+	if original {
+		return robotstxt.Dialects()
+	}
+	return robotstxt.DefaultDialects()
+}
+
+// reportDialects is a finding's dialects as a report shows them: without
+// "original" unless the report is about it too (Dialects). ds is not
+// changed (it may be the code table's).
+func reportDialects(ds []string, original bool) []string {
+	if original || !slices.Contains(ds, robotstxt.Original.String()) {
+		return ds
+	}
+	return slices.DeleteFunc(slices.Clone(ds), func(d string) bool { return d == robotstxt.Original.String() })
 }

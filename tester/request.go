@@ -51,13 +51,32 @@ func ParseDialect(s string) (robotstxt.Dialect, error) {
 }
 
 // CheckURL reports whether u is something a robots.txt question can be
-// about: an absolute URL or a path starting with '/'. Its error is an
-// *Error with Field "urls".
+// about (IsURL): an absolute http, https or ftp URL or a path starting
+// with '/'. Its error is an *Error with Field "urls".
 func CheckURL(u string) error {
-	if strings.HasPrefix(u, "/") || strings.Contains(u, "://") {
+	if IsURL(u) {
 		return nil
 	}
 	return &Error{Field: "urls", Value: u, Msg: fmt.Sprintf("URL %q: give an absolute URL (https://example.com/path) or a path starting with /", u)}
+}
+
+// IsURL reports whether u starts as the URL of a question must: a path
+// ('/'), or the scheme http, https or ftp, in any case (schemes are
+// case-insensitive, RFC 3986 section 3.1), then "://". What follows is
+// read as given (its origin from its scheme and authority alone, see
+// robotstxt.URLHead; a bare '%' in its path is no error). The command's
+// check, eval, compare and diff and the service's routes accept URLs by
+// it; bulk, which needs each URL's origin, takes the absolute ones.
+func IsURL(u string) bool {
+	if strings.HasPrefix(u, "/") || strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://") {
+		return true // the usual spellings, at once
+	}
+	for _, p := range [...]string{"http://", "https://", "ftp://"} {
+		if len(u) >= len(p) && strings.EqualFold(u[:len(p)], p) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkURLs checks every URL, with its index in errors.

@@ -9,11 +9,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/utc"
+	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/store/storeopen"
 )
 
@@ -156,7 +157,6 @@ func FetchInfoOf(ctx context.Context, c *cache.Cache, rawURL string, o *FetchOpt
 	if err != nil {
 		return nil, nil, &Error{Field: "origin", Value: rawURL, Msg: strings.TrimPrefix(err.Error(), "fetch: "), Err: err}
 	}
-	storeName := storeopen.Health(c.Store()).Name
 	var a *cache.Answer
 	if o != nil && o.Cached {
 		a, err = c.GetOrigin(ctx, origin)
@@ -166,15 +166,23 @@ func FetchInfoOf(ctx context.Context, c *cache.Cache, rawURL string, o *FetchOpt
 	if err != nil {
 		return nil, nil, err
 	}
-	if h := storeopen.Health(c.Store()); h.Degraded {
-		// The store answers from memory (Redis down, a locked file).
-		storeName = "memory"
-		if h.Name != "memory" {
-			storeName = "memory, in place of " + h.Name
-		}
-	}
-	body, info = ReportAnswer(a, storeName)
+	body, info = ReportAnswer(a, StoreName(c.Store()))
 	return body, info, nil
+}
+
+// StoreName names st as reports do (FetchInfo.Store): its name ("memory",
+// "bbolt /x/cache.db", ...), or "memory, in place of NAME" while it
+// answers from memory because NAME cannot be used (Redis down, a locked
+// file). The CLI and the service name their stores with it.
+func StoreName(st store.Store) string {
+	h := storeopen.Health(st)
+	if h.Degraded && h.Name != "memory" {
+		return "memory, in place of " + h.Name
+	}
+	if h.Degraded {
+		return "memory"
+	}
+	return h.Name
 }
 
 // ReportAnswer reports a, the cache's answer about one origin, as
@@ -185,8 +193,8 @@ func ReportAnswer(a *cache.Answer, storeName string) (body []byte, info *FetchIn
 	info = &FetchInfo{
 		Origin: a.Origin.String(), RobotsURL: a.Origin.RobotsURL(), Dialect: a.Dialect.String(),
 		Policy: a.Policy.String(), Source: a.Source.String(), Reason: a.Reason, Status: a.Status,
-		Truncated: a.Truncated, Trace: a.Trace, FetchedAt: rfc3339(a.FetchedAt), ExpiresAt: rfc3339(a.ExpiresAt),
-		FailingSince: rfc3339(a.FailingSince), Store: storeName,
+		Truncated: a.Truncated, Trace: a.Trace, FetchedAt: utc.RFC3339(a.FetchedAt), ExpiresAt: utc.RFC3339(a.ExpiresAt),
+		FailingSince: utc.RFC3339(a.FailingSince), Store: storeName,
 	}
 	if info.Trace == nil {
 		info.Trace = []fetch.Request{}
@@ -205,13 +213,6 @@ func ReportAnswer(a *cache.Answer, storeName string) (body []byte, info *FetchIn
 		info.Bytes = len(body)
 	}
 	return body, info
-}
-
-func rfc3339(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
 }
 
 // Fetch returns the source of the live robots.txt of rawURL's origin,
@@ -250,7 +251,13 @@ func FetchedSource(body []byte, info *FetchInfo, d robotstxt.Dialect) *Source {
 		if n := len(info.Trace); n > 0 && info.Trace[n-1].ContentType != "" {
 			h.Set("Content-Type", info.Trace[n-1].ContentType)
 		}
-		f.resp = &fetch.Response{Status: info.Status, Header: h, Body: body, Size: size}
+		resp := &fetch.Response{Status: info.Status, Header: h, Body: body, Size: size}
+		// Unless the cache decided beside the status (an origin given
+		// up on after a month unreachable: allowed), as cache.Answer.For
+		// reads it.
+		if p, _ := fetch.ParsePolicy(info.Policy); resp.Verdict(robotstxt.Google).Policy == p {
+			f.resp = resp
+		}
 	}
 	return f
 }
@@ -333,18 +340,6 @@ func (f *Source) Answer(d robotstxt.Dialect) *fetch.Answer {
 	}
 	f.answers[d] = a
 	return a
-}
-
-// rowDialect is the dialect a question is read in: the query's, else the
-// crawler's own, else Google's.
-func rowDialect(q robotstxt.Query) robotstxt.Dialect {
-	switch {
-	case q.Dialect != robotstxt.DefaultDialect:
-		return q.Dialect
-	case q.Crawler != nil && q.Crawler.Dialect != robotstxt.DefaultDialect:
-		return q.Crawler.Dialect
-	}
-	return robotstxt.Google
 }
 
 // Policy returns how the source decides: "rules" for bytes given or a

@@ -132,11 +132,7 @@ func runCompare(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "compare", "%v", err)
 		return 2
 	}
-	dialects := tester.DefaultDialects()
-	if *original {
-		dialects = robotstxt.Dialects()
-	}
-	cmp, err := tester.Compare(&tester.CompareRequest{Source: f, URLs: urls, Probe: *probe, Dialects: dialects,
+	cmp, err := tester.Compare(&tester.CompareRequest{Source: f, URLs: urls, Probe: *probe, Dialects: tester.Dialects(*original),
 		Subjects: tester.Subjects{Crawlers: crawlerNames, Agents: tokens, AgentSets: agentSets(agentLists)}})
 	if err != nil {
 		complain(stderr, "compare", "%v", cliError(err, agentLists))

@@ -366,17 +366,26 @@ func TestCompareStarRow(t *testing.T) {
 func TestCompareCSVMarkdown(t *testing.T) {
 	robots := "User-agent: *\nDisallow: /p\nAllow: /p/*.html$\n"
 	code, out, errs := runCmd(t, robots, "compare", "-f", "-", "-c", "Googlebot", "--csv", "/p/x.html")
-	want := "url,crawler,dialect,verdict,line,rule,disagree,google,rfc9309,bing,yandex,baidu,original\r\n" +
-		"/p/x.html,Googlebot,google,allowed,3,Allow: /p/*.html$,yes,allowed,allowed,allowed,allowed,blocked,blocked\r\n"
+	want := "url,crawler,dialect,verdict,line,rule,disagree,google,rfc9309,bing,yandex,baidu\r\n" +
+		"/p/x.html,Googlebot,google,allowed,3,Allow: /p/*.html$,yes,allowed,allowed,allowed,allowed,blocked\r\n"
 	if code != 0 || out != want {
 		t.Errorf("--csv: %d\n%q, want\n%q (%s)", code, out, want, errs)
 	}
+	// The default dialect set, as text and JSON: original only with
+	// --original (it was always a column of --markdown and --csv).
 	code, out, _ = runCmd(t, robots, "compare", "-f", "-", "-c", "Googlebot", "--markdown", "/p/x.html")
+	want = "| url | crawler | dialect | verdict | line | rule | disagree | google | rfc9309 | bing | yandex | baidu |\n" +
+		"|---|---|---|---|---|---|---|---|---|---|---|---|\n" +
+		"| /p/x.html | Googlebot | google | allowed | 3 | Allow: /p/\\*.html$ | yes | allowed | allowed | allowed | allowed | blocked |\n"
+	if code != 0 || out != want {
+		t.Errorf("--markdown: %d\n%q, want\n%q", code, out, want)
+	}
+	code, out, _ = runCmd(t, robots, "compare", "-f", "-", "-c", "Googlebot", "--markdown", "--original", "/p/x.html")
 	want = "| url | crawler | dialect | verdict | line | rule | disagree | google | rfc9309 | bing | yandex | baidu | original |\n" +
 		"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n" +
 		"| /p/x.html | Googlebot | google | allowed | 3 | Allow: /p/\\*.html$ | yes | allowed | allowed | allowed | allowed | blocked | blocked |\n"
 	if code != 0 || out != want {
-		t.Errorf("--markdown: %d\n%q, want\n%q", code, out, want)
+		t.Errorf("--markdown --original: %d\n%q, want\n%q", code, out, want)
 	}
 	if code, _, errs := runCmd(t, robots, "compare", "-f", "-", "--markdown", "--json"); code != 2 || !strings.Contains(errs, "give one of") {
 		t.Errorf("--markdown --json: %d %q", code, errs)

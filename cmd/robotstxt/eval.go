@@ -317,11 +317,7 @@ func (e *evaluator) answer(line []byte) (any, error) {
 		}
 		// The fetch policy first, as the fetcher and check -u apply it;
 		// the size is the file's, so that Yandex's size rule holds.
-		d := query.Dialect
-		if d == robotstxt.DefaultDialect && query.Crawler != nil {
-			d = query.Crawler.Dialect
-		}
-		ans := fetch.Response{Status: *q.Status, Size: r.Size()}.Interpret(d)
+		ans := fetch.Response{Status: *q.Status, Size: r.Size()}.Interpret(query.ReadsIn())
 		if ans.Policy == fetch.Rules {
 			ans.Robots = r
 		} else {

@@ -164,7 +164,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case *sarifOut:
 		err = writeJSON(stdout, lint.NewSARIF(rep.Findings, version))
 	default:
-		writeFindings(stdout, rep, useColor(stdout), *allLines, *original)
+		writeFindings(stdout, rep, useColor(stdout), *allLines)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "robotstxt lint: %v\n", err)
@@ -191,8 +191,9 @@ const keptPerCode = 64
 // by code; all writes every finding. It writes a file at a time. Each
 // finding's text wraps at 80 columns, its first line in the compiler's
 // form (FILE:LINE:COLUMN: SEVERITY[CODE]: ...), the others indented.
-// original keeps the original dialect in the dialect lists.
-func writeFindings(w io.Writer, rep *lintReport, color, all, original bool) {
+// Each finding's dialects are the report's (tester.Lint leaves original
+// out unless asked for it), as the JSON form and the service give them.
+func writeFindings(w io.Writer, rep *lintReport, color, all bool) {
 	bw := bufio.NewWriter(w)
 	defer bw.Flush()
 	for _, n := range rep.Notes {
@@ -207,7 +208,7 @@ func writeFindings(w io.Writer, rep *lintReport, color, all, original bool) {
 		for j < len(rep.Findings) && rep.Findings[j].File == rep.Findings[i].File {
 			j++
 		}
-		writeFileFindings(bw, rep.Findings[i:j], tallies[rep.Findings[i].File], color, all, original)
+		writeFileFindings(bw, rep.Findings[i:j], tallies[rep.Findings[i].File], color, all)
 		i = j
 	}
 	if len(rep.Files) > 0 {
@@ -222,7 +223,7 @@ func writeFindings(w io.Writer, rep *lintReport, color, all, original bool) {
 
 // writeFileFindings writes the findings of one file, in line order, and
 // counts with them the findings tallied past keptPerCode.
-func writeFileFindings(w io.Writer, fs []finding, tallies []lint.Tally, color, all, original bool) {
+func writeFileFindings(w io.Writer, fs []finding, tallies []lint.Tally, color, all bool) {
 	byCode := map[string][]int{} // the lines of each code
 	var codes []string
 	total := len(fs)
@@ -251,12 +252,8 @@ func writeFileFindings(w io.Writer, fs []finding, tallies []lint.Tally, color, a
 		}
 		shown[f.Code] = append(shown[f.Code], f.Line)
 		text := fmt.Sprintf("%s:%d:%d: %s: %s", esc(f.File), f.Line, f.Column, label, esc(f.Message))
-		ds := f.Dialects
-		if !original {
-			ds = slices.DeleteFunc(slices.Clone(ds), func(d string) bool { return d == "original" })
-		}
-		if len(ds) > 0 {
-			text += fmt.Sprintf(" (dialects: %s)", strings.Join(ds, ", "))
+		if len(f.Dialects) > 0 {
+			text += fmt.Sprintf(" (dialects: %s)", strings.Join(f.Dialects, ", "))
 		}
 		io.WriteString(w, wrapIndent(text, termWidth, "", findingIndent))
 		if !all && n == shownPerCode {

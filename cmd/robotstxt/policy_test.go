@@ -314,8 +314,13 @@ func TestCheckURLOtherOrigin(t *testing.T) {
 func TestLintURLEachCrawlersPolicy(t *testing.T) {
 	s := newPolicySite(t, 403, "", "")
 	code, out, stderr := runCmd(t, "", "lint", "-u", s.URL, "--store", "memory")
-	if code != 0 || !strings.Contains(flat(out), "note: for baidu, original: disallow all: 403 Forbidden") {
+	if code != 0 || !strings.Contains(flat(out), "note: for baidu: disallow all: 403 Forbidden") {
 		t.Errorf("403: exit %d:\n%s%s", code, out, stderr)
+	}
+	// The original dialect is reported on only when asked for.
+	code, out, stderr = runCmd(t, "", "lint", "-u", s.URL, "--store", "memory", "--original")
+	if code != 0 || !strings.Contains(flat(out), "note: for baidu, original: disallow all: 403 Forbidden") {
+		t.Errorf("403 --original: exit %d:\n%s%s", code, out, stderr)
 	}
 	s = newPolicySite(t, 200, policyAnswers[1].body, "")
 	_, out, _ = runCmd(t, "", "lint", "-u", s.URL, "--store", "memory")

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/seed53c283f5/robotstxt/tester"
 )
 
 // apiFiles are the files the CLI and the API are compared on: the bundled
@@ -153,7 +155,25 @@ func TestAPIEqualsCLI(t *testing.T) {
 		sameJSON(t, name+": lint --disable", cli, apiJSON(t, page, "lint", map[string]any{"robots": string(body), "disable": []string{"unknown-field", "accepted-typo"}}))
 
 		cli, _ = cliJSON(t, names, "compare", "--json", "-f", path)
-		sameJSON(t, name+": compare", cli, apiJSON(t, page, "compare", map[string]any{"robots": string(body)}))
+		api := apiJSON(t, page, "compare", map[string]any{"robots": string(body)})
+		sameJSON(t, name+": compare", cli, api)
+		// One default dialect set: every dialect but original, in the
+		// CLI's text and JSON, the API and --markdown alike; original
+		// when asked for, everywhere.
+		defaultSet(t, name, cli, api, apiJSON(t, page, "lint", map[string]any{"robots": string(body)}), false)
+		md := cliText(t, "compare", "--markdown", "-f", path)
+		if head, _, _ := strings.Cut(md, "\n"); strings.Contains(md, "|") && (strings.Contains(head, "original") || !strings.Contains(head, "| baidu |")) {
+			t.Errorf("%s: compare --markdown's columns: %s", name, head)
+		}
+		if txt := cliText(t, "lint", "--all", path); strings.Contains(txt, ", original)") || strings.Contains(txt, "dialects: original") {
+			t.Errorf("%s: lint's text lists original:\n%s", name, txt)
+		}
+		cli, _ = cliJSON(t, names, "compare", "--json", "--original", "-f", path)
+		api = apiJSON(t, page, "compare", map[string]any{"robots": string(body), "original": true})
+		sameJSON(t, name+": compare --original", cli, api)
+		lintOrig, _ := cliJSON(t, names, "lint", "--json", "--original", path)
+		sameJSON(t, name+": lint --original", lintOrig, apiJSON(t, page, "lint", map[string]any{"robots": string(body), "original": true}))
+		defaultSet(t, name+" (original)", cli, api, lintOrig, true)
 		cli, _ = cliJSON(t, names, append([]string{"compare", "--json", "-f", path, "-c", "Googlebot", "-c", "Baiduspider", "-a", "MyBot"}, urls...)...)
 		sameJSON(t, name+": compare with URLs", cli, apiJSON(t, page, "compare", map[string]any{"robots": string(body), "urls": urls, "crawlers": []string{"Googlebot", "Baiduspider"}, "agents": []string{"MyBot"}}))
 
@@ -172,5 +192,46 @@ func TestAPIEqualsCLI(t *testing.T) {
 	t.Logf("%d files compared", compared)
 	if compared < 10 {
 		t.Errorf("%d files compared, want at least 10", compared)
+	}
+}
+
+// cliText is the standard output of a command.
+func cliText(t *testing.T, args ...string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	run(args, strings.NewReader(""), &stdout, &stderr)
+	return stdout.String()
+}
+
+// defaultSet checks that a comparison (the CLI's and the API's) is about
+// robotstxt.DefaultDialects, and that no lint finding names original,
+// unless original is asked for: then both are about every dialect.
+func defaultSet(t *testing.T, name string, cli, api, lint any, original bool) {
+	t.Helper()
+	want := []any{}
+	for _, d := range tester.Dialects(original) {
+		want = append(want, d.String())
+	}
+	for _, v := range []any{cli, api} {
+		m, _ := v.(map[string]any)
+		if got := m["dialects"]; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: compare's dialects %v, want %v", name, got, want)
+		}
+		rows, _ := m["rows"].([]any)
+		for _, r := range rows {
+			for _, c := range r.(map[string]any)["cells"].([]any) {
+				if n := len(c.(map[string]any)["dialects"].(map[string]any)); n != len(want) {
+					t.Fatalf("%s: a cell with %d dialects' verdicts, want %d", name, n, len(want))
+				}
+			}
+		}
+	}
+	m, _ := lint.(map[string]any)
+	fs, _ := m["findings"].([]any)
+	for _, f := range fs {
+		ds, _ := f.(map[string]any)["dialects"].([]any)
+		if !original && slices.Contains(ds, any("original")) {
+			t.Errorf("%s: a finding names original: %v", name, f)
+		}
 	}
 }

@@ -59,10 +59,6 @@ const page = (() => {
 (() => {
   const { $, el, api } = page;
 
-  const DIALECTS = [
-    ['google', 'Google'], ['bing', 'Bing'], ['yandex', 'Yandex'],
-    ['baidu', 'Baidu'], ['original', '1996 draft (original)'], ['rfc9309', 'RFC 9309'],
-  ];
   // The example a fresh page starts from: Test answers on the first click.
   const EXAMPLE = `# An example: edit it, or paste your own file.
 User-agent: *
@@ -467,25 +463,38 @@ Disallow: /
   // The crawlers the file names (its user-agent lines) that are not asked
   // about are offered, as the CLI's compare adds them: a crawler of the
   // table by its token, any other name as a product token.
+  // What the file's user-agent lines name is the server's reading (the
+  // rows POST /v1/compare adds for the crawlers a file names, each with
+  // its line): a crawler of the table, or a product token. The page reads
+  // no user-agent line itself.
   let fileNamesTimer = 0;
+  let fileNamed = []; // [{crawler} | {token}], in file order
+  let fileNamedFor = null; // the text fileNamed was read from
   function scheduleFileNames() {
     clearTimeout(fileNamesTimer);
-    fileNamesTimer = setTimeout(renderFileNames, 150);
+    fileNamesTimer = setTimeout(readFileNames, 250);
   }
 
-  function fileTokens() {
-    const out = [];
-    const seen = new Set();
-    for (const line of ed.ta.value.split('\n')) {
-      const m = /^\s*user-?agent\s*:?\s*([^#\s]+)/i.exec(line);
-      if (!m || m[1] === '*') continue;
-      const tok = m[1].split('/')[0];
-      const k = tok.toLowerCase();
-      if (!tok || seen.has(k)) continue;
-      seen.add(k);
-      out.push(tok);
+  async function readFileNames() {
+    const text = ed.ta.value;
+    if (text === fileNamedFor) { renderFileNames(); return; }
+    let named = [];
+    if (/user-?agent/i.test(text)) {
+      let c;
+      try {
+        c = await api('POST', '/v1/compare', { robots: text, urls: ['/'] });
+      } catch (e) {
+        return; // offers are a help: an error leaves the last ones
+      }
+      if (ed.ta.value !== text) return; // a newer text is on its way
+      for (const r of c.rows || []) {
+        if (!(r.line > 0)) continue;
+        named.push(r.known ? { crawler: r.crawler } : { token: r.token });
+      }
     }
-    return out;
+    fileNamed = named;
+    fileNamedFor = text;
+    renderFileNames();
   }
 
   // fileOffers are the crawlers ({crawler}) and tokens ({token}) the file
@@ -493,17 +502,7 @@ Disallow: /
   function fileOffers() {
     const chosen = new Set(selectedCrawlers());
     const agents = new Set(agentList().map((a) => a.toLowerCase()));
-    const out = [];
-    for (const tok of fileTokens()) {
-      const k = tok.toLowerCase();
-      const cs = (table.crawlers || []).filter((c) => c.token.toLowerCase() === k || c.name.toLowerCase() === k);
-      if (cs.length) {
-        for (const c of cs) if (!chosen.has(c.name)) out.push({ crawler: c.name });
-      } else if (!agents.has(k)) {
-        out.push({ token: tok });
-      }
-    }
-    return out;
+    return fileNamed.filter((o) => o.crawler ? !chosen.has(o.crawler) : !agents.has(o.token.toLowerCase()));
   }
 
   function addOffer(o) {
@@ -519,7 +518,6 @@ Disallow: /
 
   let fileNamesKey = '';
   function renderFileNames() {
-    clearTimeout(fileNamesTimer);
     const box = $('file-names');
     const offers = fileOffers();
     // The same offers keep their buttons (one may be under the pointer).
@@ -541,7 +539,7 @@ Disallow: /
       }, 'Add all') : null);
     box.hidden = false;
   }
-  $('agents').addEventListener('input', scheduleFileNames);
+  $('agents').addEventListener('input', () => renderFileNames());
 
   $('crawlers-default').addEventListener('click', () => setCrawlers(table.defaults));
   $('crawlers-none').addEventListener('click', () => setCrawlers([]));
@@ -555,7 +553,8 @@ Disallow: /
   }
 
   // urlList reads the URL box: absolute URLs as given, host/path with
-  // https://, paths against the origin of a live file.
+  // https://, paths after the origin of a live file, as typed (a path's
+  // dot segments are the server's to read, as check reads them).
   function urlList() {
     const out = [];
     const origin = mode === 'live' ? originValue() : '';
@@ -570,8 +569,12 @@ Disallow: /
     return out;
   }
 
+  // safeJoin puts a path typed after the origin's scheme and authority,
+  // byte for byte: new URL(path, origin) would resolve "/a/../private" to
+  // "/private" and escape what the server reads as given.
   function safeJoin(origin, path) {
-    try { return new URL(path, origin).href; } catch (e) { return path; }
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(origin);
+    return m ? m[0] + path : path;
   }
 
   // ---- Views ----------------------------------------------------------------
@@ -789,7 +792,7 @@ Disallow: /
     out.replaceChildren(el('p', { class: 'hint' }, 'Reading the file in every dialect …'));
     let c;
     try {
-      c = await api('POST', '/v1/compare', askBody(q));
+      c = await api('POST', '/v1/compare', Object.assign(askBody(q), $('dialects-original').checked ? { original: true } : {}));
     } catch (e) {
       out.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
       dialectsDirty = true;
@@ -799,9 +802,13 @@ Disallow: /
     renderCompare(c);
   }
 
+  // renderCompare shows a comparison: a column per dialect the server
+  // compared (c.dialects: the dialects crawlers read by, and original
+  // when asked for), as the server names them.
   function renderCompare(c) {
+    const dialects = c.dialects || [];
     const head = el('tr', null, el('th', { scope: 'col' }, 'Crawler'), el('th', { scope: 'col' }, 'URL'),
-      el('th', { scope: 'col' }, 'Its own engine'), DIALECTS.map(([, label]) => el('th', { scope: 'col' }, label)), el('th', { scope: 'col' }, 'Note'));
+      el('th', { scope: 'col' }, 'Its own engine'), dialects.map((d) => el('th', { scope: 'col' }, d)), el('th', { scope: 'col' }, 'Note'));
     const rows = [];
     let disagree = 0;
     for (const row of c.rows || []) {
@@ -810,7 +817,7 @@ Disallow: /
           el('th', { scope: 'row' }, row.crawler, el('span', { class: 'sub' }, row.dialect)),
           el('td', { class: 'url' }, cell.url),
           el('td', null, el('button', { type: 'button', class: 'cell ' + (cell.allowed ? 'allowed' : 'blocked'), onclick: () => highlight(cell.line, cell.allowed ? 'allow' : 'block'), title: cell.rule || cell.group, 'aria-label': `its own engine: ${verdictLabel(cell.allowed, cell.line)}` }, shortVerdict(cell.allowed, cell.line))));
-        for (const [d] of DIALECTS) {
+        for (const d of dialects) {
           const v = (cell.dialects || {})[d];
           if (!v) { tr.append(el('td', null, '—')); continue; }
           const odd = cell.disagree && v.allowed !== cell.allowed;
@@ -836,6 +843,8 @@ Disallow: /
     $('dialects-out').replaceChildren(...parts);
   }
 
+  $('dialects-original').addEventListener('change', () => { if (lastQuestion) runCompare(); });
+
   $('dialects-out').addEventListener('click', (ev) => {
     const a = ev.target.closest('a.note-ref');
     if (!a) return;
@@ -853,7 +862,7 @@ Disallow: /
     const my = seq;
     let rep;
     try {
-      rep = await api('POST', '/v1/lint', q.sub);
+      rep = await api('POST', '/v1/lint', Object.assign({}, q.sub, $('lint-original').checked ? { original: true } : {}));
     } catch (e) {
       $('lint-out').replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
       lintDirty = true;
@@ -887,6 +896,8 @@ Disallow: /
     for (const n of rep.notes || []) parts.push(el('p', { class: 'notes' }, n.note));
     $('lint-out').replaceChildren(...parts);
   }
+
+  $('lint-original').addEventListener('change', () => { if (lastQuestion) runLint(); });
 
   // ---- AI: who may use the content, and a policy writer ----------------------
 
@@ -1696,6 +1707,7 @@ Disallow: /
       setStatus('The crawler table cannot be loaded: ' + e.message, true);
     }
     renderCrawlers(table.defaults || []);
+    $('default-dialects').textContent = (table.default_dialects || []).join(', ');
     renderPurposeStances();
     showChosen();
     editorChanged();
