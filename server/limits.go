@@ -155,17 +155,29 @@ func (p *pool) shareOf(client netip.Addr) *clientShare {
 
 func (p *pool) done(client netip.Addr, cs *clientShare) {
 	p.mu.Lock()
-	if cs.refs--; cs.refs == 0 {
+	if cs.refs--; cs.refs == 0 && len(p.clients) > maxIdleShares {
 		delete(p.clients, client)
 	}
 	p.mu.Unlock()
 }
 
+// maxIdleShares is how many shares of clients that hold nothing a pool
+// keeps for their next request (a client's requests one after another
+// then make no new share each); past it, a share goes when its last
+// request ends.
+const maxIdleShares = 1024
+
 // clientCount is how many clients hold or wait for some of p.
 func (p *pool) clientCount() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.clients)
+	n := 0
+	for _, cs := range p.clients {
+		if cs.refs > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // acquire takes n bytes of p for a request, waiting for at most half of
@@ -276,6 +288,11 @@ func (s *Server) reserveBody(r *http.Request) (release func(), e *Error) {
 	rel, shared, e := s.acquireMore(r.Context(), s.admit.bodies, bodyWeight(first), 0)
 	if e != nil {
 		return nil, e
+	}
+	if first == r.ContentLength {
+		// The whole body is weighed: net/http reads no more than its
+		// Content-Length.
+		return rel, nil
 	}
 	mb := &meteredBody{ReadCloser: r.Body, s: s, ctx: r.Context(), covered: first, shared: shared, releases: []func(){rel}}
 	r.Body = mb
