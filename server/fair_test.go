@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -323,5 +324,51 @@ func TestBodyWeighedAsItArrives(t *testing.T) {
 	}
 	if h := s.admit.bodies.held.Load(); h == 0 || h > bodyWeight(bodyStep) {
 		t.Errorf("a body of a few bytes announcing 8 MiB holds %d bytes, want (0, %d]", h, bodyWeight(bodyStep))
+	}
+}
+
+// TestConnsPerClient: one client holds at most MaxConnsPerClient
+// connections; its next is closed at once, while another client's are
+// accepted.
+func TestConnsPerClient(t *testing.T) {
+	_, hostile, normal := serveBoth(t, &Options{MaxConnsPerClient: 3})
+	host := strings.TrimPrefix(hostile, "http://")
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range 3 {
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	// Each of the three is accepted (it answers).
+	for i, c := range conns {
+		fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil || !strings.Contains(line, "200") {
+			t.Fatalf("connection %d: %q %v", i, line, err)
+		}
+	}
+	c, err := net.Dial("tcp", host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET /healthz HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := c.Read(make([]byte, 64)); err == nil {
+		t.Errorf("a fourth connection of one client answered (%d bytes)", n)
+	}
+	if d := normalCheck(t, normal); d > normalLatency {
+		t.Errorf("another client's check took %v", d)
+	}
+	if got := metric(t, normal, "robotstxt_connections_refused_total"); got != 1 {
+		t.Errorf("robotstxt_connections_refused_total %v, want 1", got)
 	}
 }

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // ErrRefusedAddress is wrapped by the error of a live fetch whose host
@@ -297,6 +299,24 @@ func (g *Guard) checkRedirect(ctx context.Context, _, to *url.URL) error {
 		}
 	}
 	return fmt.Errorf("%w: %s", ErrRefusedAddress, refused.Refusal())
+}
+
+// webhookClient is the client of the watches' webhooks: through the
+// guard (the server's transport), and following no redirect to an address
+// the guard refuses: such a redirect is the receiver's answer (the 3xx,
+// which the watch engine does not try again), not a failure to connect
+// tried again and again.
+func (s *Server) webhookClient() *http.Client {
+	return &http.Client{Transport: s.transport, Timeout: 30 * time.Second,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			if s.guard.checkRedirect(req.Context(), nil, req.URL) != nil {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		}}
 }
 
 func portNum(s string) uint16 {

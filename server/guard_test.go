@@ -277,3 +277,24 @@ func TestRefusedRedirectNotRetried(t *testing.T) {
 		t.Errorf("the site was asked %d times (want 1), the refused address %d", n, innerHits.Load())
 	}
 }
+
+// TestWebhookRedirectToRefusedNotFollowed: a webhook that redirects to an
+// address the guard refuses gets its 3xx back as its answer, which the
+// watch engine does not try again (before: a failure to connect, tried 6
+// times).
+func TestWebhookRedirectToRefusedNotFollowed(t *testing.T) {
+	inner, innerHits := forbiddenSite(t)
+	outer := httptest.NewServer(http.RedirectHandler(inner.URL+"/hook", http.StatusTemporaryRedirect))
+	defer outer.Close()
+	ts := newTestServer(t, &Options{Resolver: fakeResolver{"hooks.example": {netip.MustParseAddr("127.0.0.1")}}})
+	outerAP := netip.MustParseAddrPort(strings.TrimPrefix(outer.URL, "http://"))
+	ts.guard.exempt = map[netip.AddrPort]bool{outerAP: true}
+	resp, err := ts.webhookClient().Post("http://hooks.example:"+itoa(outerAP.Port())+"/hook", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatalf("the redirect is an error, tried again: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTemporaryRedirect || innerHits.Load() != 0 {
+		t.Errorf("status %d, %d requests reached the refused address", resp.StatusCode, innerHits.Load())
+	}
+}

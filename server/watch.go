@@ -40,7 +40,7 @@ type WatchOptions struct {
 // history; webhooks and sitemaps are reached through the guard.
 func (s *Server) initWatches() error {
 	o := &s.opts.Watch
-	client := &http.Client{Transport: s.transport, Timeout: 30 * time.Second}
+	client := s.webhookClient()
 	e, err := watch.New(&watch.Options{
 		Store: s.store,
 		Fetch: func(ctx context.Context, origin string) ([]byte, *tester.FetchInfo, error) {
