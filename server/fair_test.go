@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/netip"
 	"os"
 	"strconv"
@@ -370,5 +371,33 @@ func TestConnsPerClient(t *testing.T) {
 	}
 	if got := metric(t, normal, "robotstxt_connections_refused_total"); got != 1 {
 		t.Errorf("robotstxt_connections_refused_total %v, want 1", got)
+	}
+}
+
+// TestWatchesPerClientByKey: the watches' bound per client counts a
+// client as every other bound does (clientOf): two addresses of one IPv6
+// /64 are one client.
+func TestWatchesPerClientByKey(t *testing.T) {
+	s, err := New(&Options{Watch: WatchOptions{MaxPerClient: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	create := func(addr, origin string) int {
+		req := httptest.NewRequest("POST", "http://127.0.0.1/v1/watches", strings.NewReader(`{"origin": "`+origin+`", "urls": ["/"]}`))
+		req.RemoteAddr = addr
+		req.Host = "127.0.0.1"
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, req)
+		return rec.Code
+	}
+	if c := create("[2001:db8:1:2::1]:1000", "example.com"); c != 201 {
+		t.Fatalf("first watch: %d", c)
+	}
+	if c := create("[2001:db8:1:2::2]:1000", "example.org"); c == 201 {
+		t.Error("a second address of the same /64 made a watch past the client's bound")
+	}
+	if c := create("[2001:db8:1:3::1]:1000", "example.net"); c != 201 {
+		t.Errorf("another /64: %d", c)
 	}
 }

@@ -163,7 +163,7 @@ func (s *Server) handleWatchCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	wt, err := s.watches.Create(r.Context(), &sp, clientIP(r).String())
+	wt, err := s.watches.Create(r.Context(), &sp, ClientKey(r))
 	if err != nil {
 		if e := watchError(err); e != nil {
 			writeError(w, e)
