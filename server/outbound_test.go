@@ -13,6 +13,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/seed53c283f5/robotstxt/store/storetest"
+	"github.com/seed53c283f5/robotstxt/watch"
 )
 
 // loopbackResolver resolves every name to 127.0.0.1: the sites of a test,
@@ -200,5 +203,35 @@ func TestOutboundPerAddress(t *testing.T) {
 	}
 	if refusedLines(lines) == 0 {
 		t.Error("no result refused by the address's bound")
+	}
+}
+
+// TestWatchOutboundRefusalNoAlert: a watch's check that an outbound bound
+// refused is not the site's answer: no alert (before: the fetch state
+// "refused" and every verdict flipped to disallowed), the watch's state
+// says why, and it is checked again.
+func TestWatchOutboundRefusalNoAlert(t *testing.T) {
+	clk := storetest.NewClock(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
+	site := newWatchSite(t, "User-agent: *\nDisallow: /admin/\n")
+	h := newHook(t)
+	ts := watchServer(t, clk, &Options{AllowPrivate: true, Outbound: OutboundOptions{
+		ClientRate: 0.001, ClientBurst: 1, MaxWait: 100 * time.Millisecond,
+	}})
+	r := post(t, ts.URL+"/v1/watches", fmt.Sprintf(`{"origin": %q, "urls": ["/", "/admin/x"], "every": "10m", "webhook": %q}`, site.URL, h.URL))
+	if r.status != http.StatusCreated {
+		t.Fatalf("POST: %d %s", r.status, r.body)
+	}
+	var w watch.Status
+	json.Unmarshal(r.body, &w)
+	watchTick(t, ts, 1) // the baseline, with the one fetch the bound gives
+	clk.Advance(10 * time.Minute)
+	watchTick(t, ts, 1)
+	select {
+	case hd := <-h.got:
+		t.Errorf("an alert for a fetch the server's own bound refused: %v %s", hd, <-h.body)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if b := get(t, ts.URL+"/v1/watches/"+w.ID).body; !strings.Contains(string(b), "at their bound") {
+		t.Errorf("the watch does not say why it was not checked: %s", b)
 	}
 }

@@ -52,6 +52,11 @@ func (s *Server) initWatches() error {
 			if err != nil {
 				return nil, nil, err
 			}
+			var limited *OutboundRefusal
+			if errors.As(a.Err, &limited) {
+				// Not the site's answer: no alert, checked again.
+				return nil, nil, limited
+			}
 			var body []byte
 			if a.Policy == fetch.Rules && a.Robots != nil {
 				body = []byte(a.Robots.Body())
