@@ -127,6 +127,7 @@ func normalCheck(t *testing.T, base string) time.Duration {
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	elapsed := time.Since(start)
+	t.Logf("normal check: %d in %v", resp.StatusCode, elapsed)
 	if resp.StatusCode != 200 {
 		t.Errorf("normal check: %d %s after %v", resp.StatusCode, b, elapsed)
 	}
@@ -175,6 +176,7 @@ func TestSlowBodiesDoNotStallOthers(t *testing.T) {
 			t.Errorf("check %d took %v beside the slow bodies, want under %v", i, d, normalLatency)
 		}
 	}
+	t.Logf("resident memory %d MiB", rss(t)>>20)
 	if m := rss(t); m > rssBound {
 		t.Errorf("resident memory %d MiB, want under %d MiB", m>>20, rssBound>>20)
 	}
@@ -222,6 +224,7 @@ func TestUnreadBulkAnswersDoNotStallOthers(t *testing.T) {
 			t.Errorf("check %d took %v beside the unread bulk answers, want under %v", i, d, normalLatency)
 		}
 	}
+	t.Logf("resident memory %d MiB", rss(t)>>20)
 	if m := rss(t); m > rssBound {
 		t.Errorf("resident memory %d MiB, want under %d MiB", m>>20, rssBound>>20)
 	}
