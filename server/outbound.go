@@ -154,8 +154,9 @@ type keyed struct {
 	rate  rate.Limit
 	burst int
 
-	mu   sync.Mutex
-	keys map[string]*keyState
+	mu    sync.Mutex
+	keys  map[string]*keyState
+	swept time.Time // the last sweep of keys whose bucket is full again
 }
 
 type keyState struct {
@@ -192,21 +193,32 @@ func (k *keyed) get(key string) *keyState {
 
 // put gives back a reference of get. A key whose bucket is not full is
 // kept (forgetting it would give a full bucket back), up to a bound on
-// keys remembered.
+// keys remembered; at most once a second, the keys no request holds whose
+// buckets are full again are forgotten.
 func (k *keyed) put(key string, st *keyState) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if st.refs--; st.refs > 0 {
 		return
 	}
-	if st.lim == nil || st.lim.Tokens() >= float64(k.burst) || len(k.keys) > maxOutboundKeys {
+	now := time.Now()
+	if st.lim == nil || st.lim.TokensAt(now) >= float64(k.burst) || len(k.keys) > maxOutboundKeys {
 		delete(k.keys, key)
+	}
+	if now.Sub(k.swept) >= time.Second && len(k.keys) > 64 {
+		k.swept = now
+		for key, st := range k.keys {
+			if st.refs == 0 && (st.lim == nil || st.lim.TokensAt(now) >= float64(k.burst)) {
+				delete(k.keys, key)
+			}
+		}
 	}
 }
 
 // maxOutboundKeys bounds the keys a bound remembers with a bucket not yet
-// full; past it, such keys are forgotten when their last request ends.
-const maxOutboundKeys = 100_000
+// full (a few hundred bytes each); past it, such keys are forgotten when
+// their last request ends.
+const maxOutboundKeys = 10_000
 
 // take waits, within ctx, for one place and n tokens of key; release
 // gives the place back (the tokens are spent). A wait that cannot end

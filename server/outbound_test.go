@@ -239,3 +239,27 @@ func TestWatchOutboundRefusalNoAlert(t *testing.T) {
 		t.Errorf("the watch does not say why it was not checked: %s", b)
 	}
 }
+
+// TestOutboundKeysForgotten: a bound forgets the keys no request holds
+// once their buckets are full again, and remembers at most
+// maxOutboundKeys of the others.
+func TestOutboundKeysForgotten(t *testing.T) {
+	k := newKeyed(2, 10, 2)
+	for i := range 200 {
+		rel, err := k.take(context.Background(), fmt.Sprint("d", i), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel()
+	}
+	if n := len(k.keys); n != 200 {
+		t.Fatalf("%d keys remembered with buckets not full, want 200", n)
+	}
+	time.Sleep(250 * time.Millisecond) // the buckets refill (10 a second)
+	k.swept = time.Time{}
+	rel, _ := k.take(context.Background(), "last", 1)
+	rel()
+	if n := len(k.keys); n > 1 {
+		t.Errorf("%d keys remembered after their buckets refilled", n)
+	}
+}
