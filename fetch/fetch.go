@@ -366,6 +366,9 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 			}
 			if f.CheckRedirect != nil {
 				if err := f.CheckRedirect(ctx, cur, next); err != nil {
+					// The target, not requested, is in the trace with
+					// the refusal.
+					res.Trace = append(res.Trace, Request{URL: redacted(next)})
 					return &Error{Origin: o, URL: redacted(next), Step: StepRedirect, Err: fmt.Errorf("redirect from %s refused: %w", redacted(cur), err)}
 				}
 			}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -207,9 +208,24 @@ func decode(w http.ResponseWriter, r *http.Request, v any) *Error {
 	return decodeFrom(http.MaxBytesReader(w, r.Body, MaxBodyBytes), v)
 }
 
-// decodeFrom is decode of a body read from r.
+// decodeFrom is decode of a body read from r. Member names are matched
+// exactly, as the API spells them, and a member given twice is refused
+// (checkMembers): encoding/json alone would take "URLs" for "urls" and
+// keep the last of two.
 func decodeFrom(r io.Reader, v any) *Error {
-	dec := json.NewDecoder(r)
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return readFailure(err, "")
+	}
+	if e := decodeBody(body, v); e != nil {
+		return e
+	}
+	return checkMembers(body, v)
+}
+
+// decodeBody is decodeFrom's decoding, with encoding/json's rules.
+func decodeBody(body []byte, v any) *Error {
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
 	if err == nil {
@@ -225,12 +241,13 @@ func decodeFrom(r io.Reader, v any) *Error {
 	}
 	var (
 		maxErr    *http.MaxBytesError
+		refused   *bodyRefused
 		typeErr   *json.UnmarshalTypeError
 		syntaxErr *json.SyntaxError
 	)
 	switch {
-	case errors.As(err, &maxErr):
-		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the body is larger than %d bytes (8 MiB)", MaxBodyBytes)}
+	case errors.As(err, &maxErr), errors.As(err, &refused):
+		return readFailure(err, "")
 	case errors.As(err, &typeErr):
 		field := typeErr.Field
 		if field == "" {
@@ -561,4 +578,96 @@ func truncationNotes(files ...struct {
 		}
 	}
 	return notes
+}
+
+// checkMembers refuses, in a body that decoded into v, a member whose
+// name is not spelled as the API spells it (encoding/json matches names
+// in any case: "URLs" would be taken for "urls") and a member given twice
+// in one object (encoding/json keeps the last): the rule of every JSON
+// body of the API, at every depth of the request's type.
+func checkMembers(body []byte, v any) *Error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	return walkMembers(dec, reflect.TypeOf(v), "")
+}
+
+// walkMembers reads one value from dec, checking the members of the
+// objects that t (a struct, or a slice of them, at any depth) decodes.
+func walkMembers(dec *json.Decoder, t reflect.Type, path string) *Error {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil // decoded before: cannot happen
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return nil
+	}
+	switch {
+	case d == '{' && t != nil && t.Kind() == reflect.Struct:
+		fields := map[string]reflect.Type{}
+		var names []string
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !f.IsExported() || name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			fields[name] = f.Type
+			names = append(names, name)
+		}
+		seen := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			key, _ := tok.(string)
+			at := path + key
+			ft, known := fields[key]
+			if !known {
+				for _, n := range names {
+					if strings.EqualFold(n, key) {
+						return badField(at, "unknown field; member names are matched exactly: did you mean %q?", path+n)
+					}
+				}
+			}
+			if seen[key] {
+				return badField(at, "given twice; give each member once")
+			}
+			seen[key] = true
+			if e := walkMembers(dec, ft, at+"."); e != nil {
+				return e
+			}
+		}
+	case d == '[' && t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array):
+		for i := 0; dec.More(); i++ {
+			if e := walkMembers(dec, t.Elem(), fmt.Sprintf("%s[%d].", strings.TrimSuffix(path, "."), i)); e != nil {
+				return e
+			}
+		}
+	default:
+		// A value whose members the type does not name: skipped.
+		for depth := 1; depth > 0; {
+			tok, err := dec.Token()
+			if err != nil {
+				return nil
+			}
+			if d, ok := tok.(json.Delim); ok {
+				if d == '{' || d == '[' {
+					depth++
+				} else {
+					depth--
+				}
+			}
+		}
+		return nil
+	}
+	dec.Token() // the closing delimiter
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -121,7 +120,8 @@ func (s *Server) handleBulk(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	bw := &bulkWriter{w: w, rc: http.NewResponseController(w), max: s.opts.MaxAnswerBytes}
+	sw := &stallWriter{ResponseWriter: w, rc: http.NewResponseController(w), stall: s.opts.StallTimeout}
+	bw := &bulkWriter{w: sw, rc: sw.rc, max: s.opts.MaxAnswerBytes}
 	sum, err := checker.Run(ctx, bytes.NewReader(in.body), bw)
 	switch {
 	case err == nil:
@@ -130,6 +130,9 @@ func (s *Server) handleBulk(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	case bw.started:
+		if sw.stalled(err) {
+			s.metrics.stalls.Inc()
+		}
 		// A part was sent: break the connection, so that the client does
 		// not take it for the whole.
 		s.log.Warn("bulk answer cut", "err", err, "results", sum.Results, "client", clientIP(r).String())
@@ -165,11 +168,7 @@ func bulkCost(in *bulkInput, concurrency int, originBytes int64) cost {
 func (s *Server) bulkInput(w http.ResponseWriter, r *http.Request) (*bulkInput, *Error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	if err != nil {
-		var maxErr *http.MaxBytesError
-		if errors.As(err, &maxErr) {
-			return nil, &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the body is larger than %d bytes (8 MiB); send the URLs in several requests", MaxBodyBytes)}
-		}
-		return nil, &Error{Status: http.StatusBadRequest, Message: "the body could not be read: " + err.Error()}
+		return nil, readFailure(err, "; send the URLs in several requests")
 	}
 	if lines, ok := jsonLines(body); ok {
 		return bulkLinesInput(body, lines, r.URL.Query())

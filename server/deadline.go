@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -13,10 +14,13 @@ import (
 // costs the runtime a lock and a clock reading on every schedule. Until
 // then it answers Value from its parent; once started, it is a
 // context.WithDeadline of the parent in all but name, so that contexts
-// derived from it are cancelled with it without a goroutine each.
+// derived from it are cancelled with it without a goroutine each. It
+// carries the request's client (clientFrom), kept in place of a
+// context.WithValue of its own.
 type deadlineContext struct {
 	parent   context.Context
 	deadline time.Time
+	client   netip.Addr
 	once     sync.Once
 	started  atomic.Bool
 	ctx      context.Context // set by once: the real context
@@ -61,6 +65,9 @@ func (c *deadlineContext) Done() <-chan struct{} { return c.start().Done() }
 func (c *deadlineContext) Err() error            { return c.start().Err() }
 
 func (c *deadlineContext) Value(key any) any {
+	if _, ok := key.(clientCtxKey); ok {
+		return &c.client
+	}
 	if c.started.Load() {
 		return c.ctx.Value(key)
 	}

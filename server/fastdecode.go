@@ -2,8 +2,6 @@ package server
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"hash/maphash"
 	"math/bits"
 	"net/http"
@@ -33,11 +31,7 @@ func decodeCheck(w http.ResponseWriter, r *http.Request, req *CheckRequest, sc *
 		buf.Grow(int(n) + bytes.MinRead)
 	}
 	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, MaxBodyBytes)); err != nil {
-		var maxErr *http.MaxBytesError
-		if errors.As(err, &maxErr) {
-			return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the body is larger than %d bytes (8 MiB)", MaxBodyBytes)}
-		}
-		return &Error{Status: http.StatusBadRequest, Message: "the body cannot be read: " + err.Error()}
+		return readFailure(err, "")
 	}
 	return decodeCheckBodyCached(buf.Bytes(), req, sc)
 }
@@ -342,11 +336,15 @@ func parseCheckCached(body string, req *CheckRequest, sc *stringCache) bool {
 		return false
 	}
 	if !p.next('}') {
+		// A member given twice goes to decode's path, which refuses it.
+		var seen uint8
 		for p.ok {
 			key := p.str()
-			if !p.ok || !p.next(':') {
+			bit := checkKeyBit(key)
+			if !p.ok || !p.next(':') || seen&bit != 0 {
 				return false
 			}
+			seen |= bit
 			switch key {
 			case "robots":
 				if p.null() {
@@ -387,6 +385,29 @@ func parseCheckCached(body string, req *CheckRequest, sc *stringCache) bool {
 	}
 	p.ws()
 	return p.ok && p.i == len(p.s)
+}
+
+// checkKeyBit is the bit of a CheckRequest member in parseCheckCached's
+// set of members seen; 0 for any other key (which that path leaves to
+// decode).
+func checkKeyBit(key string) uint8 {
+	switch key {
+	case "robots":
+		return 1
+	case "origin":
+		return 2
+	case "dialect":
+		return 4
+	case "urls":
+		return 8
+	case "crawlers":
+		return 16
+	case "agents":
+		return 32
+	case "usage":
+		return 64
+	}
+	return 0
 }
 
 // stringCache remembers the last few long strings with escapes that bodies

@@ -5,9 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
+	"net/url"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 // ErrRefusedAddress is wrapped by the error of a live fetch whose host
@@ -169,6 +172,8 @@ type Guard struct {
 	// exempt are addresses treated as public: tests stand a "public"
 	// site on loopback with it.
 	exempt map[netip.AddrPort]bool
+	// outbound, when set, bounds the new connections to each address.
+	outbound *outbound
 }
 
 // DialContext resolves addr's host, drops the refused addresses and dials
@@ -204,6 +209,12 @@ func (g *Guard) DialContext(ctx context.Context, network, addr string) (net.Conn
 				}
 				continue
 			}
+		}
+		if err := g.outbound.dialAllowed(ctx, a.Unmap()); err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
 		}
 		conn, err := d.DialContext(ctx, network, net.JoinHostPort(a.String(), port))
 		if err == nil {
@@ -252,6 +263,60 @@ func (g *Guard) control(network, address string, _ syscall.RawConn) error {
 		return &AddressError{Addr: ap.Addr().Unmap(), Class: class, Via: via}
 	}
 	return nil
+}
+
+// checkRedirect is the fetchers' CheckRedirect: a redirect to a host
+// whose addresses the guard refuses, every one, is refused before it is
+// requested, with an error that is not a cache.Refusal. The site was
+// asked, and answered with a redirect this server will not follow: that
+// is its answer (unreachable: disallow all), stored and retried with the
+// cache's backoff, not asked again at every question as a refusal of this
+// side would be. (The dialer still checks the address it connects to: a
+// name whose answer changes is refused there.)
+func (g *Guard) checkRedirect(ctx context.Context, _, to *url.URL) error {
+	if g.AllowPrivate {
+		return nil
+	}
+	addrs, err := g.lookup(ctx, "ip", to.Hostname())
+	if err != nil || len(addrs) == 0 {
+		return nil // the request says why
+	}
+	port := to.Port()
+	if port == "" {
+		port = "80"
+		if to.Scheme == "https" {
+			port = "443"
+		}
+	}
+	var refused *AddressError
+	for _, a := range addrs {
+		class, via := addressClass(a)
+		if class == "" || g.exempt[netip.AddrPortFrom(a, portNum(port))] {
+			return nil
+		}
+		if refused == nil {
+			refused = &AddressError{Addr: a.Unmap(), Class: class, Via: via}
+		}
+	}
+	return fmt.Errorf("%w: %s", ErrRefusedAddress, refused.Refusal())
+}
+
+// webhookClient is the client of the watches' webhooks: through the
+// guard (the server's transport), and following no redirect to an address
+// the guard refuses: such a redirect is the receiver's answer (the 3xx,
+// which the watch engine does not try again), not a failure to connect
+// tried again and again.
+func (s *Server) webhookClient() *http.Client {
+	return &http.Client{Transport: s.transport, Timeout: 30 * time.Second,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			if s.guard.checkRedirect(req.Context(), nil, req.URL) != nil {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		}}
 }
 
 func portNum(s string) uint16 {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -243,5 +244,57 @@ func TestRefusedFetchNotStored(t *testing.T) {
 	var refusal cache.Refusal
 	if err := error(&AddressError{Addr: netip.MustParseAddr("10.0.0.1"), Class: "private"}); !errors.As(err, &refusal) || !strings.Contains(refusal.Refusal(), "10.0.0.1 is a private address") {
 		t.Errorf("AddressError is not a cache.Refusal naming the address")
+	}
+}
+
+// TestRefusedRedirectNotRetried: a site that redirects its robots.txt to
+// an address the guard refuses answered; the answer (unreachable,
+// disallow all) is stored and retried with the cache's backoff, so the
+// questions that follow do not ask the site again (before: nothing was
+// stored, and every question, in every dialect, asked it again).
+func TestRefusedRedirectNotRetried(t *testing.T) {
+	inner, innerHits := forbiddenSite(t)
+	var outerHits atomic.Int32
+	outer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		outerHits.Add(1)
+		http.Redirect(w, r, inner.URL+"/robots.txt", http.StatusMovedPermanently)
+	}))
+	defer outer.Close()
+	ts := newTestServer(t, &Options{Resolver: fakeResolver{"public.example": {netip.MustParseAddr("127.0.0.1")}}})
+	outerAP := netip.MustParseAddrPort(strings.TrimPrefix(outer.URL, "http://"))
+	ts.guard.exempt = map[netip.AddrPort]bool{outerAP: true}
+	origin := "http://public.example:" + itoa(outerAP.Port())
+	for i := range 3 {
+		m := fetchError(t, ts, origin)
+		if m["policy"] != "disallow-all" || !strings.Contains(fmt.Sprint(m), "loopback address") {
+			t.Errorf("fetch %d: %v", i, m)
+		}
+	}
+	if r := post(t, ts.URL+"/v1/check", `{"origin": "`+origin+`", "urls": ["/a"]}`); r.status != 200 {
+		t.Errorf("check: %d %s", r.status, r.body)
+	}
+	if n := outerHits.Load(); n != 1 || innerHits.Load() != 0 {
+		t.Errorf("the site was asked %d times (want 1), the refused address %d", n, innerHits.Load())
+	}
+}
+
+// TestWebhookRedirectToRefusedNotFollowed: a webhook that redirects to an
+// address the guard refuses gets its 3xx back as its answer, which the
+// watch engine does not try again (before: a failure to connect, tried 6
+// times).
+func TestWebhookRedirectToRefusedNotFollowed(t *testing.T) {
+	inner, innerHits := forbiddenSite(t)
+	outer := httptest.NewServer(http.RedirectHandler(inner.URL+"/hook", http.StatusTemporaryRedirect))
+	defer outer.Close()
+	ts := newTestServer(t, &Options{Resolver: fakeResolver{"hooks.example": {netip.MustParseAddr("127.0.0.1")}}})
+	outerAP := netip.MustParseAddrPort(strings.TrimPrefix(outer.URL, "http://"))
+	ts.guard.exempt = map[netip.AddrPort]bool{outerAP: true}
+	resp, err := ts.webhookClient().Post("http://hooks.example:"+itoa(outerAP.Port())+"/hook", "application/json", strings.NewReader("{}"))
+	if err != nil {
+		t.Fatalf("the redirect is an error, tried again: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTemporaryRedirect || innerHits.Load() != 0 {
+		t.Errorf("status %d, %d requests reached the refused address", resp.StatusCode, innerHits.Load())
 	}
 }

@@ -191,7 +191,8 @@ func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
 
 // postGate refuses a POST whose body is not declared as JSON (415) or that
 // a browser sends from another origin (403), and holds the memory its body
-// needs (bodyWeight) while it is answered.
+// needs (bodyWeight) while it is answered, weighed as it arrives
+// (reserveBody).
 func (s *Server) postGate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if ct := r.Header.Get("Content-Type"); !jsonContent(ct) {
@@ -205,7 +206,7 @@ func (s *Server) postGate(next http.Handler) http.Handler {
 		if !s.sameOrigin(w, r) {
 			return
 		}
-		release, e := s.acquire(r.Context(), s.admit.bodies, bodyWeight(r.ContentLength))
+		release, e := s.reserveBody(r)
 		if e != nil {
 			writeError(w, e)
 			return

@@ -3,8 +3,12 @@ package server
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/netip"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -84,41 +88,129 @@ const (
 // (the answer built, a live fetch). A request waits for work holding its
 // body's weight, but nothing waits while holding work, so that the
 // requests waiting can never hold what the one before them needs.
+//
+// Each pool is shared fairly between clients (clientOf): one client holds
+// at most a quarter of a pool (a request that needs more takes the whole
+// quarter, and runs alone for its client), and its requests past that wait
+// for its own requests to finish, not in the queue of the others. A body
+// is weighed as it arrives (meteredBody), not by the Content-Length it
+// announces: a client that announces 8 MiB and sends a byte a second holds
+// what it sent.
 type admission struct {
 	bodies, work *pool
 }
 
-// pool is one weighted semaphore.
+// clientShareDivisor: one client holds at most 1/clientShareDivisor of a
+// pool.
+const clientShareDivisor = 4
+
+// pool is one weighted semaphore, and the share of it each client holds.
 type pool struct {
 	sem      *semaphore.Weighted
 	capacity int64
+	share    int64        // what one client holds of it at most
 	held     atomic.Int64 // for the metrics
 	waiting  atomic.Int64 // requests waiting, for the tests
+
+	mu      sync.Mutex
+	clients map[netip.Addr]*clientShare
+}
+
+// clientShare is what one client holds of a pool: a semaphore of
+// pool.share, and the requests that use it (the entry goes when none does).
+type clientShare struct {
+	sem  *semaphore.Weighted
+	refs int
 }
 
 // newAdmission splits total bytes: a quarter for bodies (at least one of
 // MaxBodyBytes), the rest for work.
 func newAdmission(total int64) *admission {
 	bodies := max(total/4, bodyWeight(MaxBodyBytes))
-	return &admission{bodies: newPool(bodies), work: newPool(total - bodies)}
+	return &admission{bodies: newSharedPool(bodies, bodies/clientShareDivisor), work: newSharedPool(total-bodies, (total-bodies)/clientShareDivisor)}
 }
 
-func newPool(capacity int64) *pool {
-	return &pool{sem: semaphore.NewWeighted(capacity), capacity: capacity}
+// newPool is a pool of which one client may hold all.
+func newPool(capacity int64) *pool { return newSharedPool(capacity, capacity) }
+
+// newSharedPool is a pool of which one client holds at most share.
+func newSharedPool(capacity, share int64) *pool {
+	return &pool{sem: semaphore.NewWeighted(capacity), capacity: capacity,
+		share: max(1, share), clients: map[netip.Addr]*clientShare{}}
+}
+
+// shareOf returns client's share of p, counting one more user; done
+// gives it back.
+func (p *pool) shareOf(client netip.Addr) *clientShare {
+	p.mu.Lock()
+	cs := p.clients[client]
+	if cs == nil {
+		cs = &clientShare{sem: semaphore.NewWeighted(p.share)}
+		p.clients[client] = cs
+	}
+	cs.refs++
+	p.mu.Unlock()
+	return cs
+}
+
+func (p *pool) done(client netip.Addr, cs *clientShare) {
+	p.mu.Lock()
+	if cs.refs--; cs.refs == 0 && len(p.clients) > maxIdleShares {
+		delete(p.clients, client)
+	}
+	p.mu.Unlock()
+}
+
+// maxIdleShares is how many shares of clients that hold nothing a pool
+// keeps for their next request (a client's requests one after another
+// then make no new share each); past it, a share goes when its last
+// request ends.
+const maxIdleShares = 1024
+
+// clientCount is how many clients hold or wait for some of p.
+func (p *pool) clientCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, cs := range p.clients {
+		if cs.refs > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // acquire takes n bytes of p for a request, waiting for at most half of
 // what is left of ctx's deadline; the error is the request's answer: 413
-// when n is more than p holds, 503 when the wait is over. release gives
-// them back.
+// when n is more than p holds, 503 when the wait is over, 429 when the
+// request's client (clientFrom) holds its share of p and none of its
+// requests gave it back in time. release gives them back.
 func (s *Server) acquire(ctx context.Context, p *pool, n int64) (release func(), e *Error) {
+	release, _, e = s.acquireMore(ctx, p, n, 0)
+	return release, e
+}
+
+// acquireMore is acquire for a request that holds had of its client's
+// share of p already (a body weighed as it arrives): it takes at most the
+// rest of the share, and says how much of it it took.
+func (s *Server) acquireMore(ctx context.Context, p *pool, n, had int64) (release func(), shared int64, e *Error) {
 	if n > p.capacity {
-		return nil, &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf(
+		return nil, 0, &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf(
 			"this request needs about %s of memory, more than the server gives all requests at once (%s of --max-inflight-bytes); ask about fewer or shorter URLs, or fewer crawlers, in several requests",
 			sizeString(n), sizeString(p.capacity))}
 	}
-	if p.sem.TryAcquire(n) {
-		return p.holding(n), nil
+	client, hasClient := clientFrom(ctx)
+	var cs *clientShare
+	sn := max(0, min(n, p.share-had))
+	if hasClient && p.share < p.capacity && sn > 0 {
+		cs = p.shareOf(client)
+	}
+	if cs == nil {
+		sn = 0
+	}
+	gotShare := cs == nil || cs.sem.TryAcquire(sn)
+	if gotShare && p.sem.TryAcquire(n) {
+		return p.holding(n, client, cs, sn), sn, nil
 	}
 	wait := s.opts.RequestTimeout / 2
 	if d, ok := ctx.Deadline(); ok {
@@ -128,23 +220,42 @@ func (s *Server) acquire(ctx context.Context, p *pool, n int64) (release func(),
 	defer cancel()
 	s.metrics.admissionWaits.Inc()
 	p.waiting.Add(1)
-	err := p.sem.Acquire(wctx, n)
-	p.waiting.Add(-1)
-	if err != nil {
+	defer p.waiting.Add(-1)
+	// The share first: a client past it waits for its own requests, and
+	// stands in nobody's way in the pool's queue.
+	if !gotShare {
+		if err := cs.sem.Acquire(wctx, sn); err != nil {
+			p.done(client, cs)
+			s.metrics.admissionRefused.Inc()
+			return nil, 0, &Error{Status: http.StatusTooManyRequests, Retry: 1 + int(wait/time.Second), Message: fmt.Sprintf(
+				"busy: this client's requests in flight hold its share of the memory (%s, a quarter of the server's %s, --max-inflight-bytes) and none finished in %v; send fewer requests at once, or retry later",
+				sizeString(p.share), sizeString(p.capacity), wait.Round(time.Millisecond))}
+		}
+	}
+	if err := p.sem.Acquire(wctx, n); err != nil {
+		if cs != nil {
+			cs.sem.Release(sn)
+			p.done(client, cs)
+		}
 		s.metrics.admissionRefused.Inc()
-		return nil, &Error{Status: http.StatusServiceUnavailable, Retry: 1 + int(wait/time.Second), Message: fmt.Sprintf(
+		return nil, 0, &Error{Status: http.StatusServiceUnavailable, Retry: 1 + int(wait/time.Second), Message: fmt.Sprintf(
 			"busy: the requests in flight hold the memory this one needs (%s of %s, --max-inflight-bytes) and none finished in %v; retry later",
 			sizeString(n), sizeString(p.capacity), wait.Round(time.Millisecond))}
 	}
-	return p.holding(n), nil
+	return p.holding(n, client, cs, sn), sn, nil
 }
 
-// holding notes n bytes taken, and returns their release.
-func (p *pool) holding(n int64) func() {
+// holding notes n bytes taken of p (sn of them of client's share cs, when
+// cs is not nil), and returns their release.
+func (p *pool) holding(n int64, client netip.Addr, cs *clientShare, sn int64) func() {
 	p.held.Add(n)
 	return func() {
 		p.held.Add(-n)
 		p.sem.Release(n)
+		if cs != nil {
+			cs.sem.Release(sn)
+			p.done(client, cs)
+		}
 	}
 }
 
@@ -157,6 +268,98 @@ func bodyWeight(n int64) int64 {
 		n = MaxBodyBytes
 	}
 	return 3*n + parseFactor*min(n, robotstxt.DefaultMaxBytes) + streamBuffer + requestOverhead
+}
+
+// bodyStep is how a body is weighed as it arrives: a step of this many
+// bytes at a time.
+const bodyStep = 64 << 10
+
+// reserveBody holds the memory of r's body while r is answered, weighed
+// as the body arrives: the first step (or the whole body, when its
+// Content-Length says it is smaller) now, each further step when its
+// first byte is read. The handler's reads of r.Body answer an error
+// (bodyRefused) when a step cannot be had in time. release gives all of
+// it back.
+func (s *Server) reserveBody(r *http.Request) (release func(), e *Error) {
+	first := int64(bodyStep)
+	if r.ContentLength >= 0 {
+		first = min(r.ContentLength, bodyStep)
+	}
+	rel, shared, e := s.acquireMore(r.Context(), s.admit.bodies, bodyWeight(first), 0)
+	if e != nil {
+		return nil, e
+	}
+	if first == r.ContentLength {
+		// The whole body is weighed: net/http reads no more than its
+		// Content-Length.
+		return rel, nil
+	}
+	mb := &meteredBody{ReadCloser: r.Body, s: s, ctx: r.Context(), covered: first, shared: shared, releases: []func(){rel}}
+	r.Body = mb
+	return mb.release, nil
+}
+
+// meteredBody is a request body that takes the memory of each step of
+// bytes as it arrives.
+type meteredBody struct {
+	io.ReadCloser
+	s        *Server
+	ctx      context.Context
+	read     int64 // bytes read
+	covered  int64 // bytes whose weight is held
+	shared   int64 // of that weight, what the client's share holds
+	releases []func()
+	err      error
+}
+
+func (b *meteredBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.read += int64(n)
+	if b.read > b.covered && b.covered < MaxBodyBytes {
+		next := min(MaxBodyBytes, (b.read+bodyStep-1)/bodyStep*bodyStep)
+		rel, shared, e := b.s.acquireMore(b.ctx, b.s.admit.bodies, bodyWeight(next)-bodyWeight(b.covered), b.shared)
+		if e != nil {
+			b.err = &bodyRefused{e}
+			return n, b.err
+		}
+		b.shared += shared
+		b.releases = append(b.releases, rel)
+		b.covered = next
+	}
+	return n, err
+}
+
+func (b *meteredBody) release() {
+	for _, r := range b.releases {
+		r()
+	}
+	b.releases = nil
+}
+
+// bodyRefused is the error of a body read whose memory could not be had:
+// e is the request's answer.
+type bodyRefused struct{ e *Error }
+
+func (b *bodyRefused) Error() string { return b.e.Message }
+
+// readFailure is the answer to a request whose body could not be read:
+// 413 past MaxBodyBytes, the answer of a body whose memory was refused,
+// else 400.
+func readFailure(err error, hint string) *Error {
+	var (
+		maxErr  *http.MaxBytesError
+		refused *bodyRefused
+	)
+	switch {
+	case errors.As(err, &maxErr):
+		return &Error{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the body is larger than %d bytes (8 MiB)%s", MaxBodyBytes, hint)}
+	case errors.As(err, &refused):
+		return refused.e
+	}
+	return &Error{Status: http.StatusBadRequest, Message: "the body cannot be read: " + err.Error()}
 }
 
 // sizeString writes n bytes for a person: "512 KiB", "1.5 GiB".

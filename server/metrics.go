@@ -23,6 +23,8 @@ type metrics struct {
 	storeProbeErrors prometheus.Counter
 	admissionWaits   prometheus.Counter
 	admissionRefused prometheus.Counter
+	connsRefused     prometheus.Counter
+	stalls           prometheus.Counter
 	handles          sync.Map // routeCode -> *routeMetrics
 }
 
@@ -53,6 +55,18 @@ func newMetrics(s *Server) *metrics {
 		Name: "robotstxt_inflight_refused_total",
 		Help: "Requests answered 503 because the memory they need was not free in time.",
 	})
+	m.connsRefused = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "robotstxt_connections_refused_total",
+		Help: "Connections closed at once because their client held --max-conns-per-client already.",
+	})
+	m.stalls = prometheus.NewCounter(prometheus.CounterOpts{
+		Name: "robotstxt_answers_stalled_total",
+		Help: "Streamed answers cut because their client read nothing for --stall-timeout.",
+	})
+	clients := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "robotstxt_inflight_clients",
+		Help: "Clients that hold or wait for memory in flight (each holds at most a quarter of each pool).",
+	}, func() float64 { return float64(max(s.admit.bodies.clientCount(), s.admit.work.clientCount())) })
 	inflight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "robotstxt_inflight_bytes",
 		Help: "Memory the requests in flight hold, as estimated (of --max-inflight-bytes).",
@@ -66,7 +80,8 @@ func newMetrics(s *Server) *metrics {
 		Help: "Connections the server holds open at most (--max-conns; 0: no bound); past it, new ones wait to be accepted.",
 	})
 	maxConns.Set(float64(max(s.opts.MaxConns, 0)))
-	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors, m.admissionWaits, m.admissionRefused, inflight, conns, maxConns,
+	m.registry.MustRegister(s.outbound.collectors()...)
+	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors, m.admissionWaits, m.admissionRefused, m.connsRefused, m.stalls, clients, inflight, conns, maxConns,
 		&cacheCollector{s: s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

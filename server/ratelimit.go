@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"net/http"
 	"net/netip"
 	"sync"
 	"time"
@@ -59,6 +61,20 @@ func (l *limiter) allow(addr netip.Addr, now time.Time) (bool, time.Duration) {
 	return true, 0
 }
 
+// clientOf is the client a request comes from, the one key of every bound
+// per client (the rate limit, the wrong tokens, the shares of memory in
+// flight, of connections and of outbound fetches, the watches a client
+// may keep): the address of the connection's peer (clientIP), a whole
+// IPv6 /64 counting as one client. The server has one bearer token, which
+// every client that holds it shares, so a token tells clients apart no
+// better than nothing: the address does.
+func clientOf(r *http.Request) netip.Addr { return clientKey(clientIP(r)) }
+
+// ClientKey is clientOf as text ("192.0.2.1", "2001:db8:1:2::"): the
+// client's name where a bound per client is kept by another package (the
+// watches' per-client bound).
+func ClientKey(r *http.Request) string { return clientOf(r).String() }
+
 // clientKey is the address a client is known by: one client holds a
 // whole IPv6 /64.
 func clientKey(addr netip.Addr) netip.Addr {
@@ -116,4 +132,17 @@ func (l *limiter) exhausted(addr netip.Addr, now time.Time) (bool, time.Duration
 		return true, time.Duration((1 - tokens) / float64(l.rate) * float64(time.Second))
 	}
 	return false, 0
+}
+
+// clientCtxKey is the context key of a request's client (clientFrom).
+type clientCtxKey struct{}
+
+// clientFrom is the client of the request ctx belongs to, as clientOf
+// named it when the request came in; false for work of the server's own
+// (the watches' checks).
+func clientFrom(ctx context.Context) (netip.Addr, bool) {
+	if a, ok := ctx.Value(clientCtxKey{}).(*netip.Addr); ok && a.IsValid() {
+		return *a, true
+	}
+	return netip.Addr{}, false
 }

@@ -12,12 +12,14 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
@@ -41,6 +43,10 @@ const (
 	DefaultBurst             = 100 // requests at once per client
 	DefaultMaxClients        = 10000
 	DefaultMaxConns          = 2048 // connections open at once
+	DefaultMaxConnsPerClient = 64   // of them, from one client
+	// DefaultStallTimeout is how long a streamed answer (check, bulk) may
+	// wait for its client to take the next piece.
+	DefaultStallTimeout = 10 * time.Second
 )
 
 // Options configure a Server. The zero value (or nil) works: a memory
@@ -118,11 +124,22 @@ type Options struct {
 	// MaxConns bounds the connections Serve holds open at once: past it,
 	// it accepts no more until one closes (they wait in the listener's
 	// backlog). 0 means DefaultMaxConns, a negative value no bound.
-	MaxConns int
+	// MaxConnsPerClient bounds the connections of one client (clientOf)
+	// among them: past it, a new connection of that client is closed at
+	// once, so that one client's slow connections cannot hold every
+	// place. 0 means DefaultMaxConnsPerClient, a negative value no bound.
+	MaxConns, MaxConnsPerClient int
+	// StallTimeout bounds how long a streamed answer waits for its client
+	// to read the next piece (0 means DefaultStallTimeout): a client that
+	// does not read is cut then, not at WriteTimeout.
+	StallTimeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Watch configures the watches (/v1/watches; see watch.go).
 	Watch WatchOptions
+	// Outbound bounds the requests the server makes to sites, per
+	// client, per registrable domain and per address (outbound.go).
+	Outbound OutboundOptions
 }
 
 // Server is the robotstxt service: the JSON API under /v1/, health and
@@ -136,12 +153,15 @@ type Server struct {
 	caches    map[robotstxt.Dialect]*cache.Cache
 	guard     *Guard
 	transport *http.Transport
-	history   *history
-	parsed    *sourceLRU
-	strings   *stringCache // long strings of check bodies, unescaped
-	hosts     *hostPolicy
-	limits    *limiter
-	admit     *admission
+	// outbound is the transport every fetch goes through: transport,
+	// within the bounds per client, domain and address.
+	outbound *outbound
+	history  *history
+	parsed   *sourceLRU
+	strings  *stringCache // long strings of check bodies, unescaped
+	hosts    *hostPolicy
+	limits   *limiter
+	admit    *admission
 	// authFailures counts each client's wrong tokens.
 	authFailures *limiter
 	metrics      *metrics
@@ -203,6 +223,9 @@ func New(opts *Options) (*Server, error) {
 	if o.MaxConns == 0 {
 		o.MaxConns = DefaultMaxConns
 	}
+	if o.MaxConnsPerClient == 0 {
+		o.MaxConnsPerClient = DefaultMaxConnsPerClient
+	}
 	if o.MaxClients <= 0 {
 		o.MaxClients = DefaultMaxClients
 	}
@@ -223,6 +246,7 @@ func New(opts *Options) (*Server, error) {
 	setDefault(&o.WriteTimeout, DefaultWriteTimeout)
 	setDefault(&o.IdleTimeout, DefaultIdleTimeout)
 	setDefault(&o.ShutdownTimeout, DefaultShutdownTimeout)
+	setDefault(&o.StallTimeout, DefaultStallTimeout)
 	if o.WriteTimeout <= o.RequestTimeout {
 		// The answer of a request that used its whole deadline must
 		// still be written.
@@ -242,10 +266,12 @@ func New(opts *Options) (*Server, error) {
 		TLSHandshakeTimeout:    10 * time.Second,
 		HTTP2:                  &http.HTTP2Config{MaxReceiveBufferPerStream: 64 << 10},
 	}
+	s.outbound = newOutbound(s.transport, o.Outbound)
+	s.guard.outbound = s.outbound
 	s.caches = make(map[robotstxt.Dialect]*cache.Cache)
 	for _, d := range robotstxt.Dialects() {
 		f := &fetch.Fetcher{
-			Transport: s.transport, DialContext: s.guard.DialContext, Dialect: d,
+			Transport: s.outbound, DialContext: s.guard.DialContext, CheckRedirect: s.guard.checkRedirect, Dialect: d,
 			UserAgent: o.UserAgent, Timeout: o.FetchTimeout, Now: o.Now,
 		}
 		s.caches[d] = cache.New(&cache.Options{Store: s.store, Fetcher: f, Now: o.Now, KeyPrefix: tester.CacheKeyPrefix(d)})
@@ -336,7 +362,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if o.MaxConns > 0 {
 		ln = netutil.LimitListener(ln, o.MaxConns)
 	}
-	ln = &countingListener{Listener: ln, open: &s.openConns}
+	ln = &countingListener{Listener: ln, open: &s.openConns, perClient: o.MaxConnsPerClient,
+		clients: map[netip.Addr]int{}, refused: s.metrics.connsRefused}
 	done := make(chan error, 1)
 	stopWatches := s.startWatches(ctx)
 	defer stopWatches()
@@ -358,33 +385,63 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	return nil
 }
 
-// countingListener counts the connections of its listener that are open.
+// countingListener counts the connections of its listener that are open,
+// in all and per client, and closes at once a connection of a client that
+// holds perClient already (when perClient > 0).
 type countingListener struct {
 	net.Listener
-	open *atomic.Int64
+	open      *atomic.Int64
+	perClient int
+	refused   prometheus.Counter
+
+	mu      sync.Mutex
+	clients map[netip.Addr]int
 }
 
 func (l *countingListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		var client netip.Addr
+		if ap, err := netip.ParseAddrPort(c.RemoteAddr().String()); err == nil {
+			client = clientKey(ap.Addr().Unmap())
+		}
+		l.mu.Lock()
+		if l.perClient > 0 && l.clients[client] >= l.perClient {
+			l.mu.Unlock()
+			l.refused.Inc()
+			c.Close()
+			continue
+		}
+		l.clients[client]++
+		l.mu.Unlock()
+		l.open.Add(1)
+		return &countedConn{Conn: c, l: l, client: client}, nil
 	}
-	l.open.Add(1)
-	return &countedConn{Conn: c, open: l.open}, nil
 }
 
 // countedConn is a connection of a countingListener.
 type countedConn struct {
 	net.Conn
-	open *atomic.Int64
-	once sync.Once
+	l      *countingListener
+	client netip.Addr
+	once   sync.Once
 }
 
 // Close counts the connection closed before it closes it: closing it
 // frees its place under MaxConns (netutil.LimitListener), and the next
 // connection accepted in that place must not be counted beside it.
 func (c *countedConn) Close() error {
-	c.once.Do(func() { c.open.Add(-1) })
+	c.once.Do(func() {
+		c.l.open.Add(-1)
+		c.l.mu.Lock()
+		if c.l.clients[c.client]--; c.l.clients[c.client] <= 0 {
+			delete(c.l.clients, c.client)
+		}
+		c.l.mu.Unlock()
+	})
 	return c.Conn.Close()
 }
 
@@ -417,6 +474,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		dc := newDeadlineContext(r.Context(), s.opts.RequestTimeout)
+		dc.client = clientOf(r)
 		defer dc.stop()
 		ctx := context.Context(dc)
 		r = r.WithContext(ctx)
@@ -870,6 +928,44 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 	w.Write(b)
 }
 
+// stallWriter is the writer of a streamed answer: each piece past the
+// first few kilobytes must be taken by the client within stall (a write
+// deadline on the connection, set before the piece), so that a client
+// that does not read holds its request's memory for stall, not for the
+// server's WriteTimeout.
+type stallWriter struct {
+	http.ResponseWriter
+	rc       *http.ResponseController
+	stall    time.Duration
+	written  int64
+	timedOut bool
+}
+
+// stallFree is what an answer writes before its pieces are timed: a small
+// answer goes out in one write, to the connection's buffers.
+const stallFree = 32 << 10
+
+func (w *stallWriter) Write(p []byte) (int, error) {
+	if w.written+int64(len(p)) > stallFree {
+		w.rc.SetWriteDeadline(time.Now().Add(w.stall))
+	}
+	n, err := w.ResponseWriter.Write(p)
+	w.written += int64(n)
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		w.timedOut = true
+	}
+	return n, err
+}
+
+// stalled reports whether the answer was cut because its client stopped
+// reading (err is the writer's).
+func (w *stallWriter) stalled(err error) bool {
+	return err != nil && (w.timedOut || errors.Is(err, os.ErrDeadlineExceeded))
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *stallWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // answerWriter is the writer of a JSON answer encoded whole (one Write):
 // it sends the status and headers with it, or, for more than max bytes,
 // writes nothing and notes the size.
@@ -911,7 +1007,11 @@ func (s *Server) answerTooLarge(n int64) *Error {
 // that the client does not take a part for the whole.
 func (s *Server) writeCheck(w http.ResponseWriter, r *http.Request, cs *checkStream, notes []string) {
 	ctx := r.Context()
-	started, err := writeCheck(w, cs, notes, s.opts.MaxAnswerBytes, func() bool { return expired(ctx) })
+	sw := &stallWriter{ResponseWriter: w, rc: http.NewResponseController(w), stall: s.opts.StallTimeout}
+	started, err := writeCheck(sw, cs, notes, s.opts.MaxAnswerBytes, func() bool { return expired(ctx) })
+	if sw.stalled(err) {
+		s.metrics.stalls.Inc()
+	}
 	switch {
 	case err == nil:
 		return

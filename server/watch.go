@@ -40,7 +40,7 @@ type WatchOptions struct {
 // history; webhooks and sitemaps are reached through the guard.
 func (s *Server) initWatches() error {
 	o := &s.opts.Watch
-	client := &http.Client{Transport: s.transport, Timeout: 30 * time.Second}
+	client := s.webhookClient()
 	e, err := watch.New(&watch.Options{
 		Store: s.store,
 		Fetch: func(ctx context.Context, origin string) ([]byte, *tester.FetchInfo, error) {
@@ -51,6 +51,11 @@ func (s *Server) initWatches() error {
 			a, info, err := s.fetchAnswer(ctx, org, robotstxt.DefaultDialect, true)
 			if err != nil {
 				return nil, nil, err
+			}
+			var limited *OutboundRefusal
+			if errors.As(a.Err, &limited) {
+				// Not the site's answer: no alert, checked again.
+				return nil, nil, limited
 			}
 			var body []byte
 			if a.Policy == fetch.Rules && a.Robots != nil {
@@ -163,7 +168,7 @@ func (s *Server) handleWatchCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	wt, err := s.watches.Create(r.Context(), &sp, clientIP(r).String())
+	wt, err := s.watches.Create(r.Context(), &sp, ClientKey(r))
 	if err != nil {
 		if e := watchError(err); e != nil {
 			writeError(w, e)

@@ -82,6 +82,28 @@ finishes the requests in flight.
   --max-conns N         connections open at once (default 2048; 0 no bound):
                         past it new ones wait to be accepted until one closes
                         (robotstxt_connections_open in /metrics)
+  --max-conns-per-client N
+                        of them, from one client address (an IPv6 /64 as
+                        one; default 64; 0 no bound): past it a new one is
+                        closed at once
+  --stall-timeout D     how long a streamed answer (check, bulk) waits for its
+                        client to read the next piece (default 10s)
+  --outbound-per-client N, --outbound-rate N
+                        fetches from sites one client may have at once and
+                        start a second (default 8 and 20, bursts of 200; 0 no
+                        bound). Live checks, bulk and watches (which count as
+                        one client) all count; past a bound a fetch waits up
+                        to 5s, then is answered "not fetched", nothing stored
+  --outbound-bytes-rate N
+                        bytes a second one client's fetches may pull (default
+                        2MiB, bursts of 32MiB; 0 no bound)
+  --outbound-per-domain N
+                        fetches at once to one registrable domain, all its
+                        subdomains together, whichever client asks (default 4,
+                        10 a second; 0 no bound)
+  --outbound-address-rate N
+                        new connections a second to one IP address (default
+                        20, bursts of 60; 0 no bound)
   --sweep-every D       how often to delete the expired entries of a bbolt
                         cache file, which otherwise go only when read again
                         (default 1h; 0 never; Redis and memory need none)
@@ -133,6 +155,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	idle := fs.Duration("idle-timeout", server.DefaultIdleTimeout, "")
 	shutdown := fs.Duration("shutdown-timeout", server.DefaultShutdownTimeout, "")
 	maxConns := fs.Int("max-conns", server.DefaultMaxConns, "connections open at once")
+	maxConnsClient := fs.Int("max-conns-per-client", server.DefaultMaxConnsPerClient, "connections of one client")
+	stall := fs.Duration("stall-timeout", server.DefaultStallTimeout, "")
+	obPerClient := fs.Int("outbound-per-client", server.DefaultOutboundPerClient, "")
+	obRate := fs.Float64("outbound-rate", server.DefaultOutboundClientRate, "")
+	obBytes := fs.String("outbound-bytes-rate", "2MiB", "")
+	obPerDomain := fs.Int("outbound-per-domain", server.DefaultOutboundPerDomain, "")
+	obAddrRate := fs.Float64("outbound-address-rate", server.DefaultOutboundAddressRate, "")
 	sweepEvery := fs.Duration("sweep-every", defaultSweepEvery, "")
 	logLevel := fs.String("log-level", "info", "log level")
 	watchFile := fs.String("watch", "", "watches file")
@@ -149,7 +178,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		name string
 		v    time.Duration
 	}{{"--timeout", *timeout}, {"--fetch-timeout", *fetchTimeout}, {"--read-header-timeout", *readHeader},
-		{"--read-timeout", *read}, {"--write-timeout", *write}, {"--idle-timeout", *idle}, {"--shutdown-timeout", *shutdown}} {
+		{"--read-timeout", *read}, {"--write-timeout", *write}, {"--idle-timeout", *idle}, {"--shutdown-timeout", *shutdown},
+		{"--stall-timeout", *stall}} {
 		if d.v <= 0 {
 			complain(stderr, "serve", "%s must be positive", d.name)
 			return 2
@@ -170,6 +200,36 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	conns := *maxConns
 	if conns == 0 {
 		conns = -1 // server.Options: negative sets no bound
+	}
+	if *maxConnsClient < 0 || *obPerClient < 0 || *obRate < 0 || *obPerDomain < 0 || *obAddrRate < 0 {
+		complain(stderr, "serve", "--max-conns-per-client and the --outbound- bounds must be 0 (no bound) or more")
+		return 2
+	}
+	obBytesRate, err := parseSize(*obBytes)
+	if err != nil || obBytesRate < 0 {
+		complain(stderr, "serve", "--outbound-bytes-rate: want a size such as 2MiB (0: no bound), not %q", *obBytes)
+		return 2
+	}
+	// server.Options: 0 means the default, negative no bound.
+	noBound := func(n int) int {
+		if n == 0 {
+			return -1
+		}
+		return n
+	}
+	noBoundF := func(f float64) float64 {
+		if f == 0 {
+			return -1
+		}
+		return f
+	}
+	outbound := server.OutboundOptions{
+		PerClient: noBound(*obPerClient), ClientRate: noBoundF(*obRate),
+		ClientBytesRate: int64(noBound(int(obBytesRate))),
+		PerDomain:       noBound(*obPerDomain), AddressRate: noBoundF(*obAddrRate),
+	}
+	if *obPerDomain == 0 {
+		outbound.DomainRate = -1 // no bound at once, none a second
 	}
 	if *maxQuestions <= 0 || *historyOrigins <= 0 {
 		complain(stderr, "serve", "--max-questions and --history-origins must be positive")
@@ -233,6 +293,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		RequestTimeout: *timeout, ReadHeaderTimeout: *readHeader, ReadTimeout: *read,
 		WriteTimeout: *write, IdleTimeout: *idle, ShutdownTimeout: *shutdown,
 		MaxQuestions: *maxQuestions, MaxAnswerBytes: answerBytes, MaxInFlightBytes: inFlight, MaxConns: conns,
+		MaxConnsPerClient: noBound(*maxConnsClient), StallTimeout: *stall, Outbound: outbound,
 		HistoryTTL: hostTTL, HistoryOrigins: *historyOrigins,
 		Watch: watchOpts,
 	})
