@@ -72,3 +72,21 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m .
 	$(GO) test -run '^$$' -fuzz '^FuzzAllowed$$' -fuzztime 5m .
+
+# The Python and JavaScript bindings (docs/bindings.md). PYTHON is Debian's
+# interpreter, which sees Debian's python3-cffi, -protego and -scrapy (a
+# pyenv python3 earlier on PATH does not).
+PYTHON ?= /usr/bin/python3
+CAPI_LIB := python/robotstxt/_lib/librobotstxt.so
+
+.PHONY: python python-test
+# The C ABI built into the Python package, then its wheel in python/dist/.
+python:
+	@mkdir -p python/robotstxt/_lib
+	$(GO) build -buildmode=c-shared -trimpath -ldflags '-s -w' -o $(CAPI_LIB) ./bindings/capi
+	@rm -f python/robotstxt/_lib/librobotstxt.h
+	@rm -rf python/dist
+	$(PYTHON) python/build_wheel.py --out python/dist
+
+python-test: python
+	cd python && $(PYTHON) -m unittest discover -s tests -t . -v

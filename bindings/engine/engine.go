@@ -187,20 +187,25 @@ func query(agent string, kind, d int) (robotstxt.Query, error) {
 	return q, nil
 }
 
-// decider returns the prepared question of agent for a parsed file.
-func (e *entry) decider(agent string, kind, d int) (*robotstxt.Decider, error) {
+// decider returns the prepared question of agent for a parsed file, or,
+// the first time agent asks (when most files are asked one question or
+// two), nil and the query to answer with Robots.Decide, which compiles
+// only what that question needs.
+func (e *entry) decider(agent string, kind, d int) (*robotstxt.Decider, robotstxt.Query, error) {
 	key := askKey{agent, kind, robotstxt.Dialect(d)}
 	e.mu.Lock()
-	p := e.deciders[key]
+	p, seen := e.deciders[key]
 	e.mu.Unlock()
 	if p != nil {
-		return p, nil
+		return p, robotstxt.Query{}, nil
 	}
 	q, err := query(agent, kind, d)
 	if err != nil {
-		return nil, err
+		return nil, q, err
 	}
-	p = e.robots.Decider(q)
+	if seen {
+		p = e.robots.Decider(q)
+	}
 	key.agent = strings.Clone(agent) // the caller's string may be borrowed memory
 	e.mu.Lock()
 	if e.deciders == nil || len(e.deciders) >= maxDeciders {
@@ -208,7 +213,7 @@ func (e *entry) decider(agent string, kind, d int) (*robotstxt.Decider, error) {
 	}
 	e.deciders[key] = p
 	e.mu.Unlock()
-	return p, nil
+	return p, q, nil
 }
 
 // decide answers a question about a handle: through the answer's policy
@@ -225,9 +230,13 @@ func (e *entry) decide(agent string, kind int, url string, d int) (robotstxt.Dec
 	if e.answer != nil && d == 0 && kind != AgentCrawler {
 		d = int(e.answer.Dialect)
 	}
-	p, err := e.decider(agent, kind, d)
+	p, q, err := e.decider(agent, kind, d)
 	if err != nil {
 		return robotstxt.Decision{}, err
+	}
+	if p == nil {
+		q.URL = url
+		return e.robots.Decide(q), nil
 	}
 	return p.Decide(url), nil
 }

@@ -270,11 +270,16 @@ func Usage(h int64, agent string, kind int, url string, d int) (out []byte, err 
 		if e.answer != nil && d == 0 && kind != AgentCrawler {
 			d = int(e.answer.Dialect)
 		}
-		p, err := e.decider(agent, kind, d)
+		p, q, err := e.decider(agent, kind, d)
 		if err != nil {
 			return nil, err
 		}
-		ua = p.Usage(url)
+		if p == nil {
+			q.URL = url
+			ua = e.robots.Usage(q)
+		} else {
+			ua = p.Usage(url)
+		}
 	}
 	u, s := usagejson.Encode(ua, ua.Allowed)
 	return json.Marshal(UsageJSON{Allowed: ua.Allowed, Line: ua.Line, Usage: u, Signals: s})
