@@ -90,3 +90,12 @@ python:
 
 python-test: python
 	cd python && $(PYTHON) -m unittest discover -s tests -t . -v
+
+.PHONY: js js-test
+# The core compiled to WebAssembly (a WASI reactor) for the package in js/.
+js:
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags '-s -w' -o js/robotstxt.wasm ./bindings/wasm
+	@echo "js/robotstxt.wasm: $$(wc -c < js/robotstxt.wasm) bytes, $$(gzip -9 -c js/robotstxt.wasm | wc -c) gzipped"
+
+js-test: js
+	cd js && node --test test/*.test.js

@@ -107,6 +107,22 @@ func rtx_ask(h C.int64_t, agent *C.char, agentLen C.size_t, kind C.int, url *C.c
 	return v
 }
 
+//export rtx_allowed
+func rtx_allowed(h C.int64_t, agent *C.char, agentLen C.size_t, kind C.int, url *C.char, urlLen C.size_t, dialect C.int, errOut **C.char) C.int {
+	allowed, err := engine.Allowed(int64(h), borrow(agent, agentLen), int(kind), borrow(url, urlLen), int(dialect))
+	if err != nil {
+		setErr(errOut, err)
+		return -1
+	}
+	if errOut != nil {
+		*errOut = nil
+	}
+	if allowed {
+		return 1
+	}
+	return 0
+}
+
 //export rtx_decide
 func rtx_decide(h C.int64_t, agent *C.char, agentLen C.size_t, kind C.int, url *C.char, urlLen C.size_t, dialect C.int, errOut **C.char) *C.char {
 	b, err := engine.Decide(int64(h), borrow(agent, agentLen), int(kind), borrow(url, urlLen), int(dialect))

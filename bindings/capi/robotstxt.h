@@ -94,6 +94,13 @@ int64_t rtx_for_status(int status, const char *content_type, size_t ct_len,
 int64_t rtx_ask(int64_t h, const char *agent, size_t agent_len, int kind,
                 const char *url, size_t url_len, int dialect, char **err);
 
+/* May agent fetch url? The verdict alone: 1 allowed, 0 disallowed, -1
+ * on error. For a product token or a User-Agent header in Google's
+ * reading it takes the core's fastest path (no line is worked out);
+ * otherwise it answers as rtx_ask. */
+int rtx_allowed(int64_t h, const char *agent, size_t agent_len, int kind,
+                const char *url, size_t url_len, int dialect, char **err);
+
 /* The same question, with what decided it, as a JSON object: allowed,
  * line, dialect, path, rule (line, allow, pattern, text, implicit; null
  * when no rule decided), group (kind, token, lines, groups, reason),

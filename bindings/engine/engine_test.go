@@ -56,6 +56,9 @@ func TestAsk(t *testing.T) {
 		if err != nil || allowed != c.allowed || line != c.line {
 			t.Errorf("Ask(%q, kind %d, %q) = %v line %d (%v), want %v line %d", c.agent, c.kind, c.url, allowed, line, err, c.allowed, c.line)
 		}
+		if allowed, err := Allowed(h, c.agent, c.kind, c.url, 0); err != nil || allowed != c.allowed {
+			t.Errorf("Allowed(%q, kind %d, %q) = %v (%v), want %v", c.agent, c.kind, c.url, allowed, err, c.allowed)
+		}
 	}
 }
 
@@ -176,6 +179,9 @@ func TestForStatus(t *testing.T) {
 		if err != nil || allowed != c.allowed {
 			t.Errorf("%d dialect %d: allowed %v %v, want %v", c.status, c.dialect, allowed, err, c.allowed)
 		}
+		if allowed, err := Allowed(h, "AnyBot", AgentHeader, "https://example.com/x", 0); err != nil || allowed != c.allowed {
+			t.Errorf("%d dialect %d: Allowed %v %v, want %v", c.status, c.dialect, allowed, err, c.allowed)
+		}
 		// A crawler that fetches /robots.txt may always fetch it.
 		if allowed, _, _ := Ask(h, "AnyBot", AgentToken, "https://example.com/robots.txt", 0); !allowed && c.policy != "rules" {
 			t.Errorf("%d: /robots.txt disallowed", c.status)
@@ -233,9 +239,13 @@ func FuzzEngine(f *testing.F) {
 			t.Fatal(err)
 		}
 		check := func(h int64) {
-			_, _, err := Ask(h, agent, kind, url, dialect)
+			a1, _, err := Ask(h, agent, kind, url, dialect)
 			if err != nil && strings.Contains(err.Error(), "internal error") {
 				t.Fatal(err)
+			}
+			a2, err2 := Allowed(h, agent, kind, url, dialect)
+			if (err == nil) != (err2 == nil) || err == nil && a1 != a2 {
+				t.Fatalf("Ask %v (%v), Allowed %v (%v)", a1, err, a2, err2)
 			}
 			for _, f := range []func() ([]byte, error){
 				func() ([]byte, error) { return Decide(h, agent, kind, url, dialect) },

@@ -239,10 +239,10 @@ class Protego:
         this product token) may fetch url, exactly as Google answers."""
         a = self._agent(user_agent)
         u = _bytes(url)
-        v = lib.rtx_ask(self._h, a, len(a), _HEADER, u, len(u), 0, ffi.NULL)
+        v = lib.rtx_allowed(self._h, a, len(a), _HEADER, u, len(u), 0, ffi.NULL)
         if v < 0:
             self._fail_ask(a, _HEADER, u, 0)
-        return bool(v & 1)
+        return v == 1
 
     def allowed(self, url, token, dialect=None):
         """Whether the product token (as given, Google's

@@ -12,6 +12,8 @@ int64_t rtx_for_status(int status, const char *content_type, size_t ct_len,
                        int *policy, char **err);
 int64_t rtx_ask(int64_t h, const char *agent, size_t agent_len, int kind,
                 const char *url, size_t url_len, int dialect, char **err);
+int rtx_allowed(int64_t h, const char *agent, size_t agent_len, int kind,
+                const char *url, size_t url_len, int dialect, char **err);
 char *rtx_decide(int64_t h, const char *agent, size_t agent_len, int kind,
                  const char *url, size_t url_len, int dialect, char **err);
 char *rtx_crawl_delay(int64_t h, const char *agent, size_t agent_len,

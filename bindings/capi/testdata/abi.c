@@ -59,6 +59,10 @@ int main(void) {
 	CHECK(ask(h, "Mozilla/5.0 (compatible; Googlebot/2.1)", RTX_AGENT_HEADER, "/private/x") == 4, "header");
 	CHECK(ask(h, "Googlebot-Image", RTX_AGENT_CRAWLER, "/private/x") == 4, "crawler");
 
+	CHECK(rtx_allowed(h, "Googlebot", 9, 0, "/private/x", 10, 0, &err) == 0 && err == NULL, "allowed private");
+	CHECK(rtx_allowed(h, "Googlebot/2.1", 13, 1, "/private/press/", 15, 0, NULL) == 1, "allowed press");
+	CHECK(rtx_allowed(h + 999, "a", 1, 0, "/", 1, 0, NULL) == -1, "allowed bad handle");
+
 	/* Errors: an unknown crawler, a handle never made, kind out of range. */
 	int64_t v = rtx_ask(h, "NoSuchBot", 9, RTX_AGENT_CRAWLER, "/", 1, 0, &err);
 	CHECK(v == -1 && err != NULL && strstr(err, "unknown crawler"), "unknown crawler: %lld", (long long)v);
