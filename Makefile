@@ -15,7 +15,7 @@ LDFLAGS := -s -w -X github.com/seed53c283f5/robotstxt/fetch.stamp=$(VERSION)
 # The platforms make release builds for.
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-test: deps fmt vet staticcheck unit race
+test: deps fmt vet staticcheck unit race bindings
 
 quick:
 	$(GO) test ./...
@@ -91,7 +91,7 @@ python:
 python-test: python
 	cd python && $(PYTHON) -m unittest discover -s tests -t . -v
 
-.PHONY: js js-test
+.PHONY: js js-test bindings bindings-compare
 # The core compiled to WebAssembly (a WASI reactor) for the package in js/.
 js:
 	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags '-s -w' -o js/robotstxt.wasm ./bindings/wasm
@@ -99,3 +99,14 @@ js:
 
 js-test: js
 	cd js && node --test test/*.test.js
+
+# Both bindings built and their tests run: Google's suite and the golden
+# answers through each, the APIs, a Scrapy crawl, the wheel installed
+# offline, the examples of docs/bindings.md, and a sample of the side-by-side
+# comparison (the Go side's own tests run in unit and race).
+bindings: python-test js-test
+
+# The full side-by-side tables of docs/bindings.md (a few minutes).
+bindings-compare: python js
+	$(PYTHON) python/compare.py
+	node js/bench/compare.js
