@@ -33,6 +33,14 @@ except ImportError:  # pragma: no cover
     protego = None
 
 
+def protego_version():
+    try:
+        from importlib.metadata import version
+        return version("Protego")
+    except Exception:  # pragma: no cover
+        return ""
+
+
 def agreement(sample):
     suite = data.google_cases()
     files = data.golden_cases()
@@ -127,7 +135,7 @@ def main():
           % (res["ours_suite"], s, res["ours_verdict"], n, res["ours_line"], n, q_ours, f_ours))
     if protego is not None:
         print("| Protego %s | %d/%d | %d/%d | (none) | %.2f µs | %.1f µs |"
-              % (getattr(protego, "__version__", ""), res["protego_suite"], s, res["protego_verdict"], n, q_prot, f_prot))
+              % (protego_version(), res["protego_suite"], s, res["protego_verdict"], n, q_prot, f_prot))
         print()
         print("%d files; parse + first answer %.0fx faster than Protego, a question %.1fx"
               % (res["files"], f_prot / f_ours, q_prot / q_ours))

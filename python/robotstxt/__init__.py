@@ -186,10 +186,12 @@ class Protego:
         """Parses a robots.txt body (str or bytes; its first 512,000
         bytes count, as Google and RFC 9309 crawlers read)."""
         b = _bytes(content)
-        err = ffi.new("char **")
-        h = lib.rtx_parse(b, len(b), err)
-        if h < 0:
-            _raise(err)
+        h = lib.rtx_parse(b, len(b), ffi.NULL)
+        if h < 0:  # rare (too many handles alive): ask again for the message
+            err = ffi.new("char **")
+            h = lib.rtx_parse(b, len(b), err)
+            if h < 0:
+                _raise(err)
         return cls(h)
 
     @classmethod
