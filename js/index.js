@@ -11,6 +11,7 @@
 // preferences), forStatus() (the fetch-status rules) and more. The module
 // is ready when require returns: it compiles the WebAssembly synchronously.
 
+const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 
@@ -33,10 +34,7 @@ function wasiImports(getMemory) {
       return 0;
     },
     random_get(ptr, len) {
-      const buf = new Uint8Array(getMemory().buffer, ptr, len);
-      for (let i = 0; i < len; i += 65536) {
-        globalThis.crypto.getRandomValues(buf.subarray(i, Math.min(len, i + 65536)));
-      }
+      crypto.randomFillSync(new Uint8Array(getMemory().buffer, ptr, len));
       return 0;
     },
     fd_write(fd, iovs, iovsLen, nwritten) {
