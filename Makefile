@@ -15,7 +15,7 @@ LDFLAGS := -s -w -X github.com/seed53c283f5/robotstxt/fetch.stamp=$(VERSION)
 # The platforms make release builds for.
 PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 
-test: deps fmt vet staticcheck unit race
+test: deps fmt vet staticcheck unit race bindings
 
 quick:
 	$(GO) test ./...
@@ -72,3 +72,41 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime 5m .
 	$(GO) test -run '^$$' -fuzz '^FuzzAllowed$$' -fuzztime 5m .
+
+# The Python and JavaScript bindings (docs/bindings.md). PYTHON is Debian's
+# interpreter, which sees Debian's python3-cffi, -protego and -scrapy (a
+# pyenv python3 earlier on PATH does not).
+PYTHON ?= /usr/bin/python3
+CAPI_LIB := python/robotstxt/_lib/librobotstxt.so
+
+.PHONY: python python-test
+# The C ABI built into the Python package, then its wheel in python/dist/.
+python:
+	@mkdir -p python/robotstxt/_lib
+	$(GO) build -buildmode=c-shared -trimpath -ldflags '-s -w' -o $(CAPI_LIB) ./bindings/capi
+	@rm -f python/robotstxt/_lib/librobotstxt.h
+	@rm -rf python/dist
+	$(PYTHON) python/build_wheel.py --out python/dist
+
+python-test: python
+	cd python && $(PYTHON) -m unittest discover -s tests -t . -v
+
+.PHONY: js js-test bindings bindings-compare
+# The core compiled to WebAssembly (a WASI reactor) for the package in js/.
+js:
+	GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags '-s -w' -o js/robotstxt.wasm ./bindings/wasm
+	@echo "js/robotstxt.wasm: $$(wc -c < js/robotstxt.wasm) bytes, $$(gzip -9 -c js/robotstxt.wasm | wc -c) gzipped"
+
+js-test: js
+	cd js && node --test test/*.test.js
+
+# Both bindings built and their tests run: Google's suite and the golden
+# answers through each, the APIs, a Scrapy crawl, the wheel installed
+# offline, the examples of docs/bindings.md, and a sample of the side-by-side
+# comparison (the Go side's own tests run in unit and race).
+bindings: python-test js-test
+
+# The full side-by-side tables of docs/bindings.md (a few minutes).
+bindings-compare: python js
+	$(PYTHON) python/compare.py
+	node js/bench/compare.js

@@ -12,6 +12,20 @@ command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 # The tester page's end-to-end tests (server/e2e_test.go) drive a headless
 # Debian chromium; in CI (CI=true) they fail without it.
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
+# The bindings (make bindings, docs/bindings.md): cgo's C compiler, Debian's
+# Python with cffi, pip and venv, Protego and Scrapy to compare and crawl
+# with, and Node with npm (robots-parser is installed by the tests into
+# js/.dev).
+command -v cc >/dev/null 2>&1 || missing+=(gcc)
+py=/usr/bin/python3
+[ -x "$py" ] || missing+=(python3)
+[ -x "$py" ] && "$py" -c 'import cffi' 2>/dev/null || missing+=(python3-cffi)
+[ -x "$py" ] && "$py" -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+[ -x "$py" ] && "$py" -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
+[ -x "$py" ] && "$py" -c 'import protego' 2>/dev/null || missing+=(python3-protego)
+[ -x "$py" ] && "$py" -c 'import scrapy' 2>/dev/null || missing+=(python3-scrapy)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 
 if [ ${#missing[@]} -eq 0 ]; then
 	exit 0
