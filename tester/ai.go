@@ -433,12 +433,7 @@ func fileCrawlers(r *robotstxt.Robots) []fileCrawler {
 			if a.Global {
 				continue
 			}
-			// The value first: a name the catalogue knows may be no
-			// token ("360Spider" starts with a digit).
-			c, ok := robotstxt.LookupCrawler(a.Value)
-			if !ok && a.Token != "" {
-				c, ok = robotstxt.LookupCrawler(a.Token)
-			}
+			c, ok := robotstxt.CrawlerNamed(a.Value)
 			if !ok {
 				if a.Token == "" {
 					continue
@@ -955,10 +950,7 @@ func (x *aiFile) aiNamed(d robotstxt.Dialect, gs []int, self string) (names []st
 	groups := x.groupsFor(d)
 	for _, gi := range gs {
 		for _, a := range groups[gi].Agents {
-			c, ok := robotstxt.LookupCrawler(a.Value)
-			if !ok {
-				c, ok = robotstxt.LookupCrawler(a.Token)
-			}
+			c, ok := robotstxt.CrawlerNamed(a.Value)
 			if ok && c.Name != self && isAI(c.Purposes) && !c.Purposes.Has(robotstxt.PurposeSearch) {
 				lines = append(lines, a.Line)
 				if !slices.Contains(names, c.Name) {
@@ -979,7 +971,7 @@ func (x *aiFile) tokenOnlyRules() []AIFinding {
 			continue
 		}
 		for _, a := range g.Agents {
-			c, ok := robotstxt.LookupCrawler(a.Value)
+			c, ok := robotstxt.CrawlerNamed(a.Value)
 			if !ok || !c.Control {
 				continue
 			}

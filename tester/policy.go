@@ -295,12 +295,7 @@ func (w *policyWriter) stanceOf(a robotstxt.Agent) *policyStance {
 	if a.Global {
 		return nil
 	}
-	// The value first: a name the catalogue knows may be no token
-	// ("360Spider" starts with a digit).
-	c, ok := robotstxt.LookupCrawler(a.Value)
-	if !ok && a.Token != "" {
-		c, ok = robotstxt.LookupCrawler(a.Token)
-	}
+	c, ok := robotstxt.CrawlerNamed(a.Value)
 	if !ok && a.Token == "" {
 		return nil
 	}

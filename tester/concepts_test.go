@@ -1,0 +1,69 @@
+package tester_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/tester"
+)
+
+// The concepts every face decides by one function (issue 35, item 10):
+// each test asks every face of the tester package and fails when one
+// drifts from the core's answer.
+
+// TestConceptAgentLine: which crawler a user-agent line names is
+// robotstxt.CrawlerNamed's answer in the AI report, compare's rows and the
+// policy writer, as Decide reads the line.
+func TestConceptAgentLine(t *testing.T) {
+	body := "User-agent: Yahoo!  Slurp/3.0\nDisallow: /\n"
+	want, ok := robotstxt.CrawlerNamed("Yahoo!  Slurp/3.0")
+	if !ok || want.Name != "Slurp" {
+		t.Fatalf("CrawlerNamed = %q, %v; want Slurp", want.Name, ok)
+	}
+	if d := robotstxt.ParseString(body).Decide(want.Query("/")); d.Allowed {
+		t.Fatalf("Decide lets Slurp in: the core itself drifted")
+	}
+	// The AI report: Slurp, from line 1, known; no token "Yahoo".
+	rep := aiReport(t, body, &tester.AIOptions{})
+	found := false
+	for _, c := range rep.Crawlers {
+		if strings.EqualFold(c.Name, "Yahoo") {
+			t.Errorf("ai lists an unknown crawler %q for line 1", c.Name)
+		}
+		if c.Name == "Slurp" {
+			found = true
+			if !c.Known || c.Line != 1 || c.Answers[0].Allowed {
+				t.Errorf("ai: Slurp known=%v line=%d allowed=%v; want known, line 1, blocked", c.Known, c.Line, c.Answers[0].Allowed)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("ai does not list Slurp, which line 1 names")
+	}
+	// compare: a row for Slurp, none for "Yahoo".
+	cmp, err := tester.Compare(&tester.CompareRequest{Source: tester.NewSource("robots.txt", []byte(body))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found = false
+	for _, row := range cmp.Rows {
+		if strings.EqualFold(row.Crawler, "Yahoo") {
+			t.Errorf("compare has a row for an unknown crawler %q", row.Crawler)
+		}
+		if row.Crawler == "Slurp" && row.Line == 1 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("compare has no row for Slurp from line 1")
+	}
+	// The policy writer: allowing Slurp takes it out of its group.
+	pol, err := tester.Policy(&tester.PolicyRequest{Source: tester.NewSource("robots.txt", []byte(body)), AllowCrawlers: []string{"Slurp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := robotstxt.ParseString(pol.Body).Decide(want.Query("/")); !d.Allowed {
+		t.Errorf("policy --allow-crawler Slurp leaves Slurp blocked:\n%s", pol.Body)
+	}
+}
