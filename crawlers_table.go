@@ -545,6 +545,11 @@ func completeCrawlers(table []Crawler) []Crawler {
 		if c.Dialect == DefaultDialect {
 			c.Dialect = Google
 		}
+		if c.Dialect == Yandex || c.Dialect == Baidu {
+			// Yandex's robots have not obeyed crawl-delay since 2018,
+			// Baidu's never read it (docs/protocol.md, Crawl-delay).
+			c.IgnoresCrawlDelay = true
+		}
 		c.Fallbacks = clipNames(c.Fallbacks)
 		c.Aliases = clipNames(c.Aliases)
 		c.IPRanges = clipNames(c.IPRanges)

@@ -509,7 +509,7 @@ func (l *linter) crawlDelays(groups []robotstxt.Group) {
 				continue
 			}
 			global = global || a.Global
-			if lintIgnoresCrawlDelay(a.Token) {
+			if !(robotstxt.Query{Agents: []string{a.Value}}).HonoursCrawlDelay() {
 				names = append(names, a.Value)
 			} else {
 				all = false
@@ -543,21 +543,6 @@ func groupOfLine(groups []robotstxt.Group, n int) *robotstxt.Group {
 		return nil
 	}
 	return &groups[i]
-}
-
-// lintIgnoresCrawlDelay reports whether the crawlers a token names ignore
-// crawl-delay: Google's, Baidu's and Yandex's.
-func lintIgnoresCrawlDelay(tok string) bool {
-	t := strings.ToLower(tok)
-	if strings.HasPrefix(t, "googlebot") || strings.HasPrefix(t, "baiduspider") || strings.HasPrefix(t, "yandex") {
-		return true
-	}
-	for _, c := range robotstxt.Crawlers() {
-		if strings.EqualFold(c.Token, tok) {
-			return c.Operator == "Google" || c.Operator == "Baidu" || c.Operator == "Yandex"
-		}
-	}
-	return false
 }
 
 // looksLikeHost reports whether s reads as a host name: dot-separated labels

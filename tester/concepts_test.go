@@ -67,3 +67,31 @@ func TestConceptAgentLine(t *testing.T) {
 		t.Errorf("policy --allow-crawler Slurp leaves Slurp blocked:\n%s", pol.Body)
 	}
 }
+
+// TestConceptCrawlDelay: check shows a crawl-delay for a crawler exactly
+// when robotstxt.Query.HonoursCrawlDelay says it waits by it (the polite
+// client and lint ask the same function), for every crawler of the
+// catalogue and for tokens.
+func TestConceptCrawlDelay(t *testing.T) {
+	src := tester.NewSource("robots.txt", []byte("User-agent: *\nCrawl-delay: 7\nDisallow: /x\n"))
+	var names []string
+	for _, c := range robotstxt.Crawlers() {
+		names = append(names, c.Name)
+	}
+	rep, err := tester.Check(&tester.CheckRequest{Source: src, URLs: []string{"/a"}, Subjects: tester.Subjects{Crawlers: names, Agents: []string{"Baiduspider", "Yandex", "MyOwnBot"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, res := range rep.Results {
+		var q robotstxt.Query
+		if c, ok := robotstxt.LookupCrawler(res.Crawler); ok && res.Crawler != "" {
+			q.Crawler = &c
+		} else {
+			q.Agents = res.Agents
+		}
+		shown := res.CrawlDelay != nil && *res.CrawlDelay == 7
+		if want := q.HonoursCrawlDelay(); shown != want {
+			t.Errorf("check %s %v: crawl-delay shown %v, HonoursCrawlDelay %v", res.Crawler, res.Agents, shown, want)
+		}
+	}
+}
