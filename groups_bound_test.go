@@ -28,3 +28,38 @@ func TestCountGroupsAgreesWithBuild(t *testing.T) {
 		}
 	}
 }
+
+// TestGroupOf: every user-agent line, rule and crawl-delay of a reading's
+// groups is in its group by GroupOf; a rule the draft's readings leave
+// after a blank line is in none.
+func TestGroupOf(t *testing.T) {
+	body := "Disallow: /orphan\nUser-agent: a\n\nDisallow: /x\nUser-agent: b\nCrawl-delay: 1\nContent-Usage: train-ai=n\nUser-agent: c\nDisallow: /\n\nUser-agent: *\nAllow: /y\n"
+	r := ParseString(body)
+	for _, d := range Dialects() {
+		groups := r.GroupsFor(d)
+		for gi, g := range groups {
+			var lines []int
+			for _, a := range g.Agents {
+				lines = append(lines, a.Line)
+			}
+			for _, ru := range g.Rules {
+				lines = append(lines, ru.Line)
+			}
+			if g.DelayLine != 0 {
+				lines = append(lines, g.DelayLine)
+			}
+			for _, n := range lines {
+				if got, ok := r.GroupOf(d, n); !ok || got != gi {
+					t.Errorf("%s: GroupOf(%d) = %d, %v; want %d", d, n, got, ok, gi)
+				}
+			}
+		}
+		if _, ok := r.GroupOf(d, 1); ok {
+			t.Errorf("%s: line 1, before any user-agent line, is in a group", d)
+		}
+		_, ok := r.GroupOf(d, 4)
+		if draft := d == Baidu || d == Original; ok == draft {
+			t.Errorf("%s: GroupOf(4) in a group %v; the draft's readings end the record at line 3", d, ok)
+		}
+	}
+}

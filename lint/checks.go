@@ -132,7 +132,7 @@ func check(f *File, keep int) ([]Finding, []Tally) {
 	l.emptyGroups(groups)
 	l.blankLines(groups)
 	l.firstMatchOrder(groups)
-	l.aiGroups()
+	l.aiGroups(groups)
 	l.sort()
 	return l.out, l.tallies()
 }

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,4 +39,44 @@ func findingCodes(fs []Finding) string {
 		b.WriteString(f.Code + " ")
 	}
 	return b.String()
+}
+
+// TestConceptUsageGroups: lint's usage-groups-differ agrees with the
+// groups the core reads (what check and ai answer by): the file,
+// where the Disallow already closed the * group, gets no finding; a
+// Content-Usage line between two user-agent lines of one Google group
+// does.
+func TestConceptUsageGroups(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		want bool
+	}{
+		{"User-agent: *\nDisallow: /a\nContent-Usage: train-ai=n\n\nUser-agent: Googlebot\nDisallow: /b\n", false},
+		{"User-agent: *\nContent-Usage: train-ai=n\nUser-agent: Googlebot\nDisallow: /b\n", true},
+		{"User-agent: *\nContent-Usage: train-ai=n\n\nUser-agent: Googlebot\nDisallow: /b\n", true},
+		{"User-agent: *\nDisallow: /a\nContent-Usage: train-ai=n\nUser-agent: Googlebot\nDisallow: /b\n", false},
+	} {
+		r := robotstxt.ParseString(tc.body)
+		gbLine := 0
+		for i, l := range strings.Split(tc.body, "\n") {
+			if l == "User-agent: Googlebot" {
+				gbLine = i + 1
+			}
+		}
+		// check's and ai's answer: Googlebot reads the line-1 group's
+		// lines (its user-agent line is in the * group) or not.
+		gb, _ := robotstxt.LookupCrawler("Googlebot")
+		d := r.Decide(gb.Query("/b"))
+		merged := slices.Contains(d.Group.Groups, 0)
+		if merged != tc.want || !slices.Contains(d.Group.Lines, gbLine) {
+			t.Errorf("Googlebot reads groups %v (lines %v); lint is to warn %v:\n%s", d.Group.Groups, d.Group.Lines, tc.want, tc.body)
+		}
+		got := false
+		for _, f := range Check(&File{Name: "robots.txt", Body: []byte(tc.body)}) {
+			got = got || f.Code == "usage-groups-differ"
+		}
+		if got != tc.want {
+			t.Errorf("usage-groups-differ %v, want %v:\n%s", got, tc.want, tc.body)
+		}
+	}
 }
