@@ -158,7 +158,7 @@ type groupCounts struct{ agents, groups, exts int }
 func (c *compiled) countGroups(body string) *groupCounts {
 	var n groupCounts
 	open, rules, ext := false, false, false // the state of the current group
-	draft := c.dialect.draftRecords()
+	draft := c.dialect.DraftRecords()
 	lex(body, c.mode, func(ln *lexLine) {
 		if endsRecord(draft, ln) {
 			open = false

@@ -104,7 +104,7 @@ func (r *Robots) GroupOf(d Dialect, n int) (int, bool) {
 		return -1, false
 	}
 	last := int(c.groups[gi].last)
-	if n <= last || !d.draftRecords() {
+	if n <= last || !d.DraftRecords() {
 		return gi, true
 	}
 	for i := last + 1; i <= n; i++ {

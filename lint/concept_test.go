@@ -80,3 +80,38 @@ func TestConceptUsageGroups(t *testing.T) {
 		}
 	}
 }
+
+// TestConceptDialectSets: the dialect sets of the code table are the core's
+// predicates: a dialect is in the set of a first-match code exactly when
+// robotstxt.Dialect.FirstMatch says so, and so on; and the default set is
+// robotstxt.DefaultDialects.
+func TestConceptDialectSets(t *testing.T) {
+	var want []string
+	for _, d := range robotstxt.DefaultDialects() {
+		want = append(want, d.String())
+	}
+	if got := DefaultDialects(); !slices.Equal(got, want) {
+		t.Errorf("lint.DefaultDialects() = %v, the core's %v", got, want)
+	}
+	sets := map[string]func(robotstxt.Dialect) bool{
+		"shadowed-rule":       func(d robotstxt.Dialect) bool { return !d.FirstMatch() },
+		"duplicate-rule":      func(d robotstxt.Dialect) bool { return !d.FirstMatch() },
+		"blank-line-in-group": robotstxt.Dialect.DraftRecords,
+		"dialects-disagree":   robotstxt.Dialect.DraftRecords,
+		"accepted-typo":       robotstxt.Dialect.StrictReading,
+		"missing-colon":       robotstxt.Dialect.StrictReading,
+		"nul-byte":            func(d robotstxt.Dialect) bool { return !d.StrictReading() },
+		"bad-crawl-delay":     robotstxt.Dialect.HonoursCrawlDelay,
+	}
+	for code, pred := range sets {
+		c, ok := LookupCode(code)
+		if !ok {
+			t.Fatalf("no code %s", code)
+		}
+		for _, d := range robotstxt.Dialects() {
+			if slices.Contains(c.Dialects, d.String()) != pred(d) {
+				t.Errorf("%s: dialect %s in its set %v, the core's predicate says %v", code, d, c.Dialects, pred(d))
+			}
+		}
+	}
+}
