@@ -749,23 +749,15 @@ func probePath(p string) string {
 	return p
 }
 
-// starDropped reports, for each crawler named by a group, '*' rules that
-// block URLs its own group allows.
+// starDropped reports, for each token a group names, the '*' rules its
+// own groups drop (StarRulesDropped, in Google's reading). A token named
+// only by groups with no rule is left to empty-group, which speaks for it.
 func (l *linter) starDropped(groups []robotstxt.Group) {
-	var star []robotstxt.Rule
-	for gi := range groups {
-		g := &groups[gi]
-		for _, a := range g.Agents {
-			if a.Global {
-				star = append(star, g.Rules...)
-				break
-			}
-		}
-	}
-	if len(star) == 0 {
+	if !slices.ContainsFunc(groups, func(g robotstxt.Group) bool {
+		return len(g.Rules) > 0 && slices.ContainsFunc(g.Agents, func(a robotstxt.Agent) bool { return a.Global })
+	}) {
 		return
 	}
-	star = star[:min(len(star), maxStarProbes)]
 	seen := map[string]bool{}
 	for gi := range groups {
 		if len(groups[gi].Rules) > 0 {
@@ -783,15 +775,6 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 			delete(seen, strings.ToLower(a.Token))
 		}
 	}
-	// An empty "Allow:" says, like an empty "Disallow:", that the crawler
-	// may fetch everything: deliberate, not a silent drop.
-	for gi := range groups {
-		if slices.ContainsFunc(groups[gi].Rules, func(ru robotstxt.Rule) bool { return ru.Allow && ru.Value == "" }) {
-			for _, a := range groups[gi].Agents {
-				seen[strings.ToLower(a.Token)] = true
-			}
-		}
-	}
 	for gi := range groups {
 		for _, a := range groups[gi].Agents {
 			tok := strings.ToLower(a.Token)
@@ -799,54 +782,20 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 				continue
 			}
 			seen[tok] = true
-			var lines []int
-			example := ""
-			for _, ru := range star {
-				// "Disallow: /" in the * group beside named groups is an
-				// allow-list: its crawlers are meant to follow their own.
-				if ru.Allow || !ru.CanMatch || ru.Pattern == "" || canonicalPattern(ru.Pattern) == "/" {
-					continue
-				}
-				p := probePath(ru.Pattern)
-				if !l.r.Allowed(probeToken, p) && droppedFor(l.r, a.Token, p, ru.Pattern) {
-					if example == "" {
-						example = p
-					}
-					lines = append(lines, ru.Line)
-				}
-			}
-			if len(lines) == 0 {
+			drop, ok := StarRulesDropped(l.r, robotstxt.Query{Agents: []string{a.Token}, Dialect: robotstxt.Google}, nil)
+			if !ok {
 				continue
 			}
-			dec := l.r.Decide(robotstxt.Query{URL: example, Agents: []string{probeToken}, Dialect: robotstxt.Google})
 			msg := fmt.Sprintf("%s obeys only the groups that name it, never the * group: %s, blocked for other crawlers by line %d %q, is allowed for %s",
-				a.Token, clip(example, 60), dec.Line(), l.ruleText(dec.Line()), a.Token)
-			if len(lines) > 1 {
-				msg += fmt.Sprintf(" (%d such * rules: lines %s)", len(lines), JoinLines(lines, 8))
+				a.Token, clip(drop.Example, 60), drop.Rule, l.ruleText(drop.Rule), a.Token)
+			if len(drop.Rules) > 1 {
+				msg += fmt.Sprintf(" (%d such * rules: lines %s)", len(drop.Rules), JoinLines(drop.Rules, 8))
 			}
 			msg += "; repeat in its group the * rules it should follow"
 			ln := &l.lines[a.Line-1]
 			l.add(a.Line, keyColumn(ln), "star-rules-dropped", msg, nil)
 		}
 	}
-}
-
-// droppedFor reports whether tok's own groups allow p by default, where a
-// '*' rule of pattern starPat blocks it. A decision by an explicit rule is
-// deliberate, not a silent drop: an empty "Disallow:" (the group says the
-// crawler may fetch everything), or an allow at least as specific as the
-// '*' rule ("Allow: /$" beside "Disallow: /").
-func droppedFor(r *robotstxt.Robots, tok, p, starPat string) bool {
-	d := r.Decide(robotstxt.Query{URL: p, Agents: []string{tok}, Dialect: robotstxt.Google})
-	if !d.Allowed {
-		return false
-	}
-	if ru := d.Rule; d.HasRule() {
-		if !ru.Allow && ru.Pattern == "" || ru.Allow && len(ru.Pattern) >= len(starPat) {
-			return false
-		}
-	}
-	return true
 }
 
 // JoinLines lists line numbers for a message, at most max of them, then

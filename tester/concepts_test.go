@@ -95,3 +95,42 @@ func TestConceptCrawlDelay(t *testing.T) {
 		}
 	}
 }
+
+// TestConceptStarRulesDropped: the AI report's star-rules-dropped and
+// lint's are one decision (lint.StarRulesDropped): the same crawlers, the
+// same severity, for files where Google's reading is each crawler's.
+func TestConceptStarRulesDropped(t *testing.T) {
+	for _, body := range []string{
+		"User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nAllow: /\n",
+		"User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nAllow: /private\n",
+		"User-agent: *\nDisallow: /private\n\nUser-agent: GPTBot\nDisallow:\n",
+		"User-agent: *\nDisallow: /\n\nUser-agent: GPTBot\nDisallow: /x\n",
+		"User-agent: *\nDisallow: /a\nDisallow: /b/*.pdf$\n\nUser-agent: GPTBot\nUser-agent: ClaudeBot\nDisallow: /c\n",
+		"User-agent: *\nDisallow: /a\n\nUser-agent: CCBot\nAllow: /a/\nDisallow: /z\n",
+	} {
+		rep := aiReport(t, body, &tester.AIOptions{Crawlers: []string{"GPTBot", "ClaudeBot", "CCBot"}})
+		var ai []string
+		aiSev := ""
+		for _, f := range rep.Findings {
+			if f.Code == tester.AIStarRulesDropped {
+				ai = append(ai, f.Crawlers...)
+				aiSev = f.Severity
+			}
+		}
+		lr, err := tester.Lint(tester.NewSource("robots.txt", []byte(body)), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ln []string
+		lintSev := ""
+		for _, f := range lr.Findings {
+			if f.Code == "star-rules-dropped" {
+				ln = append(ln, strings.Fields(f.Message)[0])
+				lintSev = f.Severity
+			}
+		}
+		if strings.Join(ai, ",") != strings.Join(ln, ",") || aiSev != lintSev {
+			t.Errorf("star-rules-dropped: ai %v (%s), lint %v (%s)\n%s", ai, aiSev, ln, lintSev, body)
+		}
+	}
+}
