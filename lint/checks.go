@@ -859,7 +859,9 @@ func (l *linter) emptyGroups(groups []robotstxt.Group) {
 	for gi := range groups {
 		g := &groups[gi]
 		for _, a := range g.Agents {
-			if a.Global && len(g.Rules) > 0 {
+			// A * group whose rules are all empty ("Disallow:") lets
+			// every crawler fetch everything: ignoring it loses nothing.
+			if a.Global && slices.ContainsFunc(g.Rules, func(ru robotstxt.Rule) bool { return ru.Value != "" }) {
 				starRules = true
 			}
 			if len(g.Rules) > 0 {

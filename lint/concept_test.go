@@ -115,3 +115,19 @@ func TestConceptDialectSets(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyGroupBesideEmptyStar: a * group whose only rule is an empty
+// Disallow restricts nothing, so a crawler's group with no rule ignores
+// nothing of it (the policy writer's new * group has that rule, so that
+// the user-agent lines after it start a group of their own).
+func TestEmptyGroupBesideEmptyStar(t *testing.T) {
+	for body, want := range map[string]bool{
+		"User-agent: *\nDisallow:\nContent-Usage: train-ai=n\n\nUser-agent: Bingbot\n": false,
+		"User-agent: *\nDisallow: /x\n\nUser-agent: Bingbot\n":                          true,
+	} {
+		got := strings.Contains(findingCodes(Check(&File{Name: "r", Body: []byte(body)})), "empty-group")
+		if got != want {
+			t.Errorf("empty-group %v, want %v:\n%s", got, want, body)
+		}
+	}
+}

@@ -382,6 +382,7 @@ func (w *policyWriter) write() {
 					w.ed.del[a.Line] = true
 				}
 			}
+			w.keepMembers(g, gone)
 			if at == 0 {
 				at = w.ed.above(g.StartLine)
 			}
@@ -395,6 +396,18 @@ func (w *policyWriter) write() {
 		if !replace {
 			at, replace = g.StartLine, true
 		}
+	}
+	// Appended after a last group with no rule, new groups would join
+	// it (a user-agent line ends a group only after a rule): they go
+	// before it instead.
+	tail := 0
+	if len(groups) > 0 {
+		if g := &groups[len(groups)-1]; len(g.Rules) == 0 && slices.ContainsFunc(g.Agents, func(a robotstxt.Agent) bool { return !gone[a.Line] }) {
+			tail = w.ed.above(g.StartLine)
+		}
+	}
+	if at == 0 {
+		at = tail
 	}
 	var block []string
 	if len(denied) > 0 {
@@ -420,10 +433,21 @@ func (w *policyWriter) write() {
 	if len(open) > 0 {
 		open = append(open, "Allow: /")
 		open = append(open, w.aiLines(nil)...)
-		if len(block) > 0 {
-			block = append(block, "")
+		denied := block
+		block = open
+		if len(denied) > 0 {
+			// Which group comes first matters where the first record
+			// that holds a crawler's name wins (Baidu's reading:
+			// "Baiduspider-cpro" holds Baiduspider): the order whose
+			// file follows more stances, the denied group first on a
+			// tie.
+			denyFirst := append(append(slices.Clone(denied), ""), open...)
+			allowFirst := append(append(slices.Clone(open), ""), denied...)
+			block = denyFirst
+			if w.unfollowed(allowFirst, at, replace) < w.unfollowed(denyFirst, at, replace) {
+				block = allowFirst
+			}
 		}
-		block = append(block, open...)
 	}
 	if len(block) > 0 {
 		switch {
@@ -449,7 +473,15 @@ func (w *policyWriter) write() {
 		}
 	}
 	if star < 0 {
-		w.ed.end = append(w.ed.end, append([]string{"User-agent: *"}, w.aiLines(nil)...))
+		if tail > 0 {
+			// Before a group: a rule ends its user-agent lines
+			// ("Disallow:" with no path allows everything, as the
+			// group did not say otherwise).
+			lines := append([]string{"User-agent: *", "Disallow:"}, w.aiLines(nil)...)
+			w.ed.before[tail] = append(w.ed.before[tail], append(lines, "")...)
+		} else {
+			w.ed.end = append(w.ed.end, append([]string{"User-agent: *"}, w.aiLines(nil)...))
+		}
 	}
 	for gi := range groups {
 		g := &groups[gi]
@@ -460,9 +492,68 @@ func (w *policyWriter) write() {
 			}
 		}
 		if target {
-			w.ed.after[g.EndLine] = append(w.ed.after[g.EndLine], w.aiLines(g)...)
+			end := w.groupEnd(g)
+			w.ed.after[end] = append(w.ed.after[end], w.aiLines(g)...)
 		}
 	}
+}
+
+// groupEnd returns the line after which lines added to group g belong to
+// it in every reading: its last line, or, when a blank line comes after
+// its last user-agent line, the line before that blank line (the draft's
+// readings, Baidu's, end a record there: what follows belongs to no
+// group). Never above its last user-agent line, where a Content-Usage
+// line would split the group in RFC 9309's reading.
+func (w *policyWriter) groupEnd(g *robotstxt.Group) int {
+	last := g.StartLine
+	for _, a := range g.Agents {
+		last = max(last, a.Line)
+	}
+	for n := last + 1; n <= g.EndLine; n++ {
+		if l, ok := w.r.Line(n); ok && l.Empty {
+			return n - 1
+		}
+	}
+	return g.EndLine
+}
+
+// keepMembers keeps the lines of group g with the user-agent lines it
+// keeps: when every user-agent line above one of its other lines goes
+// (gone), the kept user-agent lines move up to where its first line was,
+// so that the lines between do not fall to the group above.
+func (w *policyWriter) keepMembers(g *robotstxt.Group, gone map[int]bool) {
+	var moved []string
+	member := false // a line of the group, with no kept user-agent line above it
+	kept := false
+	for n := g.StartLine; n <= g.EndLine; n++ {
+		l, ok := w.r.Line(n)
+		if !ok {
+			continue
+		}
+		switch {
+		case l.Field == robotstxt.FieldUserAgent && l.HasDirective:
+			if gone[n] {
+				continue
+			}
+			if member && !kept {
+				moved = append(moved, w.ed.text[n])
+				w.ed.del[n] = true
+				continue
+			}
+			kept = true
+		case !l.Empty && !l.Comment && groupField(l.Field):
+			member = true
+		}
+	}
+	if len(moved) > 0 {
+		w.ed.after[g.StartLine] = append(moved, w.ed.after[g.StartLine]...)
+	}
+}
+
+// unfollowed counts the stances a file with block inserted (at, replace:
+// as write inserts it) does not follow.
+func (w *policyWriter) unfollowed(block []string, at int, replace bool) int {
+	return len(verifyStances(robotstxt.ParseString(w.ed.renderWith(block, at, replace)), w.stances))
 }
 
 // groupField reports whether lines of field f belong to the group they
