@@ -123,7 +123,7 @@ func TestConceptDialectSets(t *testing.T) {
 func TestEmptyGroupBesideEmptyStar(t *testing.T) {
 	for body, want := range map[string]bool{
 		"User-agent: *\nDisallow:\nContent-Usage: train-ai=n\n\nUser-agent: Bingbot\n": false,
-		"User-agent: *\nDisallow: /x\n\nUser-agent: Bingbot\n":                          true,
+		"User-agent: *\nDisallow: /x\n\nUser-agent: Bingbot\n":                         true,
 	} {
 		got := strings.Contains(findingCodes(Check(&File{Name: "r", Body: []byte(body)})), "empty-group")
 		if got != want {
