@@ -410,6 +410,13 @@ func (l *linter) perLine() {
 			seenAgent = true
 			if ln.Value == "" {
 				l.add(ln.Number, keyColumn(ln), "empty-user-agent", "this user-agent line has no value and names no crawler: write a product token, or * for every crawler", nil)
+			} else if name, _, _ := strings.Cut(ln.Value, "/"); ln.Value != "*" && strings.ContainsAny(strings.TrimSpace(name), " \t") {
+				tok := robotstxt.ExtractToken(ln.Value)
+				what := fmt.Sprintf("so this line names %q, and every crawler of that name", tok)
+				if tok == "" {
+					what = "and this value starts with none: the line names no crawler"
+				}
+				l.add(ln.Number, valueColumn(ln), "user-agent-space", fmt.Sprintf("the user-agent value %q holds white space: crawlers compare only its product token (the leading letters, '-' and '_'), %s; write the crawler's product token alone", clip(ln.Value, 60), what), nil)
 			}
 		case robotstxt.FieldAllow, robotstxt.FieldDisallow:
 			rules++

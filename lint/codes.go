@@ -26,6 +26,7 @@ var (
 	googleReading   = dialectNames(robotstxt.Dialects(), func(d robotstxt.Dialect) bool { return !d.StrictReading() })
 	strictReading   = dialectNames(robotstxt.Dialects(), robotstxt.Dialect.StrictReading)
 	draftRecords    = dialectNames(robotstxt.Dialects(), robotstxt.Dialect.DraftRecords) // blank-line records, first match
+	tokenReading    = dialectNames(robotstxt.Dialects(), func(d robotstxt.Dialect) bool { return !d.DraftRecords() }) // a line names its product token
 	readsDelay      = dialectNames(robotstxt.Dialects(), robotstxt.Dialect.HonoursCrawlDelay)
 	originalDialect = []string{robotstxt.Original.String()}
 	yandexDialect   = []string{robotstxt.Yandex.String()}
@@ -107,6 +108,7 @@ var codes = []Code{
 	{"bad-sitemap-url", SeverityWarning, []string{"google", "bing", "yandex"}, "a sitemap value that is not an absolute http(s) URL: crawlers ignore it", "write the full URL: Sitemap: https://example.com/sitemap.xml"},
 	{"rule-before-user-agent", SeverityWarning, allDialects, "an allow or disallow before any user-agent line: it belongs to no group and every crawler ignores it", "put a User-agent line above it"},
 	{"empty-user-agent", SeverityWarning, allDialects, "a user-agent line with no value: it names no crawler", "name a product token, or * for every crawler"},
+	{"user-agent-space", SeverityWarning, tokenReading, "a user-agent value with white space inside its name (\"Kangaroo Bot\", a whole User-Agent header): crawlers compare only its product token, the leading letters, '-' and '_', so the line names that first word (and every crawler of that name)", "write the crawler's product token alone: User-agent: Kangaroo"},
 	{"pattern-cannot-match", SeverityWarning, allDialects, "a pattern that starts with neither / nor *: no URL matches it", "start the pattern with / (or /* for a suffix such as /*.gif$)"},
 	{"shadowed-rule", SeverityWarning, longestMatch, "a rule that never decides: another rule of its group matches the same URLs and wins (longer, or allow wins a tie)", "remove one of the two rules, or change the pattern of the one that should win"},
 	{"duplicate-rule", SeverityWarning, longestMatch, "a rule that repeats another of its group (same kind, same URLs): it never decides", "remove the duplicate"},

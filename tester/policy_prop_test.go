@@ -143,3 +143,85 @@ func TestPolicyProperties(t *testing.T) {
 		t.Errorf("%d of %d runs failed", failed, runs)
 	}
 }
+
+// policyOf runs the policy of req on body, failing the test on an error.
+func policyOf(t *testing.T, body string, req tester.PolicyRequest) *tester.PolicyReport {
+	t.Helper()
+	req.Source = tester.NewSource("robots.txt", []byte(body))
+	rep, err := tester.Policy(&req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// trainAI is what the file says of AI training at path for crawler c, in
+// its own dialect ("" when it may not fetch there).
+func trainAI(body string, c robotstxt.Crawler, path string) string {
+	u := robotstxt.ParseString(body).Usage(c.Query(path))
+	if !u.Allowed {
+		return ""
+	}
+	return u.Usage.TrainAI().String()
+}
+
+// TestPolicyPromises: the cases of item 5, each a promise the
+// writer broke.
+func TestPolicyPromises(t *testing.T) {
+	// An empty file, deny ads, allow search: Baidu's search crawler
+	// stays allowed (its reading takes the first record holding its name,
+	// and Baiduspider-cpro, an ads crawler, holds it).
+	rep := policyOf(t, "", tester.PolicyRequest{Deny: robotstxt.PurposeAds, Allow: robotstxt.PurposeSearch})
+	for _, name := range []string{"Baiduspider", "Baiduspider-image", "Googlebot", "Bingbot"} {
+		c, _ := robotstxt.LookupCrawler(name)
+		if d := robotstxt.ParseString(rep.Body).Decide(c.Query("/")); !d.Allowed {
+			t.Errorf("--deny ads --allow search blocks %s: %s\n%s", name, d.Reason, rep.Body)
+		}
+	}
+	// A path-scoped "/" line whose statement does not parse says nothing
+	// for every path: it must not silently beat the promised preference.
+	star := robotstxt.Crawler{Name: "*", Token: "robotstxt-probe", Dialect: robotstxt.Google}
+	rep = policyOf(t, "User-agent: *\nDisallow: /private/\nContent-Usage: / Train-AI=no\n", tester.PolicyRequest{Deny: robotstxt.PurposeAITraining})
+	if got := trainAI(rep.Body, star, "/page"); got != "n" {
+		t.Errorf("* at /page: train-ai %q after --deny ai-training, want n:\n%s", got, rep.Body)
+	}
+	// Crawlers that ignore the * group get the promised preferences in
+	// groups of their own.
+	rep = policyOf(t, "User-agent: *\nDisallow: /private/\n", tester.PolicyRequest{Deny: robotstxt.PurposeAITraining})
+	for _, c := range robotstxt.Crawlers() {
+		if !c.IgnoresGlobal {
+			continue
+		}
+		if got := trainAI(rep.Body, c, "/page"); got != "n" {
+			t.Errorf("%s, which ignores the * group: train-ai %q, want n:\n%s", c.Name, got, rep.Body)
+		}
+	}
+	// Allowing Baiduspider where its only group is Baiduspider-image's
+	// (Baidu's reading: the first record holding its name): that group
+	// gets the lines.
+	baidu, _ := robotstxt.LookupCrawler("Baiduspider")
+	rep = policyOf(t, "User-agent: Baiduspider-image\nDisallow: /img/\n\nUser-agent: *\nDisallow: /x\n", tester.PolicyRequest{Deny: robotstxt.PurposeAITraining, AllowCrawlers: []string{"Baiduspider"}})
+	if got := trainAI(rep.Body, baidu, "/page"); got != "n" {
+		t.Errorf("Baiduspider (allowed): train-ai %q, want n:\n%s", got, rep.Body)
+	}
+	// "Deny AI training" writes no user-agent value with a space (Google
+	// reads only its first word) and no crawler that trains no model.
+	rep = policyOf(t, "", tester.PolicyRequest{Deny: robotstxt.PurposeAITraining})
+	for _, l := range strings.Split(rep.Body, "\n") {
+		v, ok := strings.CutPrefix(l, "User-agent: ")
+		if !ok {
+			continue
+		}
+		if strings.ContainsAny(v, " \t") {
+			t.Errorf("a user-agent value with a space: %q", l)
+		}
+		if v == "Scrapy" || v == "Lightpanda" || v == "LCC" {
+			t.Errorf("%s is denied as an AI trainer: it trains no model", v)
+		}
+	}
+	for _, f := range lint.Check(&lint.File{Name: "robots.txt", Body: []byte(rep.Body)}) {
+		if f.Severity != lint.SeverityInfo {
+			t.Errorf("lint of the policy's file: %s at line %d: %s", f.Code, f.Line, f.Message)
+		}
+	}
+}
