@@ -25,7 +25,7 @@ var (
 	longestMatch    = dialectNames(robotstxt.Dialects(), func(d robotstxt.Dialect) bool { return !d.FirstMatch() })
 	googleReading   = dialectNames(robotstxt.Dialects(), func(d robotstxt.Dialect) bool { return !d.StrictReading() })
 	strictReading   = dialectNames(robotstxt.Dialects(), robotstxt.Dialect.StrictReading)
-	draftRecords    = dialectNames(robotstxt.Dialects(), robotstxt.Dialect.DraftRecords) // blank-line records, first match
+	draftRecords    = dialectNames(robotstxt.Dialects(), robotstxt.Dialect.DraftRecords)                              // blank-line records, first match
 	tokenReading    = dialectNames(robotstxt.Dialects(), func(d robotstxt.Dialect) bool { return !d.DraftRecords() }) // a line names its product token
 	readsDelay      = dialectNames(robotstxt.Dialects(), robotstxt.Dialect.HonoursCrawlDelay)
 	originalDialect = []string{robotstxt.Original.String()}

@@ -195,7 +195,7 @@ func policyStances(req *PolicyRequest) ([]policyStance, []string, error) {
 		}
 	}
 	var out []policyStance
-	var mixed, unruly []string
+	var mixed, unruly, spaced []string
 	for _, c := range robotstxt.Crawlers() {
 		s := policyStance{c: c, known: true}
 		if allow, ok := named[strings.ToLower(c.Name)]; ok {
@@ -208,6 +208,12 @@ func policyStances(req *PolicyRequest) ([]policyStance, []string, error) {
 		} else if a := c.Purposes & req.Allow; a != 0 {
 			s.allow, s.by = true, a.Names()[0]
 		} else {
+			continue
+		}
+		if strings.ContainsAny(c.Token, " \t") {
+			// Google's reading takes the first word of "Kangaroo Bot"
+			// for the token: the line would name another crawler.
+			spaced = append(spaced, c.Name)
 			continue
 		}
 		if !s.allow && c.ObeysRobots != robotstxt.ObeysYes && c.ObeysRobots != robotstxt.ObeysUnknown {
@@ -223,6 +229,10 @@ func policyStances(req *PolicyRequest) ([]policyStance, []string, error) {
 	if len(unruly) > 0 {
 		notes = append(notes, fmt.Sprintf("%d of the denied crawlers may not obey these lines (their operators say they ignore robots.txt, or some of it, such as fetches a person asks for): %s",
 			len(unruly), listNames(unruly, 8)))
+	}
+	if len(spaced) > 0 {
+		notes = append(notes, fmt.Sprintf("%s: %s a space, and crawlers read a user-agent line only up to it (\"Kangaroo Bot\" names Kangaroo), so no line names %s; not written",
+			listNames(spaced, 8), pick(len(spaced) == 1, "its name holds", "their names hold"), pick(len(spaced) == 1, "it", "them")))
 	}
 	for _, s := range custom {
 		notes = append(notes, fmt.Sprintf("%s is not in the catalogue: its user-agent line names the token as given", s.c.Token))
@@ -418,16 +428,55 @@ func (w *policyWriter) write() {
 	}
 	// Allowed crawlers the * group or a fallback's group still block get
 	// a group of their own.
-	mid := robotstxt.ParseString(w.ed.renderWith(block, at, replace))
-	var open []string
-	read := map[string]bool{} // the tokens whose groups allowed crawlers read
+	midText, oldOf := w.ed.renderMap(block, at, replace)
+	mid := robotstxt.ParseString(midText)
+	var open, ignoring []string
+	// The old file's groups (Google's reading, as the writer edits them)
+	// that allowed crawlers read, each in its own reading: groups are
+	// compared by the line numbers of their user-agent lines, the same
+	// in every reading (Baidu's reading gives Baiduspider the record of
+	// "User-agent: Baiduspider-image"), and Robots.GroupOf says which
+	// group a line is in.
+	read := map[int]bool{}
+	reads := func(d robotstxt.Decision) {
+		for _, l := range d.Group.Lines {
+			if o, ok := oldOf[l]; ok {
+				if gi, ok := w.r.GroupOf(robotstxt.Google, o); ok {
+					read[gi] = true
+				}
+			}
+		}
+	}
+	stanced := map[string]bool{}
+	for _, s := range w.stances {
+		stanced[s.c.Name] = true
+	}
+	prefs := len(w.usage)+len(w.signal) > 0
 	for _, s := range allowed {
 		d := mid.Decide(s.query("/"))
 		switch {
 		case !d.Allowed:
 			open = append(open, "User-agent: "+s.c.Token)
 		case d.Group.Kind == robotstxt.GroupSpecific:
-			read[strings.ToLower(d.Group.Token)] = true
+			reads(d)
+		case d.Group.Kind == robotstxt.GroupNone && prefs && s.c.IgnoresGlobal:
+			// It ignores the * group, and no group names it.
+			ignoring = append(ignoring, "User-agent: "+s.c.Token)
+		}
+	}
+	if prefs {
+		// Crawlers that never read the * group (AdsBot-Google...) get
+		// the preferences in their groups, or in one of their own.
+		for _, c := range robotstxt.Crawlers() {
+			if !c.IgnoresGlobal || stanced[c.Name] || strings.ContainsAny(c.Token, " \t") {
+				continue
+			}
+			switch d := mid.Decide(c.Query("/")); d.Group.Kind {
+			case robotstxt.GroupSpecific:
+				reads(d)
+			case robotstxt.GroupNone:
+				ignoring = append(ignoring, "User-agent: "+c.Token)
+			}
 		}
 	}
 	if len(open) > 0 {
@@ -449,6 +498,15 @@ func (w *policyWriter) write() {
 			}
 		}
 	}
+	if len(ignoring) > 0 {
+		// "Disallow:" allows everything, as no group did: a rule, so
+		// that a user-agent line after it starts a group of its own.
+		ignoring = append(append(ignoring, "Disallow:"), w.aiLines(nil)...)
+		if len(block) > 0 {
+			block = append(block, "")
+		}
+		block = append(block, ignoring...)
+	}
 	if len(block) > 0 {
 		switch {
 		case replace:
@@ -465,14 +523,15 @@ func (w *policyWriter) write() {
 	if len(w.usage)+len(w.signal) == 0 {
 		return
 	}
-	star := -1
+	// Every * group: crawlers read them merged, and a line of the one
+	// (a path every URL has) decides for the other's.
+	stars := map[int]bool{}
 	for gi := range groups {
 		if slices.ContainsFunc(groups[gi].Agents, func(a robotstxt.Agent) bool { return a.Global }) {
-			star = gi
-			break
+			stars[gi] = true
 		}
 	}
-	if star < 0 {
+	if len(stars) == 0 {
 		if tail > 0 {
 			// Before a group: a rule ends its user-agent lines
 			// ("Disallow:" with no path allows everything, as the
@@ -485,13 +544,7 @@ func (w *policyWriter) write() {
 	}
 	for gi := range groups {
 		g := &groups[gi]
-		target := gi == star
-		for _, a := range g.Agents {
-			if !a.Global && !gone[a.Line] && (read[strings.ToLower(a.Token)] || read[strings.ToLower(a.Value)]) {
-				target = true
-			}
-		}
-		if target {
+		if stars[gi] || read[gi] {
 			end := w.groupEnd(g)
 			w.ed.after[end] = append(w.ed.after[end], w.aiLines(g)...)
 		}
@@ -546,7 +599,11 @@ func (w *policyWriter) keepMembers(g *robotstxt.Group, gone map[int]bool) {
 		}
 	}
 	if len(moved) > 0 {
-		w.ed.after[g.StartLine] = append(moved, w.ed.after[g.StartLine]...)
+		// In the place of the first line (which goes): the new file's
+		// line there is still a line of the group's (renderMap).
+		delete(w.ed.del, g.StartLine)
+		w.ed.repl[g.StartLine] = moved[0]
+		w.ed.after[g.StartLine] = append(moved[1:], w.ed.after[g.StartLine]...)
 	}
 }
 
@@ -574,6 +631,7 @@ func groupField(f robotstxt.Field) bool {
 // line for a new group, g nil).
 func (w *policyWriter) aiLines(g *robotstxt.Group) []string {
 	var usage, signal []int // unpathed Content-Usage lines; Content-Signal lines
+	var sitePaths []int     // Content-Usage lines whose path every URL has ("/")
 	if g != nil {
 		for n := g.StartLine; n <= g.EndLine; n++ {
 			l, ok := w.r.Line(n)
@@ -582,10 +640,23 @@ func (w *policyWriter) aiLines(g *robotstxt.Group) []string {
 			}
 			switch l.Field {
 			case robotstxt.FieldContentUsage:
-				if !strings.HasPrefix(l.Value, "/") {
+				path, st := "", l.Value
+				if strings.HasPrefix(l.Value, "/") {
+					path, st = splitPathValue(l.Value)
+				}
+				switch {
+				case path == "":
 					usage = append(usage, n)
-				} else if w.pathContradicts(l.Value) {
+				case isSite(path):
+					// A path every URL has beats the lines without
+					// one everywhere: it states the policy too.
+					sitePaths = append(sitePaths, n)
+				case w.pathContradicts(l.Value):
 					w.notes = append(w.notes, fmt.Sprintf("line %d (%s) keeps its own preferences for its paths: the longest matching path decides", n, strings.TrimSpace(l.Text)))
+				default:
+					if _, ok := robotstxt.ParseUsagePreference(st); !ok && len(w.usage) > 0 {
+						w.notes = append(w.notes, fmt.Sprintf("line %d (%s) does not parse: for its paths every preference is unknown, the policy's too (the longest matching path decides); fix or remove it", n, strings.TrimSpace(l.Text)))
+					}
 				}
 			case robotstxt.FieldContentSignal:
 				signal = append(signal, n)
@@ -605,6 +676,21 @@ func (w *policyWriter) aiLines(g *robotstxt.Group) []string {
 					pick(i == 0, "rewritten", "left as it is")))
 			}
 			if v != l.Value {
+				w.ed.repl[n] = replaceValue(w.ed.text[n], l, v)
+			}
+		}
+		for _, n := range sitePaths {
+			l, _ := w.r.Line(n)
+			_, st := splitPathValue(l.Value)
+			nst, ok := setUsage(st, w.usage, true)
+			if !ok {
+				w.notes = append(w.notes, fmt.Sprintf("line %d (%s) does not parse and, for every path, beat the policy's line: its statement rewritten", n, strings.TrimSpace(l.Text)))
+			}
+			if nst != st {
+				v := strings.TrimRight(strings.TrimSuffix(l.Value, st), " \t") + " " + nst
+				if strings.HasSuffix(l.Value, st) && st != "" {
+					v = strings.TrimSuffix(l.Value, st) + nst
+				}
 				w.ed.repl[n] = replaceValue(w.ed.text[n], l, v)
 			}
 		}
@@ -1068,6 +1154,16 @@ func (e *editor) render() string {
 // line at (replacing, or before), or appended when at is 0: the file the
 // allowed crawlers are asked about before the usage lines are planned.
 func (e *editor) renderWith(block []string, at int, replace bool) string {
+	text, _ := e.renderMap(block, at, replace)
+	return text
+}
+
+// renderMap is renderWith, with the line of the old file each line of the
+// new file is (new line: old line), for the old lines it keeps (as they
+// were, or replaced) and the lines added after them (which are of their
+// group): a question about the new file's lines is asked of the old
+// file's by line number.
+func (e *editor) renderMap(block []string, at int, replace bool) (string, map[int]int) {
 	c := *e
 	c.del, c.before, c.end = maps(e.del), mapsOf(e.before), slices.Clone(e.end)
 	if len(block) > 0 {
@@ -1080,7 +1176,24 @@ func (e *editor) renderWith(block []string, at int, replace bool) string {
 			c.end = append(c.end, block)
 		}
 	}
-	return c.render()
+	text := c.render() // and the blank lines it cuts, in c.del
+	oldOf := map[int]int{}
+	n := 0
+	for i := 1; i <= c.lines(); i++ {
+		n += len(c.before[i])
+		if !c.del[i] {
+			n++
+			oldOf[n] = i
+		}
+		// Lines after a line are of its group (the writer puts there
+		// the group's preference lines and the user-agent lines it
+		// moves up: keepMembers).
+		for range c.after[i] {
+			n++
+			oldOf[n] = i
+		}
+	}
+	return text, oldOf
 }
 
 func maps(m map[int]bool) map[int]bool {

@@ -108,6 +108,56 @@ func policyCase(body string, req tester.PolicyRequest) string {
 	if two.Body != one.Body {
 		return fmt.Sprintf("not idempotent:\n--- once\n%s--- twice\n%s", one.Body, two.Body)
 	}
+	// The promised preferences: the * group's, and those of every
+	// crawler allowed by purpose or that ignores the * group, where it
+	// may fetch "/", in its own reading.
+	r := robotstxt.ParseString(one.Body)
+	want := map[string]string{}
+	for _, k := range []struct {
+		p   robotstxt.Purpose
+		key string
+	}{{robotstxt.PurposeAITraining, robotstxt.UsageTrainAI}, {robotstxt.PurposeSearch, robotstxt.UsageSearch}} {
+		switch {
+		case req.Deny.Has(k.p):
+			want[k.key] = "n"
+		case req.Allow.Has(k.p):
+			want[k.key] = "y"
+		}
+	}
+	subjects := []robotstxt.Crawler{{Name: "*", Token: "robotstxt-probe", Dialect: robotstxt.Google}}
+	for _, c := range one.Crawlers {
+		if cr, ok := robotstxt.LookupCrawler(c.Name); ok && c.Allow && c.By != "crawler" {
+			subjects = append(subjects, cr)
+		}
+	}
+	for _, c := range robotstxt.Crawlers() {
+		if c.IgnoresGlobal && !slices.ContainsFunc(one.Crawlers, func(p tester.PolicyCrawler) bool { return p.Name == c.Name }) {
+			subjects = append(subjects, c)
+		}
+	}
+	// A file whose groups hold blank lines (lint's blank-line-in-group)
+	// is two readings: the draft's records end at the blank line, and a
+	// line added to every record would split the group in RFC 9309's
+	// reading. The writer keeps Google's and RFC 9309's; Baidu's is
+	// asked only of files without such lines.
+	split := false
+	for _, f := range lint.Check(&lint.File{Name: "a", Body: []byte(body)}) {
+		split = split || f.Code == "blank-line-in-group"
+	}
+	for _, c := range subjects {
+		if split && c.Dialect.DraftRecords() {
+			continue
+		}
+		u := r.Usage(c.Query("/"))
+		if !u.Allowed {
+			continue
+		}
+		for k, v := range want {
+			if got := u.Usage.Get(k).String(); got != v {
+				return fmt.Sprintf("%s: %s=%s at /, promised %s\n%s", c.Name, k, got, v, one.Body)
+			}
+		}
+	}
 	// Lint: nothing the policy's lines caused (a code the input did not
 	// have).
 	before := map[string]bool{}
@@ -205,8 +255,12 @@ func TestPolicyPromises(t *testing.T) {
 		t.Errorf("Baiduspider (allowed): train-ai %q, want n:\n%s", got, rep.Body)
 	}
 	// "Deny AI training" writes no user-agent value with a space (Google
-	// reads only its first word) and no crawler that trains no model.
+	// reads only its first word; a note says so) and no crawler that
+	// trains no model.
 	rep = policyOf(t, "", tester.PolicyRequest{Deny: robotstxt.PurposeAITraining})
+	if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, "Kangaroo Bot") }) {
+		t.Errorf("no note says why Kangaroo Bot is not written: %q", rep.Notes)
+	}
 	for _, l := range strings.Split(rep.Body, "\n") {
 		v, ok := strings.CutPrefix(l, "User-agent: ")
 		if !ok {
