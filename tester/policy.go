@@ -21,12 +21,16 @@ import (
 // leaves that group, and a crawler still blocked at "/" (by the * group,
 // or by a fallback's group) gets a group with "Allow: /". The stances on
 // ai-training, search and ai-search become Content-Usage (train-ai,
-// search) and Content-Signal (ai-train, search, ai-input) lines of the *
-// group, and of the groups of allowed crawlers, which do not read the *
-// group's: an existing unpathed line is amended key by key, a missing one
-// added after the group's last line. Every other line is kept byte for
-// byte, comments too. Applying the same policy to its own result changes
-// nothing.
+// search) and Content-Signal (ai-train, search, ai-input) lines of every *
+// group, of the groups allowed crawlers read (each in its own reading, the
+// groups compared by line numbers through Robots.GroupOf), which do not
+// read the * group's, and of the crawlers that never read the * group
+// (their groups, or one of their own): an existing unpathed line (or one
+// whose path every URL has) is amended key by key, a missing one added
+// after the group's last line, before a blank line that would end the
+// group in Baidu's reading. Every other line is kept byte for byte,
+// comments too. Applying the same policy to its own result changes
+// nothing (TestPolicyProperties).
 
 // PolicyRequest asks for the lines that state stances towards crawlers,
 // merged into a robots.txt file.

@@ -279,3 +279,28 @@ func TestPolicyPromises(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyDenyKeepsSharedLines: the case of a run that was not
+// idempotent: a Content-Usage line shared by a denied crawler's group and
+// the crawlers it keeps stays theirs, and the second run changes nothing.
+func TestPolicyDenyKeepsSharedLines(t *testing.T) {
+	for _, body := range []string{
+		"User-agent: GPTBot\nContent-Usage: train-ai=n\nUser-agent: Googlebot\nDisallow: /x\n",
+		"User-agent: GPTBot\nUser-agent: Googlebot\nContent-Usage: search=y\n\nDisallow: /x\n",
+		"User-agent: *\nContent-Usage: train-ai=n\n\nUser-agent: GPTBot\nUser-agent: Bingbot\nDisallow: /y\n",
+	} {
+		if msg := policyCase(body, tester.PolicyRequest{DenyCrawlers: []string{"GPTBot"}}); msg != "" {
+			t.Errorf("--deny-crawler GPTBot on\n%s%s", body, msg)
+		}
+		one := policyOf(t, body, tester.PolicyRequest{DenyCrawlers: []string{"GPTBot"}})
+		if strings.Count(one.Body, "Content-Usage") != strings.Count(body, "Content-Usage") {
+			t.Errorf("a Content-Usage line went:\n%s", one.Body)
+		}
+		gb, _ := robotstxt.LookupCrawler("Googlebot")
+		if bb := robotstxt.ParseString(body).Usage(gb.Query("/a")); bb.Allowed {
+			if got := robotstxt.ParseString(one.Body).Usage(gb.Query("/a")); len(got.Usage.Lines) != len(bb.Usage.Lines) {
+				t.Errorf("Googlebot's preferences changed: %v -> %v\n%s", bb.Usage, got.Usage, one.Body)
+			}
+		}
+	}
+}
