@@ -134,3 +134,29 @@ func TestConceptStarRulesDropped(t *testing.T) {
 		}
 	}
 }
+
+// TestConceptStarPreferences: what the * group states is the core's one
+// answer (Decider.Preferences and Usage) in the policy writer's report and
+// the AI report's "any other crawler" row, path-scoped lines whose path
+// every URL has included.
+func TestConceptStarPreferences(t *testing.T) {
+	for _, body := range []string{
+		"User-agent: *\nDisallow: /x\nContent-Usage: train-ai=y\nContent-Usage: / train-ai=n\n",
+		"User-agent: *\nContent-Usage: search=y\n\nUser-agent: *\nContent-Usage: train-ai=n\nDisallow: /x\n",
+		"User-agent: *\nDisallow: /x\nContent-Usage: train-ai=n, search=y\nContent-Signal: search=yes\n",
+	} {
+		r := robotstxt.ParseString(body)
+		core, _ := r.Decider(robotstxt.Query{Agents: []string{"robotstxt-probe"}}).Preferences("/")
+		ai := aiReport(t, body, &tester.AIOptions{Crawlers: []string{"GPTBot"}})
+		u := ai.Others.Answers[0].Usage
+		if u == nil || u.TrainAI != core.TrainAI().String() || u.Search != core.Search().String() {
+			t.Errorf("ai's * row %+v, the core's train-ai=%s search=%s\n%s", u, core.TrainAI(), core.Search(), body)
+		}
+		pol := policyOf(t, body, tester.PolicyRequest{Allow: robotstxt.PurposeSearch | robotstxt.PurposeAITraining})
+		want := "train-ai=" + core.TrainAI().String() + ", search=" + core.Search().String()
+		after, _ := robotstxt.ParseString(pol.Body).Decider(robotstxt.Query{Agents: []string{"robotstxt-probe"}}).Preferences("/")
+		if got := "train-ai=" + after.TrainAI().String() + ", search=" + after.Search().String(); pol.ContentUsage != got {
+			t.Errorf("policy reports %q, the core reads the new file as %q (before: %q)\n%s", pol.ContentUsage, got, want, pol.Body)
+		}
+	}
+}

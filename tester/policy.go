@@ -874,30 +874,15 @@ func replaceValue(text string, l robotstxt.Line, v string) string {
 }
 
 // starStatements returns what the * group of r states for the policy's
-// keys, read from its lines (whatever it allows): the unpathed
-// Content-Usage statements combined, and the first Content-Signal line;
-// "" when the policy names none of their keys.
+// keys at "/" (whatever it allows), as the core decides it
+// (Decider.Preferences: the Content-Usage rules that apply, combined; the
+// first Content-Signal line); "" when the policy names none of their
+// keys.
 func (w *policyWriter) starStatements(r *robotstxt.Robots) (usage, signal string) {
-	var st [][]robotstxt.UsagePref
-	var sig robotstxt.Signals
-	for _, g := range r.Groups() {
-		if !slices.ContainsFunc(g.Agents, func(a robotstxt.Agent) bool { return a.Global }) {
-			continue
-		}
-		for n := g.StartLine; n <= g.EndLine; n++ {
-			l, _ := r.Line(n)
-			switch {
-			case l.Field == robotstxt.FieldContentUsage && !strings.HasPrefix(l.Value, "/"):
-				if p, ok := robotstxt.ParseUsagePreference(l.Value); ok {
-					st = append(st, p)
-				}
-			case l.Field == robotstxt.FieldContentSignal && sig.Line == 0:
-				sig = robotstxt.ParseContentSignal(l.Value)
-				sig.Line = n
-			}
-		}
-	}
-	prefs := robotstxt.Usage{Prefs: robotstxt.CombineUsage(st...)}
+	// What the * group says at "/", as the core reads it for any crawler
+	// no group names (the AI report asks the same decider), whether or
+	// not that crawler may fetch "/".
+	prefs, sig := r.Decider(robotstxt.Query{Agents: []string{probeToken}, Dialect: robotstxt.Google}).Preferences("/")
 	var us, ss []prefKey
 	for _, k := range w.usage {
 		us = append(us, prefKey{k.key, prefs.Get(k.key).String()})
