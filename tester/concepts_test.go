@@ -1,6 +1,7 @@
 package tester_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -159,4 +160,71 @@ func TestConceptStarPreferences(t *testing.T) {
 			t.Errorf("policy reports %q, the core reads the new file as %q (before: %q)\n%s", pol.ContentUsage, got, want, pol.Body)
 		}
 	}
+}
+
+// TestConceptMembership: which groups a crawler reads is the core's one
+// answer (Decide's GroupChoice, its lines found in groups by
+// Robots.GroupOf) in check, the AI report and the policy writer, each
+// crawler in its own reading; the files hold what makes readings differ
+// (a blank line inside a group, a name held by a longer one, a
+// Content-Usage line between user-agent lines).
+func TestConceptMembership(t *testing.T) {
+	files := []string{
+		"User-agent: Baiduspider-image\nDisallow: /img/\n\nUser-agent: *\nDisallow: /x\n",
+		"User-agent: *\nDisallow: /a\nContent-Usage: train-ai=n\n\nUser-agent: Googlebot\nDisallow: /b\n",
+		"User-agent: GPTBot\n\nUser-agent: Baiduspider\nDisallow: /c\n\nUser-agent: *\nContent-Usage: train-ai=n\nUser-agent: Bingbot\nDisallow: /d\n",
+		"User-agent: Yahoo!  Slurp/3.0\nDisallow: /\n\nUser-agent: Yandex\nDisallow: /y\n",
+	}
+	names := []string{"Baiduspider", "Baiduspider-image", "Googlebot", "GPTBot", "Bingbot", "Slurp", "YandexBot"}
+	for _, body := range files {
+		src := tester.NewSource("robots.txt", []byte(body))
+		r := robotstxt.ParseString(body)
+		chk, err := tester.Check(&tester.CheckRequest{Source: src, URLs: []string{"/"}, Subjects: tester.Subjects{Crawlers: names}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ai := aiReport(t, body, &tester.AIOptions{Crawlers: names})
+		for _, n := range names {
+			c, _ := robotstxt.LookupCrawler(n)
+			want := r.Decide(c.Query("/")).Group
+			for _, res := range chk.Results {
+				if res.Crawler == n && !slices.Equal(res.Group.Lines, nonNil(want.Lines)) {
+					t.Errorf("check: %s reads lines %v, the core %v\n%s", n, res.Group.Lines, want.Lines, body)
+				}
+			}
+			for _, a := range ai.Crawlers {
+				if a.Name == n && !slices.Equal(a.Group.Lines, nonNil(want.Lines)) {
+					t.Errorf("ai: %s reads lines %v, the core %v\n%s", n, a.Group.Lines, want.Lines, body)
+				}
+			}
+			// Each line the core names is in a group of the crawler's
+			// reading, the one GroupOf gives.
+			for _, l := range want.Lines {
+				gi, ok := r.GroupOf(c.Dialect, l)
+				if !ok || !slices.Contains(want.Groups, gi) {
+					t.Errorf("%s: line %d in group %d (%v), the core's groups %v", n, l, gi, ok, want.Groups)
+				}
+			}
+		}
+		// The policy: allowing each with a preference gives each the
+		// preference, in its own reading, where it may fetch.
+		pol, err := tester.Policy(&tester.PolicyRequest{Source: src, AllowCrawlers: names, Deny: robotstxt.PurposeAITraining})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nr := robotstxt.ParseString(pol.Body)
+		for _, n := range names {
+			c, _ := robotstxt.LookupCrawler(n)
+			if u := nr.Usage(c.Query("/")); !u.Allowed || u.Usage.TrainAI() != robotstxt.PrefDisallow {
+				t.Errorf("policy: %s allowed %v, train-ai %s; want allowed, n\n%s", n, u.Allowed, u.Usage.TrainAI(), pol.Body)
+			}
+		}
+	}
+}
+
+func nonNil(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
 }
