@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -493,10 +492,11 @@ func patternFix(v string) string {
 func (l *linter) crawlDelays(groups []robotstxt.Group) {
 	var star []int
 	for _, n := range l.delayLines {
-		g := groupOfLine(groups, n)
-		if g == nil {
+		gi, ok := l.r.GroupOf(robotstxt.Google, n)
+		if !ok {
 			continue // before any group: read by no crawler, and rare
 		}
+		g := &groups[gi]
 		// The user-agent lines above it, after the group's last rule
 		// above it: Google merges "User-agent: a, Crawl-delay: 1,
 		// User-agent: *" into one group, other crawlers do not.
@@ -540,16 +540,6 @@ func (l *linter) crawlDelays(groups []robotstxt.Group) {
 		}
 		l.add(star[0], keyColumn(&l.lines[star[0]-1]), "unsupported-field", "Google, Baidu and Yandex ignore "+what+"; Bing and many other crawlers read it; one finding per file", []string{"google", "rfc9309", "baidu", "original", "yandex"})
 	}
-}
-
-// groupOfLine returns the group line n belongs to: the last one that starts
-// at or above it; nil before the first group.
-func groupOfLine(groups []robotstxt.Group, n int) *robotstxt.Group {
-	i := sort.Search(len(groups), func(i int) bool { return groups[i].StartLine > n }) - 1
-	if i < 0 {
-		return nil
-	}
-	return &groups[i]
 }
 
 // looksLikeHost reports whether s reads as a host name: dot-separated labels
