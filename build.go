@@ -40,7 +40,7 @@ func (c *compiled) buildWith(body string, d Dialect, fast bool) {
 	// lists into it costs no write barrier while the collector runs.
 	sc := scratchPool.Get().(*parseScratch)
 	b := builder{
-		c: c, draft: d.draftRecords(), cur: -1,
+		c: c, draft: d.DraftRecords(), cur: -1,
 		raws: sc.raws[:0], agents: sc.agents[:0], groups: sc.groups[:0], global: sc.global[:0],
 	}
 	if fast && c.mode == readGoogleNoNUL {

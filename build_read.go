@@ -63,8 +63,8 @@ func growBy[T any](s []T, b *builder, list int) []T {
 // line adds one line of any kind.
 func (b *builder) line(ln *lexLine) {
 	c := b.c
-	if b.draft && ln.flags&flagEmpty != 0 {
-		b.cur = -1 // the draft separates records by blank lines
+	if endsRecord(b.draft, ln) {
+		b.cur = -1
 		return
 	}
 	switch ln.field {
@@ -158,8 +158,9 @@ type groupCounts struct{ agents, groups, exts int }
 func (c *compiled) countGroups(body string) *groupCounts {
 	var n groupCounts
 	open, rules, ext := false, false, false // the state of the current group
+	draft := c.dialect.DraftRecords()
 	lex(body, c.mode, func(ln *lexLine) {
-		if c.dialect == Original && ln.flags&flagEmpty != 0 {
+		if endsRecord(draft, ln) {
 			open = false
 			return
 		}
@@ -173,9 +174,7 @@ func (c *compiled) countGroups(body string) *groupCounts {
 		case FieldAllow, FieldDisallow:
 			rules = rules || open
 		case FieldContentUsage:
-			// A rule in RFC 9309 as the AI preferences draft updates it
-			// (see builder.usageRule).
-			rules = rules || open && c.dialect == RFC9309 && ln.flags&flagMissingColon == 0
+			rules = rules || open && usageIsRule(c.dialect, ln)
 		case FieldCrawlDelay, FieldRequestRate, FieldVisitTime:
 			if open && !ext {
 				ext = true
@@ -202,9 +201,25 @@ func (b *builder) addAI(ln *lexLine) {
 		signal: ln.field == FieldContentSignal,
 	})
 	b.groups[b.cur].last = int32(ln.num)
-	if ln.field == FieldContentUsage && c.dialect == RFC9309 {
+	if usageIsRule(c.dialect, ln) {
 		b.usageRule = true
 	}
+}
+
+// Where groups end, decided once for the builder and for countGroups, the
+// first reading that bounds its lists: a user-agent line after a rule
+// starts a group (see builder.agent), and so does one after these.
+
+// endsRecord reports whether line ln ends the group being read: a blank
+// line, in the readings of the draft's records (draft: Original, Baidu).
+func endsRecord(draft bool, ln *lexLine) bool { return draft && ln.flags&flagEmpty != 0 }
+
+// usageIsRule reports whether a Content-Usage line of a group counts as a
+// rule, so that a user-agent line after it starts a new group: in RFC 9309
+// as draft-ietf-aipref-attach updates it (a line whose key lacks its
+// colon is no line of that reading).
+func usageIsRule(d Dialect, ln *lexLine) bool {
+	return d == RFC9309 && ln.field == FieldContentUsage && ln.flags&flagMissingColon == 0
 }
 
 // lineSpace marks the white space a line can hold (isSpace without the

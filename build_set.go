@@ -40,7 +40,7 @@ func (c *compiled) compileOnce(s *ruleSet, i int32) {
 // their patterns, orders them and, for a large set, indexes them.
 func (c *compiled) compileSet(s *ruleSet) {
 	s.body = c.body
-	s.first = c.dialect.firstMatch()
+	s.first = c.dialect.FirstMatch()
 	n := 0
 	for _, gi := range s.groups {
 		n += int(c.groups[gi].hi - c.groups[gi].lo)

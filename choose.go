@@ -76,7 +76,7 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, []int32) {
 		if len(groups) == 0 {
 			continue
 		}
-		if d.draftRecords() && len(groups) > 1 {
+		if d.DraftRecords() && len(groups) > 1 {
 			// The draft: only the first record that names the crawler.
 			g := c.groups[groups[0]]
 			groups = groups[:1]
@@ -109,7 +109,7 @@ func (c *compiled) choose(q Query, d Dialect) (GroupChoice, []int32) {
 	var groups, lines []int
 	gl := c.globalGroups
 	set := c.global
-	if d.draftRecords() {
+	if d.DraftRecords() {
 		gl = gl[:1] // the draft: the first record for '*'
 		set = gl[0]
 	}
@@ -172,7 +172,7 @@ func mergeSorted(lists [][]int) (merged []int, credit []bool) {
 // letters, digits, '-', '_' and '.', and with its whole value without
 // version ("Yahoo!  Slurp/3.0" names "Yahoo! Slurp").
 func (c *compiled) groupsNaming(tok string, d Dialect, loose bool) (groups, lines []int, set int32) {
-	if d.draftRecords() {
+	if d.DraftRecords() {
 		// The draft: a case-insensitive substring match of the name
 		// without version information.
 		name := looseToken(strings.TrimSpace(tok))

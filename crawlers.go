@@ -31,8 +31,11 @@ type Crawler struct {
 	// Their Purposes hold PurposeTokenOnly.
 	Control bool
 	// IgnoresCrawlDelay is set for crawlers whose engine ignores
-	// crawl-delay and request-rate (Google's); the polite client does not
-	// pace them by it, and Robots.CrawlDelay says so (Pace.Ignored).
+	// crawl-delay and request-rate (Google's; Yandex's, which stopped
+	// obeying it in 2018; Baidu's, which never read it); the polite client
+	// does not pace them by it, check shows none, lint warns of the line,
+	// and Robots.CrawlDelay says so (Pace.Ignored). Query.HonoursCrawlDelay
+	// is the one answer all of them ask.
 	IgnoresCrawlDelay bool
 	// Aliases are other names it is known by: LookupCrawler finds it by
 	// them, and a user-agent line naming one of them names the crawler

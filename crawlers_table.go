@@ -438,10 +438,10 @@ var crawlers = completeCrawlers([]Crawler{
 		Purposes: PurposeAITraining, Source: srcAIRobots, Checked: catChecked},
 	{Name: "LAIONDownloader", Operator: "LAION", Purpose: "data sets for machine learning",
 		Purposes: PurposeAITraining, Docs: "https://laion.ai/faq/", ObeysRobots: ObeysNo, RobotsNote: "per ai.robots.txt, citing LAION's FAQ", Source: srcAIRobots, Checked: catChecked},
-	{Name: "LCC", Purpose: "AI data scraping",
-		Purposes: PurposeAITraining, Source: srcAIRobots, Checked: catChecked},
-	{Name: "Lightpanda", Operator: "anyone (open-source browser)", Purpose: "headless browser for AI and automation",
-		Purposes: PurposeAITraining | PurposeAgent, Docs: "https://github.com/lightpanda-io/browser", ObeysRobots: ObeysPartly, RobotsNote: "at the choice of whoever runs it", Source: srcAIRobots, Checked: catChecked},
+	{Name: "LCC", Purpose: "data scraping (no source says it trains AI models)",
+		Purposes: PurposeOther, Source: srcAIRobots, Checked: catChecked},
+	{Name: "Lightpanda", Operator: "anyone (open-source browser)", Purpose: "headless browser for agents and automation",
+		Purposes: PurposeAgent, Docs: "https://github.com/lightpanda-io/browser", ObeysRobots: ObeysPartly, RobotsNote: "at the choice of whoever runs it", Source: srcAIRobots, Checked: catChecked},
 	{Name: "LinerBot", Operator: "Liner", Purpose: "fetches for Liner's AI assistant",
 		Purposes: PurposeUserFetch, Source: srcAIRobots, Checked: catChecked},
 	{Name: "Linguee Bot", Operator: "Linguee", Purpose: "translation data for AI",
@@ -483,7 +483,7 @@ var crawlers = completeCrawlers([]Crawler{
 	{Name: "SBIntuitionsBot", Operator: "SB Intuitions", Purpose: "AI development",
 		Purposes: PurposeAITraining, Docs: "https://www.sbintuitions.co.jp/en/bot/", ObeysRobots: ObeysYes, Source: srcAIRobots, Checked: catChecked},
 	{Name: "Scrapy", Operator: "anyone (Scrapy framework)", Purpose: "default name of a scraping framework",
-		Purposes: PurposeAITraining | PurposeOther, Docs: "https://docs.scrapy.org/en/latest/topics/settings.html#robotstxt-obey", ObeysRobots: ObeysPartly,
+		Purposes: PurposeOther, Docs: "https://docs.scrapy.org/en/latest/topics/settings.html#robotstxt-obey", ObeysRobots: ObeysPartly,
 		RobotsNote: "a setting (ROBOTSTXT_OBEY) of each project, on in new projects' settings", Source: srcAIRobots, Checked: catChecked},
 	{Name: "Shap-User", Operator: "Parallel Web Systems", Purpose: "fetches for Parallel's users",
 		Purposes: PurposeUserFetch, Source: srcAIRobots, Checked: catChecked},
@@ -544,6 +544,11 @@ func completeCrawlers(table []Crawler) []Crawler {
 		}
 		if c.Dialect == DefaultDialect {
 			c.Dialect = Google
+		}
+		if c.Dialect == Yandex || c.Dialect == Baidu {
+			// Yandex's robots have not obeyed crawl-delay since 2018,
+			// Baidu's never read it (docs/protocol.md, Crawl-delay).
+			c.IgnoresCrawlDelay = true
 		}
 		c.Fallbacks = clipNames(c.Fallbacks)
 		c.Aliases = clipNames(c.Aliases)

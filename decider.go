@@ -144,7 +144,7 @@ func (p *Decider) decide(dec *Decision, url string) {
 		m := p.r.ruleMatch(win)
 		dec.Rule = m
 		switch {
-		case d.firstMatch():
+		case d.FirstMatch():
 			dec.Reason = intText("the first matching rule, line ", m.Line, ", ", verdictWord(dec.Allowed))
 		case win.r.n == 0:
 			dec.Reason = intText("only an empty rule matches (line ", m.Line, "), with weight 0: allowed", "")
@@ -162,7 +162,7 @@ func (p *Decider) decide(dec *Decision, url string) {
 func (p *Decider) fixed(path string, kind GroupKind) (reason string, ok bool) {
 	d := p.d
 	switch {
-	case d.robotsTxtAllowed() && (path == "/robots.txt" || d == RFC9309 && strings.HasPrefix(path, "/robots.txt?")):
+	case d.RobotsTxtAllowed() && (path == "/robots.txt" || d == RFC9309 && strings.HasPrefix(path, "/robots.txt?")):
 		return "/robots.txt itself is always allowed in the " + d.String() + " dialect", true
 	case kind == GroupNone:
 		return "no group applies: everything is allowed", true

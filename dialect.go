@@ -74,10 +74,11 @@ func ParseDialect(name string) (Dialect, error) {
 	return DefaultDialect, fmt.Errorf("robotstxt: unknown dialect %q (want one of google, rfc9309, bing, yandex, baidu, original)", name)
 }
 
-// HonoursCrawlDelay reports whether crawlers of this dialect read
-// crawl-delay: Bing does, and so does Yandex's parser (its robots have not
-// obeyed the value since 2018, but the file asks for it, so the polite
-// client paces Yandex-dialect crawlers by it too: erring towards the site).
+// HonoursCrawlDelay reports whether the dialect's reading reads
+// crawl-delay and reports it in a Decision (CrawlDelay, HasCrawlDelay):
+// Bing's, and Yandex's parser (Yandex's robots have not obeyed the value
+// since 2018). Whether a crawler waits by it is another question, answered
+// by Query.HonoursCrawlDelay (docs/protocol.md, "Crawl-delay").
 func (d Dialect) HonoursCrawlDelay() bool { return d == Bing || d == Yandex }
 
 // resolve turns DefaultDialect into Google.
@@ -95,18 +96,28 @@ func (d Dialect) reading() reading {
 	return readGoogle
 }
 
-// firstMatch reports whether the first matching rule in file order wins,
-// rather than the longest.
-func (d Dialect) firstMatch() bool { return d == Original || d == Baidu }
+// The dialects' predicates: what each reading does, for every face that
+// groups dialects by it (lint's code table, the docs' tables). The core's
+// own code asks the same functions.
 
-// draftRecords reports whether the dialect reads the file as the original
-// draft does: records separated by blank lines, the first record whose
-// user-agent value contains the crawler's name (else the first '*'
-// record), %xx escapes decoded before comparison.
-func (d Dialect) draftRecords() bool { return d == Original || d == Baidu }
+// FirstMatch reports whether the first matching rule in file order wins,
+// rather than the longest (Baidu, Original).
+func (d Dialect) FirstMatch() bool { return d == Original || d == Baidu }
 
-// robotsTxtAllowed reports whether the dialect always allows /robots.txt.
-func (d Dialect) robotsTxtAllowed() bool { return d == RFC9309 || d == Original || d == Baidu }
+// DraftRecords reports whether the dialect reads the file as the original
+// draft does (Baidu, Original): records separated by blank lines, the
+// first record whose user-agent value contains the crawler's name (else the
+// first '*' record), %xx escapes decoded before comparison.
+func (d Dialect) DraftRecords() bool { return d == Original || d == Baidu }
+
+// StrictReading reports whether the dialect reads keys exactly (RFC 9309,
+// Baidu, Original): no misspelt or prefixed keys, a colon required. The
+// others read lines as Google's library does.
+func (d Dialect) StrictReading() bool { return d.reading() == readStrict }
+
+// RobotsTxtAllowed reports whether the dialect always allows /robots.txt
+// (RFC 9309, Baidu, Original).
+func (d Dialect) RobotsTxtAllowed() bool { return d == RFC9309 || d == Original || d == Baidu }
 
 // IgnoresOversized reports whether crawlers of this dialect read a
 // robots.txt over DefaultMaxBytes as no restrictions at all: Yandex does

@@ -58,7 +58,7 @@ func matchHits(sets []*ruleSet, path string, skip uint8) []hit {
 // explain lists the rules of hits, the winner first.
 func (r *Robots) explain(hits []hit, win *crule, d Dialect) []RuleMatch {
 	slices.SortStableFunc(hits, func(a, b hit) int {
-		if d.firstMatch() {
+		if d.FirstMatch() {
 			return int(a.r.line) - int(b.r.line)
 		}
 		if better(a.r, b.r) {
@@ -82,7 +82,7 @@ func (r *Robots) explain(hits []hit, win *crule, d Dialect) []RuleMatch {
 
 func lostReason(h, win *crule, d Dialect) string {
 	switch {
-	case d.firstMatch():
+	case d.FirstMatch():
 		return intText("line ", int(win.line), " matched first (the first match wins in the ", d.String()+" dialect)")
 	case h.n == 0:
 		return "an empty pattern matches with weight 0"
@@ -97,7 +97,7 @@ func lostReason(h, win *crule, d Dialect) string {
 // allows reports whether the deciding rule h (none when h.r is nil) allows,
 // in dialect d: an allow, or Google's empty disallow of weight 0.
 func (h hit) allows(d Dialect) bool {
-	return h.r == nil || h.r.allow() || h.r.n == 0 && !d.firstMatch()
+	return h.r == nil || h.r.allow() || h.r.n == 0 && !d.FirstMatch()
 }
 
 // intText returns a, n in decimal, b and c, built without fmt.

@@ -1,6 +1,9 @@
 package robotstxt
 
-import "slices"
+import (
+	"slices"
+	"sort"
+)
 
 // Agent is one user-agent line of a group.
 type Agent struct {
@@ -78,4 +81,36 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 		out = append(out, og)
 	}
 	return out
+}
+
+// GroupOf returns the group line n belongs to as dialect d reads the file:
+// its index in GroupsFor(d), and false when the line belongs to none. A
+// line belongs to the last group that starts (with its first user-agent
+// line) at or above it; in the draft's readings (Baidu, Original), a blank
+// line ends a record, and the lines after it belong to no group until the
+// next user-agent line. A line past the file's end is asked as if it were
+// appended: it belongs to the last group, in the draft's readings unless a
+// blank line comes after that group's last line.
+//
+// It is the one answer to "which group is this line in" that every face
+// asks (lint, the AI report, the policy writer); faces compare groups
+// across readings by their StartLine, which is the same line in every
+// reading that has the group.
+func (r *Robots) GroupOf(d Dialect, n int) (int, bool) {
+	d = d.resolve()
+	c := r.compiledFor(d)
+	gi := sort.Search(len(c.groups), func(i int) bool { return int(c.agents[c.groups[i].alo].line) > n }) - 1
+	if gi < 0 {
+		return -1, false
+	}
+	last := int(c.groups[gi].last)
+	if n <= last || !d.DraftRecords() {
+		return gi, true
+	}
+	for i := last + 1; i <= n; i++ {
+		if l, ok := r.Line(i); ok && l.Empty {
+			return -1, false
+		}
+	}
+	return gi, true
 }

@@ -21,7 +21,8 @@ type Pace struct {
 	RequestRate       *RequestRate
 	RequestRateGlobal bool // it comes from the '*' group
 	// Ignored is set for a crawler whose engine ignores these fields
-	// (Crawler.IgnoresCrawlDelay: Google's crawlers). The values are still
+	// (Query.HonoursCrawlDelay is false: Google's, Yandex's and Baidu's
+	// crawlers). The values are still
 	// what the file says; Interval is 0.
 	Ignored bool
 }
@@ -78,13 +79,13 @@ func hhmm(s string) int {
 // group when the crawler's own groups have none (as Bing reads
 // crawl-delay). It reads the fields whatever the dialect, since most
 // crawlers honour them; Pace.Ignored tells a crawler that does not
-// (Google's). Decision.CrawlDelay, by contrast, is only the crawl-delay of
+// (Query.HonoursCrawlDelay). Decision.CrawlDelay, by contrast, is only the crawl-delay of
 // the chosen groups, as the dialect reads it.
 func (r *Robots) CrawlDelay(q Query) Pace {
 	d := q.ReadsIn()
 	c := r.compiledFor(d)
 	var p Pace
-	p.Ignored = q.Crawler != nil && q.Crawler.IgnoresCrawlDelay
+	p.Ignored = !q.HonoursCrawlDelay()
 	choice, _ := c.choose(q, d)
 	fill := func(groups []int, global bool) {
 		for _, gi := range groups {

@@ -177,6 +177,22 @@ func (r *Robots) Usage(q Query) UsageAnswer {
 	return r.Decider(q).Usage(q.URL)
 }
 
+// Preferences returns the usage preferences the decider's groups state
+// for url, whether or not the crawler may fetch it (Usage gives them only
+// with the permission), and the groups' Content-Signal line: what the
+// groups say, as a report of a group's preferences (the policy writer's
+// of the '*' group) shows them. A file Yandex ignores states none.
+func (p *Decider) Preferences(url string) (Usage, Signals) {
+	if p.oversized {
+		return Usage{}, Signals{}
+	}
+	p.usageOnce.Do(func() { p.usage = newGroupUsage(p.c, p.base.Group.Groups) })
+	if p.usage == nil {
+		return Usage{}, Signals{}
+	}
+	return p.usage.answer(usagePath(url, p.d)), p.usage.signals
+}
+
 // Usage answers for url as [Robots.Usage] does, for the decider's query.
 // A file's usage table is built on its first usage question, and the
 // decider's own rules (those of its groups, longest first) on its first.

@@ -40,7 +40,7 @@ func TestUsageDraftExample(t *testing.T) {
 	r := ParseString(aiprefExample)
 	for _, d := range Dialects() {
 		never := "n/a"
-		if d.firstMatch() {
+		if d.FirstMatch() {
 			// The draft's first match: "Allow: /" comes first.
 			never = "train-ai=n search=unknown lines=[4]"
 		}

@@ -175,14 +175,14 @@ func TestHostileWork(t *testing.T) {
 				t.Fatalf("%s, %s: %d rule sets for one name (%d groups)", sh.Name, d, len(ids), len(choice.Groups))
 			}
 			s := c.set(ids[0])
-			if d.draftRecords() && sh.Name == "groups" {
+			if d.DraftRecords() && sh.Name == "groups" {
 				// The draft: the first record naming the crawler alone.
 				if len(choice.Groups) != 1 || s.nmatch != 1 {
 					t.Errorf("%s, %s: %d groups, %d rules chosen; want the first record", sh.Name, d, len(choice.Groups), s.nmatch)
 				}
 				continue
 			}
-			if !s.big || s.idx == nil || s.first != d.firstMatch() {
+			if !s.big || s.idx == nil || s.first != d.FirstMatch() {
 				t.Fatalf("%s, %s: the set of %d rules is not indexed in its precedence order", sh.Name, d, s.nmatch)
 			}
 			if d != Original && s.idx.aut == nil {
@@ -404,7 +404,7 @@ func TestIndexSkip(t *testing.T) {
 // slowGroupsNaming is groupsNaming reading every group's user-agent lines,
 // as it did before the indexes: the reference for them.
 func slowGroupsNaming(c *compiled, tok string, d Dialect, loose bool) (groups, lines []int) {
-	if d.draftRecords() {
+	if d.DraftRecords() {
 		name := looseToken(strings.TrimSpace(tok))
 		if loose {
 			name = agentName(tok)

@@ -133,46 +133,53 @@ func (l *linter) signalPairs(ln *robotstxt.Line) {
 	}
 }
 
-// aiGroups checks where the AI lines stand among the groups: a second
-// Content-Signal line in a group, which is ignored, and a Content-Usage
-// line after which a user-agent line follows with no allow or disallow
-// between: Google's reading (which ignores Content-Usage lines) puts that
-// user-agent line in the same group, RFC 9309's as the AI preferences draft
-// updates it starts a new one.
-func (l *linter) aiGroups() {
-	signal := 0      // the group's first Content-Signal line
-	usage := 0       // a Content-Usage line since the group's last rule
-	inAgents := true // the group is still reading user-agent lines
-	seen := false    // a user-agent line came
+// aiGroups checks where the AI lines stand among the groups, as the core
+// reads them (Robots.GroupOf, the one answer to which group a line is
+// in): a second Content-Signal line in a group, which is ignored; and a
+// Content-Usage line after which a user-agent line of the same group
+// follows in Google's reading (which skips Content-Usage lines) while
+// RFC 9309's, as the AI preferences draft updates it, starts a new group
+// at that line (the groups compared by their first lines, the same in
+// both readings).
+func (l *linter) aiGroups(groups []robotstxt.Group) {
+	firstSignal := map[int]int{} // Google's group: its first Content-Signal line
+	rfc := l.r.GroupsFor(robotstxt.RFC9309)
 	for i := range l.lines {
 		ln := &l.lines[i]
 		if !ln.HasDirective {
 			continue
 		}
 		switch ln.Field {
-		case robotstxt.FieldUserAgent:
-			if usage != 0 {
-				l.add(usage, 1, "usage-groups-differ", fmt.Sprintf("the user-agent line %d follows this Content-Usage line with no allow or disallow between: Google's reading, which skips Content-Usage, puts line %d in this group (its crawlers get these preferences), RFC 9309's as the AI preferences draft updates it starts a new group there; put an Allow or Disallow rule above line %d, or a blank line and the group's own rules", ln.Number, ln.Number, ln.Number), nil)
-				usage = 0
-			}
-			if !inAgents {
-				signal, inAgents = 0, true
-			}
-			seen = true
-		case robotstxt.FieldAllow, robotstxt.FieldDisallow:
-			inAgents, usage = false, 0
 		case robotstxt.FieldContentUsage:
-			if seen {
-				usage = ln.Number
-			}
-		case robotstxt.FieldContentSignal:
-			if !seen {
+			gi, ok := l.r.GroupOf(robotstxt.Google, ln.Number)
+			if !ok {
 				break
 			}
-			if signal == 0 {
-				signal = ln.Number
+			next := 0 // the group's first user-agent line after this one
+			for _, a := range groups[gi].Agents {
+				if a.Line > ln.Number {
+					next = a.Line
+					break
+				}
+			}
+			if next == 0 {
+				break
+			}
+			ru, ok1 := l.r.GroupOf(robotstxt.RFC9309, ln.Number)
+			ra, ok2 := l.r.GroupOf(robotstxt.RFC9309, next)
+			if !ok1 || !ok2 || rfc[ru].StartLine == rfc[ra].StartLine {
+				break
+			}
+			l.add(ln.Number, 1, "usage-groups-differ", fmt.Sprintf("the user-agent line %d follows this Content-Usage line with no allow or disallow between: Google's reading, which skips Content-Usage, puts line %d in this group (its crawlers get these preferences), RFC 9309's as the AI preferences draft updates it starts a new group there; put an Allow or Disallow rule above line %d, or a blank line and the group's own rules", next, next, next), nil)
+		case robotstxt.FieldContentSignal:
+			gi, ok := l.r.GroupOf(robotstxt.Google, ln.Number)
+			if !ok {
+				break
+			}
+			if first, seen := firstSignal[gi]; seen {
+				l.add(ln.Number, keyColumn(ln), "signal-repeated", fmt.Sprintf("a second Content-Signal line in the group of line %d: only the first counts; merge them into one line", first), nil)
 			} else {
-				l.add(ln.Number, keyColumn(ln), "signal-repeated", fmt.Sprintf("a second Content-Signal line in the group of line %d: only the first counts; merge them into one line", signal), nil)
+				firstSignal[gi] = ln.Number
 			}
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -132,7 +131,7 @@ func check(f *File, keep int) ([]Finding, []Tally) {
 	l.emptyGroups(groups)
 	l.blankLines(groups)
 	l.firstMatchOrder(groups)
-	l.aiGroups()
+	l.aiGroups(groups)
 	l.sort()
 	return l.out, l.tallies()
 }
@@ -410,6 +409,13 @@ func (l *linter) perLine() {
 			seenAgent = true
 			if ln.Value == "" {
 				l.add(ln.Number, keyColumn(ln), "empty-user-agent", "this user-agent line has no value and names no crawler: write a product token, or * for every crawler", nil)
+			} else if name, _, _ := strings.Cut(ln.Value, "/"); ln.Value != "*" && strings.ContainsAny(strings.TrimSpace(name), " \t") {
+				tok := robotstxt.ExtractToken(ln.Value)
+				what := fmt.Sprintf("so this line names %q, and every crawler of that name", tok)
+				if tok == "" {
+					what = "and this value starts with none: the line names no crawler"
+				}
+				l.add(ln.Number, valueColumn(ln), "user-agent-space", fmt.Sprintf("the user-agent value %q holds white space: crawlers compare only its product token (the leading letters, '-' and '_'), %s; write the crawler's product token alone", clip(ln.Value, 60), what), nil)
 			}
 		case robotstxt.FieldAllow, robotstxt.FieldDisallow:
 			rules++
@@ -486,10 +492,11 @@ func patternFix(v string) string {
 func (l *linter) crawlDelays(groups []robotstxt.Group) {
 	var star []int
 	for _, n := range l.delayLines {
-		g := groupOfLine(groups, n)
-		if g == nil {
+		gi, ok := l.r.GroupOf(robotstxt.Google, n)
+		if !ok {
 			continue // before any group: read by no crawler, and rare
 		}
+		g := &groups[gi]
 		// The user-agent lines above it, after the group's last rule
 		// above it: Google merges "User-agent: a, Crawl-delay: 1,
 		// User-agent: *" into one group, other crawlers do not.
@@ -509,7 +516,7 @@ func (l *linter) crawlDelays(groups []robotstxt.Group) {
 				continue
 			}
 			global = global || a.Global
-			if lintIgnoresCrawlDelay(a.Token) {
+			if !(robotstxt.Query{Agents: []string{a.Value}}).HonoursCrawlDelay() {
 				names = append(names, a.Value)
 			} else {
 				all = false
@@ -533,31 +540,6 @@ func (l *linter) crawlDelays(groups []robotstxt.Group) {
 		}
 		l.add(star[0], keyColumn(&l.lines[star[0]-1]), "unsupported-field", "Google, Baidu and Yandex ignore "+what+"; Bing and many other crawlers read it; one finding per file", []string{"google", "rfc9309", "baidu", "original", "yandex"})
 	}
-}
-
-// groupOfLine returns the group line n belongs to: the last one that starts
-// at or above it; nil before the first group.
-func groupOfLine(groups []robotstxt.Group, n int) *robotstxt.Group {
-	i := sort.Search(len(groups), func(i int) bool { return groups[i].StartLine > n }) - 1
-	if i < 0 {
-		return nil
-	}
-	return &groups[i]
-}
-
-// lintIgnoresCrawlDelay reports whether the crawlers a token names ignore
-// crawl-delay: Google's, Baidu's and Yandex's.
-func lintIgnoresCrawlDelay(tok string) bool {
-	t := strings.ToLower(tok)
-	if strings.HasPrefix(t, "googlebot") || strings.HasPrefix(t, "baiduspider") || strings.HasPrefix(t, "yandex") {
-		return true
-	}
-	for _, c := range robotstxt.Crawlers() {
-		if strings.EqualFold(c.Token, tok) {
-			return c.Operator == "Google" || c.Operator == "Baidu" || c.Operator == "Yandex"
-		}
-	}
-	return false
 }
 
 // looksLikeHost reports whether s reads as a host name: dot-separated labels
@@ -764,23 +746,15 @@ func probePath(p string) string {
 	return p
 }
 
-// starDropped reports, for each crawler named by a group, '*' rules that
-// block URLs its own group allows.
+// starDropped reports, for each token a group names, the '*' rules its
+// own groups drop (StarRulesDropped, in Google's reading). A token named
+// only by groups with no rule is left to empty-group, which speaks for it.
 func (l *linter) starDropped(groups []robotstxt.Group) {
-	var star []robotstxt.Rule
-	for gi := range groups {
-		g := &groups[gi]
-		for _, a := range g.Agents {
-			if a.Global {
-				star = append(star, g.Rules...)
-				break
-			}
-		}
-	}
-	if len(star) == 0 {
+	if !slices.ContainsFunc(groups, func(g robotstxt.Group) bool {
+		return len(g.Rules) > 0 && slices.ContainsFunc(g.Agents, func(a robotstxt.Agent) bool { return a.Global })
+	}) {
 		return
 	}
-	star = star[:min(len(star), maxStarProbes)]
 	seen := map[string]bool{}
 	for gi := range groups {
 		if len(groups[gi].Rules) > 0 {
@@ -798,15 +772,6 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 			delete(seen, strings.ToLower(a.Token))
 		}
 	}
-	// An empty "Allow:" says, like an empty "Disallow:", that the crawler
-	// may fetch everything: deliberate, not a silent drop.
-	for gi := range groups {
-		if slices.ContainsFunc(groups[gi].Rules, func(ru robotstxt.Rule) bool { return ru.Allow && ru.Value == "" }) {
-			for _, a := range groups[gi].Agents {
-				seen[strings.ToLower(a.Token)] = true
-			}
-		}
-	}
 	for gi := range groups {
 		for _, a := range groups[gi].Agents {
 			tok := strings.ToLower(a.Token)
@@ -814,54 +779,20 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 				continue
 			}
 			seen[tok] = true
-			var lines []int
-			example := ""
-			for _, ru := range star {
-				// "Disallow: /" in the * group beside named groups is an
-				// allow-list: its crawlers are meant to follow their own.
-				if ru.Allow || !ru.CanMatch || ru.Pattern == "" || canonicalPattern(ru.Pattern) == "/" {
-					continue
-				}
-				p := probePath(ru.Pattern)
-				if !l.r.Allowed(probeToken, p) && droppedFor(l.r, a.Token, p, ru.Pattern) {
-					if example == "" {
-						example = p
-					}
-					lines = append(lines, ru.Line)
-				}
-			}
-			if len(lines) == 0 {
+			drop, ok := StarRulesDropped(l.r, robotstxt.Query{Agents: []string{a.Token}, Dialect: robotstxt.Google}, nil)
+			if !ok {
 				continue
 			}
-			dec := l.r.Decide(robotstxt.Query{URL: example, Agents: []string{probeToken}, Dialect: robotstxt.Google})
 			msg := fmt.Sprintf("%s obeys only the groups that name it, never the * group: %s, blocked for other crawlers by line %d %q, is allowed for %s",
-				a.Token, clip(example, 60), dec.Line(), l.ruleText(dec.Line()), a.Token)
-			if len(lines) > 1 {
-				msg += fmt.Sprintf(" (%d such * rules: lines %s)", len(lines), JoinLines(lines, 8))
+				a.Token, clip(drop.Example, 60), drop.Rule, l.ruleText(drop.Rule), a.Token)
+			if len(drop.Rules) > 1 {
+				msg += fmt.Sprintf(" (%d such * rules: lines %s)", len(drop.Rules), JoinLines(drop.Rules, 8))
 			}
 			msg += "; repeat in its group the * rules it should follow"
 			ln := &l.lines[a.Line-1]
 			l.add(a.Line, keyColumn(ln), "star-rules-dropped", msg, nil)
 		}
 	}
-}
-
-// droppedFor reports whether tok's own groups allow p by default, where a
-// '*' rule of pattern starPat blocks it. A decision by an explicit rule is
-// deliberate, not a silent drop: an empty "Disallow:" (the group says the
-// crawler may fetch everything), or an allow at least as specific as the
-// '*' rule ("Allow: /$" beside "Disallow: /").
-func droppedFor(r *robotstxt.Robots, tok, p, starPat string) bool {
-	d := r.Decide(robotstxt.Query{URL: p, Agents: []string{tok}, Dialect: robotstxt.Google})
-	if !d.Allowed {
-		return false
-	}
-	if ru := d.Rule; d.HasRule() {
-		if !ru.Allow && ru.Pattern == "" || ru.Allow && len(ru.Pattern) >= len(starPat) {
-			return false
-		}
-	}
-	return true
 }
 
 // JoinLines lists line numbers for a message, at most max of them, then
@@ -925,7 +856,9 @@ func (l *linter) emptyGroups(groups []robotstxt.Group) {
 	for gi := range groups {
 		g := &groups[gi]
 		for _, a := range g.Agents {
-			if a.Global && len(g.Rules) > 0 {
+			// A * group whose rules are all empty ("Disallow:") lets
+			// every crawler fetch everything: ignoring it loses nothing.
+			if a.Global && slices.ContainsFunc(g.Rules, func(ru robotstxt.Rule) bool { return ru.Value != "" }) {
 				starRules = true
 			}
 			if len(g.Rules) > 0 {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/seed53c283f5/robotstxt"
 )
 
 // Severities of lint findings.
@@ -15,24 +17,41 @@ const (
 	SeverityInfo    = "info"    // worth knowing; often intended
 )
 
-// Dialect sets of lint codes.
+// Dialect sets of lint codes, derived from the core's predicates of the
+// dialects (robotstxt.Dialect.FirstMatch, ...), in robotstxt.Dialects'
+// order: when a dialect's reading changes there, the codes follow.
 var (
-	allDialects     = []string{"google", "rfc9309", "bing", "yandex", "baidu", "original"}
-	longestMatch    = []string{"google", "rfc9309", "bing", "yandex"}
-	googleReading   = []string{"google", "bing", "yandex"}
-	strictReading   = []string{"rfc9309", "baidu", "original"}
-	draftRecords    = []string{"baidu", "original"} // blank-line records, first match
-	originalDialect = []string{"original"}
-	yandexDialect   = []string{"yandex"}
+	allDialects     = dialectNames(robotstxt.Dialects(), nil)
+	longestMatch    = dialectNames(robotstxt.Dialects(), func(d robotstxt.Dialect) bool { return !d.FirstMatch() })
+	googleReading   = dialectNames(robotstxt.Dialects(), func(d robotstxt.Dialect) bool { return !d.StrictReading() })
+	strictReading   = dialectNames(robotstxt.Dialects(), robotstxt.Dialect.StrictReading)
+	draftRecords    = dialectNames(robotstxt.Dialects(), robotstxt.Dialect.DraftRecords)                              // blank-line records, first match
+	tokenReading    = dialectNames(robotstxt.Dialects(), func(d robotstxt.Dialect) bool { return !d.DraftRecords() }) // a line names its product token
+	readsDelay      = dialectNames(robotstxt.Dialects(), robotstxt.Dialect.HonoursCrawlDelay)
+	originalDialect = []string{robotstxt.Original.String()}
+	yandexDialect   = []string{robotstxt.Yandex.String()}
 	noDialect       = []string{}
 )
 
+// dialectNames returns the names of the dialects of ds for which keep
+// reports true (every one when keep is nil).
+func dialectNames(ds []robotstxt.Dialect, keep func(robotstxt.Dialect) bool) []string {
+	out := []string{}
+	for _, d := range ds {
+		if keep == nil || keep(d) {
+			out = append(out, d.String())
+		}
+	}
+	return out
+}
+
 // DefaultDialects are the dialects a report is about unless the original
-// draft is asked for too: every dialect a crawler uses (google, rfc9309,
-// bing, yandex, baidu), not original, the strict 1996 draft, which no
-// crawler reads by. A copy, which the caller may change.
+// draft is asked for too: robotstxt.DefaultDialects, every dialect a
+// crawler uses (google, rfc9309, bing, yandex, baidu), not original, the
+// strict 1996 draft, which no crawler reads by. A copy, which the caller
+// may change.
 func DefaultDialects() []string {
-	return append([]string{}, allDialects[:len(allDialects)-1]...)
+	return dialectNames(robotstxt.DefaultDialects(), nil)
 }
 
 // OriginalOnly returns the codes that concern no dialect but original:
@@ -85,10 +104,11 @@ var codes = []Code{
 	{"accepted-typo", SeverityWarning, strictReading, "a misspelt or prefixed key that Google accepts but RFC 9309 and the original draft ignore", "spell the key exactly: User-agent, Allow, Disallow, Sitemap"},
 	{"missing-colon", SeverityWarning, strictReading, "white space instead of the colon: Google accepts it, RFC 9309 and the original draft ignore the line", "write key: value with a colon"},
 	{"unsupported-field", SeverityWarning, allDialects, "a field the crawlers it is written for ignore: crawl-delay in a group of Google's, Baidu's or Yandex's crawlers (once per file in the * group, never in a group of crawlers that read it), request-rate and visit-time, or noindex, nofollow and noarchive, which none reads", "keep crawl-delay only for the crawlers that read it; use meta robots tags or X-Robots-Tag for noindex"},
-	{"bad-crawl-delay", SeverityWarning, []string{"bing", "yandex"}, "a crawl-delay value that is not a number of seconds: crawlers ignore it", "write seconds as a number: Crawl-delay: 5 or 0.5"},
+	{"bad-crawl-delay", SeverityWarning, readsDelay, "a crawl-delay value that is not a number of seconds: crawlers ignore it", "write seconds as a number: Crawl-delay: 5 or 0.5"},
 	{"bad-sitemap-url", SeverityWarning, []string{"google", "bing", "yandex"}, "a sitemap value that is not an absolute http(s) URL: crawlers ignore it", "write the full URL: Sitemap: https://example.com/sitemap.xml"},
 	{"rule-before-user-agent", SeverityWarning, allDialects, "an allow or disallow before any user-agent line: it belongs to no group and every crawler ignores it", "put a User-agent line above it"},
 	{"empty-user-agent", SeverityWarning, allDialects, "a user-agent line with no value: it names no crawler", "name a product token, or * for every crawler"},
+	{"user-agent-space", SeverityWarning, tokenReading, "a user-agent value with white space inside its name (\"Kangaroo Bot\", a whole User-Agent header): crawlers compare only its product token, the leading letters, '-' and '_', so the line names that first word (and every crawler of that name)", "write the crawler's product token alone: User-agent: Kangaroo"},
 	{"pattern-cannot-match", SeverityWarning, allDialects, "a pattern that starts with neither / nor *: no URL matches it", "start the pattern with / (or /* for a suffix such as /*.gif$)"},
 	{"shadowed-rule", SeverityWarning, longestMatch, "a rule that never decides: another rule of its group matches the same URLs and wins (longer, or allow wins a tie)", "remove one of the two rules, or change the pattern of the one that should win"},
 	{"duplicate-rule", SeverityWarning, longestMatch, "a rule that repeats another of its group (same kind, same URLs): it never decides", "remove the duplicate"},

@@ -112,8 +112,8 @@ type Options struct {
 	// IgnoreCrawlDelay turns off pacing by the site's Crawl-delay and
 	// Request-rate lines (MinDelay still applies). By default every
 	// crawler honours them except those whose engine ignores them
-	// (robotstxt.Crawler.IgnoresCrawlDelay: Google's), whatever the
-	// dialect.
+	// (robotstxt.Query.HonoursCrawlDelay: Google's, Yandex's and
+	// Baidu's), whatever the dialect.
 	IgnoreCrawlDelay bool
 	// MaxPerOrigin is how many requests may be in flight to one origin at
 	// once (default 1); a request holds its place until its response

@@ -174,7 +174,7 @@ func fileCounts(r *robotstxt.Robots) (agents, tokenGroups int) {
 				continue
 			}
 			agents++
-			if c, ok := robotstxt.LookupCrawler(a.Value); ok && c.Control {
+			if c, ok := robotstxt.CrawlerNamed(a.Value); ok && c.Control {
 				token = true
 			}
 		}

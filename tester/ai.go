@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/lint"
 )
 
 // The site owner's view of AI crawlers: who may fetch the site, and what
@@ -433,12 +434,7 @@ func fileCrawlers(r *robotstxt.Robots) []fileCrawler {
 			if a.Global {
 				continue
 			}
-			// The value first: a name the catalogue knows may be no
-			// token ("360Spider" starts with a digit).
-			c, ok := robotstxt.LookupCrawler(a.Value)
-			if !ok && a.Token != "" {
-				c, ok = robotstxt.LookupCrawler(a.Token)
-			}
+			c, ok := robotstxt.CrawlerNamed(a.Value)
 			if !ok {
 				if a.Token == "" {
 					continue
@@ -763,8 +759,10 @@ func (x *aiFile) notInherited(rows []aiRow, urls []string) []AIFinding {
 }
 
 // starDropped finds named groups that let their crawlers fetch URLs the *
-// group blocks, probing the * group's rules and the URLs asked: one
-// finding a group.
+// group blocks, as lint's star-rules-dropped decides it
+// (lint.StarRulesDropped: the * group's rules probed, and the URLs
+// asked), each crawler in its own dialect: one finding a group, with
+// lint's severity.
 func (x *aiFile) starDropped(rows []aiRow, urls []string) []AIFinding {
 	type drop struct {
 		crawlers []string
@@ -780,49 +778,28 @@ func (x *aiFile) starDropped(rows []aiRow, urls []string) []AIFinding {
 		if w.d == nil || !w.named() || w.c.Purposes.Has(robotstxt.PurposeTokenOnly) {
 			continue // a token that fetches nothing drops no crawl rule
 		}
-		star := x.starOf(w.dialect)
-		sd := star.Decide("/")
-		if sd.Group.Kind != robotstxt.GroupGlobal {
+		found, ok := lint.StarRulesDropped(x.r, robotstxt.Query{Crawler: &w.c, Dialect: w.dialect}, urls)
+		if !ok {
 			continue
 		}
-		// The probes: the URLs asked, and a path each * rule blocks.
-		probes := slices.Clone(urls)
-		groups := x.groupsFor(w.dialect)
-		for _, gi := range sd.Group.Groups {
-			for _, ru := range groups[gi].Rules {
-				if !ru.Allow && ru.CanMatch && ru.Pattern != "" {
-					probes = append(probes, probePattern(ru.Pattern))
-				}
-			}
-		}
-		probes = probes[:min(len(probes), len(urls)+maxStarProbes)]
 		g := w.decs[0].Group
 		key := fmt.Sprint(w.dialect, g.Lines)
-		for _, p := range probes {
-			s := star.Decide(p)
-			if s.Allowed || !s.HasRule() || isSite(s.Rule.Pattern) {
-				continue // allowed, or "Disallow: /": an allow-list, whose named groups are meant to differ
-			}
-			d := w.d.Decide(p)
-			if !d.Allowed {
-				continue
-			}
-			if r := d.Rule; d.HasRule() && (!r.Allow && r.Pattern == "" || r.Allow && (isSite(r.Pattern) || len(r.Pattern) >= len(s.Rule.Pattern))) {
-				continue // the group says so (Disallow: with no path, Allow: /): deliberate
-			}
-			dr := drops[key]
-			if dr == nil {
-				dr = &drop{agents: g.Lines, example: p, rule: s.Line()}
-				drops[key] = dr
-				order = append(order, key)
-			}
-			if !slices.Contains(dr.crawlers, w.c.Name) {
-				dr.crawlers = append(dr.crawlers, w.c.Name)
-			}
-			if !slices.Contains(dr.rules, s.Line()) {
-				dr.rules = append(dr.rules, s.Line())
+		dr := drops[key]
+		if dr == nil {
+			dr = &drop{agents: g.Lines, example: found.Example, rule: found.Rule}
+			drops[key] = dr
+			order = append(order, key)
+		}
+		dr.crawlers = append(dr.crawlers, w.c.Name)
+		for _, n := range found.Rules {
+			if !slices.Contains(dr.rules, n) {
+				dr.rules = append(dr.rules, n)
 			}
 		}
+	}
+	sev := "info"
+	if c, ok := lint.LookupCode(AIStarRulesDropped); ok {
+		sev = c.Severity
 	}
 	var out []AIFinding
 	for _, k := range order {
@@ -836,23 +813,10 @@ func (x *aiFile) starDropped(rows []aiRow, urls []string) []AIFinding {
 			msg += fmt.Sprintf(" (%d such * rules: %s)", len(dr.rules), linesWord(dr.rules))
 		}
 		msg += fmt.Sprintf("; repeat in %s group the * rules %s should follow", pick(len(dr.crawlers) == 1, "its", "their"), pick(len(dr.crawlers) == 1, "it", "they"))
-		out = append(out, AIFinding{Code: AIStarRulesDropped, Severity: "warning", Crawlers: dr.crawlers,
+		out = append(out, AIFinding{Code: AIStarRulesDropped, Severity: sev, Crawlers: dr.crawlers,
 			Lines: x.lines(append(slices.Clone(dr.agents), dr.rules[:min(len(dr.rules), 8)]...)...), Message: msg})
 	}
 	return out
-}
-
-// maxStarProbes bounds the * rules starDropped probes for each crawler.
-const maxStarProbes = 256
-
-// probePattern returns a path that the normalised pattern p matches: each
-// '*' matching nothing, a final '$' dropped.
-func probePattern(p string) string {
-	p = strings.ReplaceAll(strings.TrimSuffix(p, "$"), "*", "")
-	if !strings.HasPrefix(p, "/") {
-		p = "/" + p
-	}
-	return p
 }
 
 // searchBlocked finds search crawlers (that do not train AI models)
@@ -955,10 +919,7 @@ func (x *aiFile) aiNamed(d robotstxt.Dialect, gs []int, self string) (names []st
 	groups := x.groupsFor(d)
 	for _, gi := range gs {
 		for _, a := range groups[gi].Agents {
-			c, ok := robotstxt.LookupCrawler(a.Value)
-			if !ok {
-				c, ok = robotstxt.LookupCrawler(a.Token)
-			}
+			c, ok := robotstxt.CrawlerNamed(a.Value)
 			if ok && c.Name != self && isAI(c.Purposes) && !c.Purposes.Has(robotstxt.PurposeSearch) {
 				lines = append(lines, a.Line)
 				if !slices.Contains(names, c.Name) {
@@ -979,7 +940,7 @@ func (x *aiFile) tokenOnlyRules() []AIFinding {
 			continue
 		}
 		for _, a := range g.Agents {
-			c, ok := robotstxt.LookupCrawler(a.Value)
+			c, ok := robotstxt.CrawlerNamed(a.Value)
 			if !ok || !c.Control {
 				continue
 			}

@@ -44,6 +44,7 @@ Allow: /
 	// ai-training GPTBot false 6 -
 	// ai-training ClaudeBot true 9 unknown
 	// error train-ai-contradiction [ClaudeBot]
+	// info star-rules-dropped [ClaudeBot]
 }
 
 // aiReport asks AI about body, failing the test on an error.
@@ -234,14 +235,22 @@ func TestAIFindings(t *testing.T) {
 			[]finding{{tester.AISignalNotInherited, "info", []string{"SemrushBot"}, []int{3, 5}}}},
 		{"star rules dropped",
 			"User-agent: *\nDisallow: /search\nDisallow: /cart/\n\nUser-agent: Bingbot\nDisallow: /private/\n", nil,
-			[]finding{{tester.AIStarRulesDropped, "warning", []string{"Bingbot"}, []int{2, 3, 5}}}},
+			[]finding{{tester.AIStarRulesDropped, "info", []string{"Bingbot"}, []int{2, 3, 5}}}},
 		{"star rules dropped, at a URL asked",
 			"User-agent: *\nDisallow: /*.pdf$\n\nUser-agent: Bingbot\nDisallow: /private/\n", []string{"/docs/a.pdf"},
-			[]finding{{tester.AIStarRulesDropped, "warning", []string{"Bingbot"}, []int{2, 4}}}},
+			[]finding{{tester.AIStarRulesDropped, "info", []string{"Bingbot"}, []int{2, 4}}}},
 		{"an allow-list is no drop",
 			"User-agent: *\nDisallow: /\n\nUser-agent: Bingbot\nDisallow: /private/\n", nil, nil},
-		{"Allow: / is deliberate",
-			"User-agent: *\nDisallow: /search\n\nUser-agent: Bingbot\nAllow: /\n", nil, nil},
+		// lint's rule, which the AI report shares (issue 35): "Allow: /"
+		// is less specific than the * rule it drops, so it is reported;
+		// an allow as specific, or an empty Disallow, is deliberate.
+		{"Allow: / drops the * rules, as lint says",
+			"User-agent: *\nDisallow: /search\n\nUser-agent: Bingbot\nAllow: /\n", nil,
+			[]finding{{tester.AIStarRulesDropped, "info", []string{"Bingbot"}, []int{2, 4}}}},
+		{"an allow as specific is deliberate",
+			"User-agent: *\nDisallow: /search\n\nUser-agent: Bingbot\nAllow: /search\n", nil, nil},
+		{"an empty Disallow is deliberate",
+			"User-agent: *\nDisallow: /search\n\nUser-agent: Bingbot\nDisallow:\n", nil, nil},
 		{"search crawler in the AI group",
 			"User-agent: *\nDisallow: /admin/\n\nUser-agent: GPTBot\nUser-agent: Googlebot\nUser-agent: Applebot\nDisallow: /\n", nil,
 			[]finding{{tester.AISearchBlocked, "error", []string{"Googlebot", "Applebot"}, []int{4, 5, 6, 7}}}},

@@ -146,7 +146,7 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string, be
 		a          *fetch.Answer
 		policy     string
 		decider    *robotstxt.Decider
-		crawlDelay *float64 // a token's pace when the decision has none
+		crawlDelay *float64 // the crawl-delay the crawler waits, nil when none
 		delayLine  int
 		fetchPol   string
 	}
@@ -164,11 +164,11 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string, be
 		if f.perRow() {
 			w.fetchPol = a.Dialect.String()
 		}
-		if s.token && w.policy == "rules" && a.Robots != nil {
-			// A token is a custom crawler: it honours crawl-delay
-			// whatever the dialect, as the polite client paces it
-			// (its group's, else '*''s).
-			if p := a.Robots.CrawlDelay(q); p.CrawlDelayLine != 0 {
+		if w.policy == "rules" && a.Robots != nil {
+			// The pace the polite client keeps: its group's
+			// crawl-delay, else '*''s, for a crawler that honours it
+			// (Query.HonoursCrawlDelay, inside CrawlDelay).
+			if p := a.Robots.CrawlDelay(q); !p.Ignored && p.CrawlDelayLine != 0 {
 				cd := p.CrawlDelay
 				w.crawlDelay, w.delayLine = &cd, p.CrawlDelayLine
 			}
@@ -224,10 +224,7 @@ func check(f *Source, subjects []subject, d robotstxt.Dialect, urls []string, be
 			if dec.HasRule() {
 				res.Rule = dec.Rule.Text
 			}
-			if dec.HasCrawlDelay && dec.Dialect.HonoursCrawlDelay() {
-				cd := dec.CrawlDelay
-				res.CrawlDelay, res.CrawlDelayLine = &cd, dec.CrawlDelayLine
-			} else if w.crawlDelay != nil {
+			if w.crawlDelay != nil {
 				cd := *w.crawlDelay
 				res.CrawlDelay, res.CrawlDelayLine = &cd, w.delayLine
 			}

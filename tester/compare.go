@@ -235,9 +235,7 @@ func pickCrawlers(max int, files ...*robotstxt.Robots) (out []robotstxt.Crawler,
 				if a.Global || a.Value == "" {
 					continue
 				}
-				if c, ok := robotstxt.LookupCrawler(a.Value); ok {
-					add(c, a.Line)
-				} else if c, ok := robotstxt.LookupCrawler(a.Token); ok && a.Token != "" {
+				if c, ok := robotstxt.CrawlerNamed(a.Value); ok {
 					add(c, a.Line)
 				} else if a.Token != "" {
 					add(robotstxt.Crawler{Name: a.Token, Token: a.Token, Dialect: robotstxt.Google}, a.Line)

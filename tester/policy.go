@@ -21,12 +21,16 @@ import (
 // leaves that group, and a crawler still blocked at "/" (by the * group,
 // or by a fallback's group) gets a group with "Allow: /". The stances on
 // ai-training, search and ai-search become Content-Usage (train-ai,
-// search) and Content-Signal (ai-train, search, ai-input) lines of the *
-// group, and of the groups of allowed crawlers, which do not read the *
-// group's: an existing unpathed line is amended key by key, a missing one
-// added after the group's last line. Every other line is kept byte for
-// byte, comments too. Applying the same policy to its own result changes
-// nothing.
+// search) and Content-Signal (ai-train, search, ai-input) lines of every *
+// group, of the groups allowed crawlers read (each in its own reading, the
+// groups compared by line numbers through Robots.GroupOf), which do not
+// read the * group's, and of the crawlers that never read the * group
+// (their groups, or one of their own): an existing unpathed line (or one
+// whose path every URL has) is amended key by key, a missing one added
+// after the group's last line, before a blank line that would end the
+// group in Baidu's reading. Every other line is kept byte for byte,
+// comments too. Applying the same policy to its own result changes
+// nothing (TestPolicyProperties).
 
 // PolicyRequest asks for the lines that state stances towards crawlers,
 // merged into a robots.txt file.
@@ -195,7 +199,7 @@ func policyStances(req *PolicyRequest) ([]policyStance, []string, error) {
 		}
 	}
 	var out []policyStance
-	var mixed, unruly []string
+	var mixed, unruly, spaced []string
 	for _, c := range robotstxt.Crawlers() {
 		s := policyStance{c: c, known: true}
 		if allow, ok := named[strings.ToLower(c.Name)]; ok {
@@ -208,6 +212,12 @@ func policyStances(req *PolicyRequest) ([]policyStance, []string, error) {
 		} else if a := c.Purposes & req.Allow; a != 0 {
 			s.allow, s.by = true, a.Names()[0]
 		} else {
+			continue
+		}
+		if strings.ContainsAny(c.Token, " \t") {
+			// Google's reading takes the first word of "Kangaroo Bot"
+			// for the token: the line would name another crawler.
+			spaced = append(spaced, c.Name)
 			continue
 		}
 		if !s.allow && c.ObeysRobots != robotstxt.ObeysYes && c.ObeysRobots != robotstxt.ObeysUnknown {
@@ -223,6 +233,10 @@ func policyStances(req *PolicyRequest) ([]policyStance, []string, error) {
 	if len(unruly) > 0 {
 		notes = append(notes, fmt.Sprintf("%d of the denied crawlers may not obey these lines (their operators say they ignore robots.txt, or some of it, such as fetches a person asks for): %s",
 			len(unruly), listNames(unruly, 8)))
+	}
+	if len(spaced) > 0 {
+		notes = append(notes, fmt.Sprintf("%s: %s a space, and crawlers read a user-agent line only up to it (\"Kangaroo Bot\" names Kangaroo), so no line names %s; not written",
+			listNames(spaced, 8), pick(len(spaced) == 1, "its name holds", "their names hold"), pick(len(spaced) == 1, "it", "them")))
 	}
 	for _, s := range custom {
 		notes = append(notes, fmt.Sprintf("%s is not in the catalogue: its user-agent line names the token as given", s.c.Token))
@@ -295,12 +309,7 @@ func (w *policyWriter) stanceOf(a robotstxt.Agent) *policyStance {
 	if a.Global {
 		return nil
 	}
-	// The value first: a name the catalogue knows may be no token
-	// ("360Spider" starts with a digit).
-	c, ok := robotstxt.LookupCrawler(a.Value)
-	if !ok && a.Token != "" {
-		c, ok = robotstxt.LookupCrawler(a.Token)
-	}
+	c, ok := robotstxt.CrawlerNamed(a.Value)
 	if !ok && a.Token == "" {
 		return nil
 	}
@@ -387,6 +396,7 @@ func (w *policyWriter) write() {
 					w.ed.del[a.Line] = true
 				}
 			}
+			w.keepMembers(g, gone)
 			if at == 0 {
 				at = w.ed.above(g.StartLine)
 			}
@@ -401,6 +411,18 @@ func (w *policyWriter) write() {
 			at, replace = g.StartLine, true
 		}
 	}
+	// Appended after a last group with no rule, new groups would join
+	// it (a user-agent line ends a group only after a rule): they go
+	// before it instead.
+	tail := 0
+	if len(groups) > 0 {
+		if g := &groups[len(groups)-1]; len(g.Rules) == 0 && slices.ContainsFunc(g.Agents, func(a robotstxt.Agent) bool { return !gone[a.Line] }) {
+			tail = w.ed.above(g.StartLine)
+		}
+	}
+	if at == 0 {
+		at = tail
+	}
 	var block []string
 	if len(denied) > 0 {
 		for _, s := range denied {
@@ -410,25 +432,84 @@ func (w *policyWriter) write() {
 	}
 	// Allowed crawlers the * group or a fallback's group still block get
 	// a group of their own.
-	mid := robotstxt.ParseString(w.ed.renderWith(block, at, replace))
-	var open []string
-	read := map[string]bool{} // the tokens whose groups allowed crawlers read
+	midText, oldOf := w.ed.renderMap(block, at, replace)
+	mid := robotstxt.ParseString(midText)
+	var open, ignoring []string
+	// The old file's groups (Google's reading, as the writer edits them)
+	// that allowed crawlers read, each in its own reading: groups are
+	// compared by the line numbers of their user-agent lines, the same
+	// in every reading (Baidu's reading gives Baiduspider the record of
+	// "User-agent: Baiduspider-image"), and Robots.GroupOf says which
+	// group a line is in.
+	read := map[int]bool{}
+	reads := func(d robotstxt.Decision) {
+		for _, l := range d.Group.Lines {
+			if o, ok := oldOf[l]; ok {
+				if gi, ok := w.r.GroupOf(robotstxt.Google, o); ok {
+					read[gi] = true
+				}
+			}
+		}
+	}
+	stanced := map[string]bool{}
+	for _, s := range w.stances {
+		stanced[s.c.Name] = true
+	}
+	prefs := len(w.usage)+len(w.signal) > 0
 	for _, s := range allowed {
 		d := mid.Decide(s.query("/"))
 		switch {
 		case !d.Allowed:
 			open = append(open, "User-agent: "+s.c.Token)
 		case d.Group.Kind == robotstxt.GroupSpecific:
-			read[strings.ToLower(d.Group.Token)] = true
+			reads(d)
+		case d.Group.Kind == robotstxt.GroupNone && prefs && s.c.IgnoresGlobal:
+			// It ignores the * group, and no group names it.
+			ignoring = append(ignoring, "User-agent: "+s.c.Token)
+		}
+	}
+	if prefs {
+		// Crawlers that never read the * group (AdsBot-Google...) get
+		// the preferences in their groups, or in one of their own.
+		for _, c := range robotstxt.Crawlers() {
+			if !c.IgnoresGlobal || stanced[c.Name] || strings.ContainsAny(c.Token, " \t") {
+				continue
+			}
+			switch d := mid.Decide(c.Query("/")); d.Group.Kind {
+			case robotstxt.GroupSpecific:
+				reads(d)
+			case robotstxt.GroupNone:
+				ignoring = append(ignoring, "User-agent: "+c.Token)
+			}
 		}
 	}
 	if len(open) > 0 {
 		open = append(open, "Allow: /")
 		open = append(open, w.aiLines(nil)...)
+		denied := block
+		block = open
+		if len(denied) > 0 {
+			// Which group comes first matters where the first record
+			// that holds a crawler's name wins (Baidu's reading:
+			// "Baiduspider-cpro" holds Baiduspider): the order whose
+			// file follows more stances, the denied group first on a
+			// tie.
+			denyFirst := append(append(slices.Clone(denied), ""), open...)
+			allowFirst := append(append(slices.Clone(open), ""), denied...)
+			block = denyFirst
+			if w.unfollowed(allowFirst, at, replace) < w.unfollowed(denyFirst, at, replace) {
+				block = allowFirst
+			}
+		}
+	}
+	if len(ignoring) > 0 {
+		// "Disallow:" allows everything, as no group did: a rule, so
+		// that a user-agent line after it starts a group of its own.
+		ignoring = append(append(ignoring, "Disallow:"), w.aiLines(nil)...)
 		if len(block) > 0 {
 			block = append(block, "")
 		}
-		block = append(block, open...)
+		block = append(block, ignoring...)
 	}
 	if len(block) > 0 {
 		switch {
@@ -446,28 +527,94 @@ func (w *policyWriter) write() {
 	if len(w.usage)+len(w.signal) == 0 {
 		return
 	}
-	star := -1
+	// Every * group: crawlers read them merged, and a line of the one
+	// (a path every URL has) decides for the other's.
+	stars := map[int]bool{}
 	for gi := range groups {
 		if slices.ContainsFunc(groups[gi].Agents, func(a robotstxt.Agent) bool { return a.Global }) {
-			star = gi
-			break
+			stars[gi] = true
 		}
 	}
-	if star < 0 {
-		w.ed.end = append(w.ed.end, append([]string{"User-agent: *"}, w.aiLines(nil)...))
+	if len(stars) == 0 {
+		if tail > 0 {
+			// Before a group: a rule ends its user-agent lines
+			// ("Disallow:" with no path allows everything, as the
+			// group did not say otherwise).
+			lines := append([]string{"User-agent: *", "Disallow:"}, w.aiLines(nil)...)
+			w.ed.before[tail] = append(w.ed.before[tail], append(lines, "")...)
+		} else {
+			w.ed.end = append(w.ed.end, append([]string{"User-agent: *"}, w.aiLines(nil)...))
+		}
 	}
 	for gi := range groups {
 		g := &groups[gi]
-		target := gi == star
-		for _, a := range g.Agents {
-			if !a.Global && !gone[a.Line] && (read[strings.ToLower(a.Token)] || read[strings.ToLower(a.Value)]) {
-				target = true
-			}
-		}
-		if target {
-			w.ed.after[g.EndLine] = append(w.ed.after[g.EndLine], w.aiLines(g)...)
+		if stars[gi] || read[gi] {
+			end := w.groupEnd(g)
+			w.ed.after[end] = append(w.ed.after[end], w.aiLines(g)...)
 		}
 	}
+}
+
+// groupEnd returns the line after which lines added to group g belong to
+// it in every reading: its last line, or, when a blank line comes after
+// its last user-agent line, the line before that blank line (the draft's
+// readings, Baidu's, end a record there: what follows belongs to no
+// group). Never above its last user-agent line, where a Content-Usage
+// line would split the group in RFC 9309's reading.
+func (w *policyWriter) groupEnd(g *robotstxt.Group) int {
+	last := g.StartLine
+	for _, a := range g.Agents {
+		last = max(last, a.Line)
+	}
+	for n := last + 1; n <= g.EndLine; n++ {
+		if l, ok := w.r.Line(n); ok && l.Empty {
+			return n - 1
+		}
+	}
+	return g.EndLine
+}
+
+// keepMembers keeps the lines of group g with the user-agent lines it
+// keeps: when every user-agent line above one of its other lines goes
+// (gone), the kept user-agent lines move up to where its first line was,
+// so that the lines between do not fall to the group above.
+func (w *policyWriter) keepMembers(g *robotstxt.Group, gone map[int]bool) {
+	var moved []string
+	member := false // a line of the group, with no kept user-agent line above it
+	kept := false
+	for n := g.StartLine; n <= g.EndLine; n++ {
+		l, ok := w.r.Line(n)
+		if !ok {
+			continue
+		}
+		switch {
+		case l.Field == robotstxt.FieldUserAgent && l.HasDirective:
+			if gone[n] {
+				continue
+			}
+			if member && !kept {
+				moved = append(moved, w.ed.text[n])
+				w.ed.del[n] = true
+				continue
+			}
+			kept = true
+		case !l.Empty && !l.Comment && groupField(l.Field):
+			member = true
+		}
+	}
+	if len(moved) > 0 {
+		// In the place of the first line (which goes): the new file's
+		// line there is still a line of the group's (renderMap).
+		delete(w.ed.del, g.StartLine)
+		w.ed.repl[g.StartLine] = moved[0]
+		w.ed.after[g.StartLine] = append(moved[1:], w.ed.after[g.StartLine]...)
+	}
+}
+
+// unfollowed counts the stances a file with block inserted (at, replace:
+// as write inserts it) does not follow.
+func (w *policyWriter) unfollowed(block []string, at int, replace bool) int {
+	return len(verifyStances(robotstxt.ParseString(w.ed.renderWith(block, at, replace)), w.stances))
 }
 
 // groupField reports whether lines of field f belong to the group they
@@ -488,6 +635,7 @@ func groupField(f robotstxt.Field) bool {
 // line for a new group, g nil).
 func (w *policyWriter) aiLines(g *robotstxt.Group) []string {
 	var usage, signal []int // unpathed Content-Usage lines; Content-Signal lines
+	var sitePaths []int     // Content-Usage lines whose path every URL has ("/")
 	if g != nil {
 		for n := g.StartLine; n <= g.EndLine; n++ {
 			l, ok := w.r.Line(n)
@@ -496,10 +644,23 @@ func (w *policyWriter) aiLines(g *robotstxt.Group) []string {
 			}
 			switch l.Field {
 			case robotstxt.FieldContentUsage:
-				if !strings.HasPrefix(l.Value, "/") {
+				path, st := "", l.Value
+				if strings.HasPrefix(l.Value, "/") {
+					path, st = splitPathValue(l.Value)
+				}
+				switch {
+				case path == "":
 					usage = append(usage, n)
-				} else if w.pathContradicts(l.Value) {
+				case isSite(path):
+					// A path every URL has beats the lines without
+					// one everywhere: it states the policy too.
+					sitePaths = append(sitePaths, n)
+				case w.pathContradicts(l.Value):
 					w.notes = append(w.notes, fmt.Sprintf("line %d (%s) keeps its own preferences for its paths: the longest matching path decides", n, strings.TrimSpace(l.Text)))
+				default:
+					if _, ok := robotstxt.ParseUsagePreference(st); !ok && len(w.usage) > 0 {
+						w.notes = append(w.notes, fmt.Sprintf("line %d (%s) does not parse: for its paths every preference is unknown, the policy's too (the longest matching path decides); fix or remove it", n, strings.TrimSpace(l.Text)))
+					}
 				}
 			case robotstxt.FieldContentSignal:
 				signal = append(signal, n)
@@ -519,6 +680,21 @@ func (w *policyWriter) aiLines(g *robotstxt.Group) []string {
 					pick(i == 0, "rewritten", "left as it is")))
 			}
 			if v != l.Value {
+				w.ed.repl[n] = replaceValue(w.ed.text[n], l, v)
+			}
+		}
+		for _, n := range sitePaths {
+			l, _ := w.r.Line(n)
+			_, st := splitPathValue(l.Value)
+			nst, ok := setUsage(st, w.usage, true)
+			if !ok {
+				w.notes = append(w.notes, fmt.Sprintf("line %d (%s) does not parse and, for every path, beat the policy's line: its statement rewritten", n, strings.TrimSpace(l.Text)))
+			}
+			if nst != st {
+				v := strings.TrimRight(strings.TrimSuffix(l.Value, st), " \t") + " " + nst
+				if strings.HasSuffix(l.Value, st) && st != "" {
+					v = strings.TrimSuffix(l.Value, st) + nst
+				}
 				w.ed.repl[n] = replaceValue(w.ed.text[n], l, v)
 			}
 		}
@@ -698,30 +874,15 @@ func replaceValue(text string, l robotstxt.Line, v string) string {
 }
 
 // starStatements returns what the * group of r states for the policy's
-// keys, read from its lines (whatever it allows): the unpathed
-// Content-Usage statements combined, and the first Content-Signal line;
-// "" when the policy names none of their keys.
+// keys at "/" (whatever it allows), as the core decides it
+// (Decider.Preferences: the Content-Usage rules that apply, combined; the
+// first Content-Signal line); "" when the policy names none of their
+// keys.
 func (w *policyWriter) starStatements(r *robotstxt.Robots) (usage, signal string) {
-	var st [][]robotstxt.UsagePref
-	var sig robotstxt.Signals
-	for _, g := range r.Groups() {
-		if !slices.ContainsFunc(g.Agents, func(a robotstxt.Agent) bool { return a.Global }) {
-			continue
-		}
-		for n := g.StartLine; n <= g.EndLine; n++ {
-			l, _ := r.Line(n)
-			switch {
-			case l.Field == robotstxt.FieldContentUsage && !strings.HasPrefix(l.Value, "/"):
-				if p, ok := robotstxt.ParseUsagePreference(l.Value); ok {
-					st = append(st, p)
-				}
-			case l.Field == robotstxt.FieldContentSignal && sig.Line == 0:
-				sig = robotstxt.ParseContentSignal(l.Value)
-				sig.Line = n
-			}
-		}
-	}
-	prefs := robotstxt.Usage{Prefs: robotstxt.CombineUsage(st...)}
+	// What the * group says at "/", as the core reads it for any crawler
+	// no group names (the AI report asks the same decider), whether or
+	// not that crawler may fetch "/".
+	prefs, sig := r.Decider(robotstxt.Query{Agents: []string{probeToken}, Dialect: robotstxt.Google}).Preferences("/")
 	var us, ss []prefKey
 	for _, k := range w.usage {
 		us = append(us, prefKey{k.key, prefs.Get(k.key).String()})
@@ -982,6 +1143,16 @@ func (e *editor) render() string {
 // line at (replacing, or before), or appended when at is 0: the file the
 // allowed crawlers are asked about before the usage lines are planned.
 func (e *editor) renderWith(block []string, at int, replace bool) string {
+	text, _ := e.renderMap(block, at, replace)
+	return text
+}
+
+// renderMap is renderWith, with the line of the old file each line of the
+// new file is (new line: old line), for the old lines it keeps (as they
+// were, or replaced) and the lines added after them (which are of their
+// group): a question about the new file's lines is asked of the old
+// file's by line number.
+func (e *editor) renderMap(block []string, at int, replace bool) (string, map[int]int) {
 	c := *e
 	c.del, c.before, c.end = maps(e.del), mapsOf(e.before), slices.Clone(e.end)
 	if len(block) > 0 {
@@ -994,7 +1165,24 @@ func (e *editor) renderWith(block []string, at int, replace bool) string {
 			c.end = append(c.end, block)
 		}
 	}
-	return c.render()
+	text := c.render() // and the blank lines it cuts, in c.del
+	oldOf := map[int]int{}
+	n := 0
+	for i := 1; i <= c.lines(); i++ {
+		n += len(c.before[i])
+		if !c.del[i] {
+			n++
+			oldOf[n] = i
+		}
+		// Lines after a line are of its group (the writer puts there
+		// the group's preference lines and the user-agent lines it
+		// moves up: keepMembers).
+		for range c.after[i] {
+			n++
+			oldOf[n] = i
+		}
+	}
+	return text, oldOf
 }
 
 func maps(m map[int]bool) map[int]bool {

@@ -46,6 +46,14 @@ Sitemap: https://example.com/sitemap.xml
 	// User-agent: CCBot
 	// Disallow: /
 	//
+	// User-agent: AdsBot-Google
+	// User-agent: AdsBot-Google-Mobile
+	// User-agent: Mediapartners-Google
+	// User-agent: APIs-Google
+	// Disallow:
+	// Content-Usage: search=y
+	// Content-Signal: search=yes
+	//
 	// Sitemap: https://example.com/sitemap.xml
 	// ---
 	// search=y | search=yes
@@ -246,7 +254,9 @@ func TestPolicyKeepsUnrelatedLines(t *testing.T) {
 	}{
 		{"example", []string{"# The example robots.txt bundled with robotstxt: \"robotstxt compare\" reads it\n# when no file is given. Each group shows a place where crawlers differ.\n\nUser-agent: *\nDisallow: /search\nDisallow: /cart/\nAllow: /cart/help\nDisallow: /*.pdf$\nCrawl-delay: 5\n",
 			"Clean-param: sessionid /\nHost: www.example.com\n\nUser-agent: Baiduspider\nDisallow: /private\nAllow: /private/press\n",
-			"\nUser-agent: AdsBot-Google\nDisallow: /cart/\n\nSitemap: https://www.example.com/sitemap.xml\n"}},
+			// AdsBot-Google ignores the * group: its group gets the
+			// preferences (issue 35), its own lines kept.
+			"\nUser-agent: AdsBot-Google\nDisallow: /cart/\n", "\nSitemap: https://www.example.com/sitemap.xml\n"}},
 		{"crlf, no final newline, bom", []string{"\ufeff# site\r\nUser-agent: *\r\nDisallow: /x # why\r\n", "\r\n# inside\r\n", "\r\n\r\nSitemap: https://example.com/s.xml"}},
 		{"mixed group", []string{"# engines and AI\nUser-agent: Googlebot\nDisallow: /private/\n", "\nUser-agent: *\nDisallow: /tmp/\n"}},
 		{"bom, the first group goes", []string{"\ufeffUser-agent: Google-Extended\n", "\nUser-agent: Googlebot\nDisallow: /x\n"}},
@@ -288,6 +298,14 @@ func TestPolicyVerdictsFollowStances(t *testing.T) {
 				}
 				for _, c := range robotstxt.Crawlers() {
 					allow, ok := named[strings.ToLower(c.Name)]
+					if strings.Contains(c.Token, " ") {
+						// "Kangaroo Bot": no line can name it
+						// (Google reads "Kangaroo"); a note says so.
+						if _, listed := byName[c.Name]; listed {
+							t.Errorf("%s, a name with a space, is listed", c.Name)
+						}
+						continue
+					}
 					switch {
 					case ok:
 					case c.Purposes.Any(req.Deny):

@@ -126,7 +126,6 @@ type subject struct {
 	label   string
 	crawler *robotstxt.Crawler
 	agents  []string
-	token   bool // from Agents: a custom crawler, paced by crawl-delay
 	line    int
 }
 
@@ -154,7 +153,7 @@ func (s *Subjects) resolve() ([]subject, error) {
 		if err := validToken("agents", i, t); err != nil {
 			return nil, err
 		}
-		out = append(out, subject{label: t, agents: []string{t}, token: !ignoresCrawlDelay(t)})
+		out = append(out, subject{label: t, agents: []string{t}})
 	}
 	for i, set := range s.AgentSets {
 		var toks []string
@@ -188,13 +187,6 @@ func validToken(field string, i int, t string) error {
 		e.Suggestion = pt
 	}
 	return e
-}
-
-// ignoresCrawlDelay reports whether token is the token of a known crawler
-// that ignores crawl-delay (Google's).
-func ignoresCrawlDelay(token string) bool {
-	c, ok := robotstxt.LookupCrawler(token)
-	return ok && c.IgnoresCrawlDelay
 }
 
 // plural is s, with an s for n other than 1.

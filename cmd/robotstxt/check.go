@@ -42,10 +42,11 @@ other rules that matched and why they lost.
   -c CRAWLER    a crawler from the table (repeatable): its fallback tokens,
                 whether it ignores the * group, and its engine's dialect apply
   -a TOKEN      a product token asked about as given (repeatable), with
-                Google's semantics, in the google dialect unless -d says;
-                its crawl-delay (its group's, else '*''s) is shown, as the
-                polite client paces a custom crawler by it (not for the
-                tokens of Google's crawlers, which ignore it)
+                Google's semantics, in the google dialect unless -d says.
+                For both, the crawl-delay the polite client waits (the
+                crawler's group's, else '*''s) is shown, unless the crawler
+                ignores it: Google's, Yandex's and Baidu's do
+                (docs/protocol.md, "Crawl-delay")
   --agents A,B  one crawler that obeys several tokens at once (Google's
                 semantics: every group naming any of them applies; repeatable)
   -d DIALECT    google, rfc9309, bing, yandex, baidu or original: wins over

@@ -21,10 +21,10 @@ func TestPolicyGolden(t *testing.T) {
 	}
 	golden(t, "policy_example.out.txt", out)
 	for _, want := range []string{
-		"Policy: deny ai-training (50), allow search (36), allow user-fetch (26)\n",
+		"Policy: deny ai-training (41), allow search (36), allow user-fetch (26)\n",
 		"The * group's Content-Usage: train-ai=n, search=y\n",
-		"\n-User-agent: GPTBot\n-User-agent: CCBot\n+User-agent: Google-Extended\n+User-agent: Bytespider\n",
-		"1488 verdicts change\n",
+		"\n-User-agent: GPTBot\n-User-agent: CCBot\n-Disallow: /\n+User-agent: Google-Extended\n+User-agent: Bytespider\n",
+		"1209 verdicts change\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q", want)
@@ -63,6 +63,9 @@ func TestPolicyWrite(t *testing.T) {
 	}
 	r := robotstxt.Parse(written)
 	for _, c := range robotstxt.Crawlers() {
+		if strings.Contains(c.Token, " ") {
+			continue // "Kangaroo Bot": no line names it (Google reads "Kangaroo"); not written
+		}
 		want := c.Name == "Applebot" || !c.Purposes.Any(robotstxt.PurposeAITraining|robotstxt.PurposeAISearch)
 		if !c.Purposes.Any(robotstxt.PurposeAITraining|robotstxt.PurposeAISearch|robotstxt.PurposeSearch) && c.Name != "Applebot" {
 			continue
