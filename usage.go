@@ -299,7 +299,11 @@ func usagePath(url string, d Dialect) string {
 type groupUsage struct {
 	t       *aiTable
 	groups  []int32 // the chosen groups with rules with a path, file order
-	anyPath Usage   // the rules without a path, combined
+	anyPath Usage   // the rules without a path, combined: one group's
+	// anyOf are the chosen groups with rules without a path, when there
+	// are several: their answers are combined at each question that
+	// needs them, rather than kept (the answer lists every line anyway).
+	anyOf   []int32
 	signals Signals
 }
 
@@ -311,32 +315,35 @@ func newGroupUsage(c *compiled, groups []int) *groupUsage {
 		return nil
 	}
 	g := &groupUsage{t: t, signals: t.signals(groups)}
-	var with []int // the groups with rules without a path
 	for _, gi := range groups {
 		tg := &t.groups[gi]
 		if tg.paths != nil {
 			g.groups = append(g.groups, int32(gi))
 		}
 		if tg.nany > 0 {
-			with = append(with, gi)
+			g.anyOf = append(g.anyOf, int32(gi))
 		}
 	}
-	switch len(with) {
-	case 0:
-	case 1:
-		g.anyPath = t.groups[with[0]].anyPath // shared
-	default:
-		// Several groups: their combined answers combined (each key's
-		// combination is the same whatever the grouping).
-		var st [][]UsagePref
-		var lines []int
-		for _, gi := range with {
-			st = append(st, t.groups[gi].anyPath.Prefs)
-			lines = append(lines, t.groups[gi].anyPath.Lines...)
-		}
-		g.anyPath = combinedUsage(st, lines)
+	if len(g.anyOf) == 1 {
+		g.anyPath, g.anyOf = t.groups[g.anyOf[0]].anyPath, nil // shared
 	}
 	return g
+}
+
+// pathless is the answer of the chosen groups' rules without a path.
+func (g *groupUsage) pathless() Usage {
+	if len(g.anyOf) == 0 {
+		return g.anyPath
+	}
+	// Several groups: their combined answers combined (each key's
+	// combination is the same whatever the grouping).
+	var st [][]UsagePref
+	var lines []int
+	for _, gi := range g.anyOf {
+		st = append(st, g.t.groups[gi].anyPath.Prefs)
+		lines = append(lines, g.t.groups[gi].anyPath.Lines...)
+	}
+	return combinedUsage(st, lines)
 }
 
 // combinedUsage is the answer of rules together, given their statements
@@ -417,7 +424,7 @@ func (g *groupUsage) answer(path string) Usage {
 		}
 	}
 	if !found {
-		return g.anyPath
+		return g.pathless()
 	}
 	if len(ties) == 0 {
 		return first.g.answers[first.i]

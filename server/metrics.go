@@ -66,7 +66,11 @@ func newMetrics(s *Server) *metrics {
 		Help: "Connections the server holds open at most (--max-conns; 0: no bound); past it, new ones wait to be accepted.",
 	})
 	maxConns.Set(float64(max(s.opts.MaxConns, 0)))
-	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors, m.admissionWaits, m.admissionRefused, inflight, conns, maxConns,
+	parsedBytes := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "robotstxt_parsed_bytes",
+		Help: "Memory the inline files kept parsed hold, as their footprints bound it (of --parsed-bytes).",
+	}, func() float64 { _, n := s.parsed.usage(); return float64(n) })
+	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors, m.admissionWaits, m.admissionRefused, inflight, conns, maxConns, parsedBytes,
 		&cacheCollector{s: s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
