@@ -10,7 +10,10 @@ import (
 // copy of the body, the groups and lines parsing read from it, and what
 // questions build later, however many are asked, in the reading Google,
 // Bing and Yandex share: the token table, every rule set compiled (see
-// [Robots.Compile]) and the line index behind [Robots.Line] and rule texts.
+// [Robots.Compile]), the line index behind [Robots.Line] and rule texts,
+// and the usage table the first [Robots.Usage] question builds from the
+// Content-Usage and Content-Signal lines (shared by every [Decider]; it
+// keeps at most 16 bytes per input byte with the parse).
 // It does not count what the caller holds (decisions, groups, the lines of
 // an iteration).
 //
