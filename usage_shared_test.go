@@ -130,3 +130,38 @@ func TestUsageSharedTable(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageConcurrent asks usage questions of one file from many
+// goroutines at once, through deciders of their own and a shared one:
+// the table, and the index of its large group, are built once while they
+// ask (run with -race).
+func TestUsageConcurrent(t *testing.T) {
+	var f strings.Builder
+	f.WriteString("user-agent: *\n")
+	for i := range 600 {
+		fmt.Fprintf(&f, "content-usage: /p%d/ train-ai=n\ncontent-usage: /p%d/*x y=n\n", i, i)
+	}
+	r := ParseString(f.String())
+	shared := r.Decider(Query{Agents: []string{"a"}})
+	done := make(chan bool)
+	for g := range 8 {
+		go func() {
+			own := r.Decider(Query{Agents: []string{"b"}})
+			ok := true
+			for i := range 200 {
+				p := fmt.Sprintf("/p%d/z", (i*7+g)%600)
+				for _, d := range []*Decider{shared, own} {
+					if u := d.Usage(p); u.Usage.TrainAI() != PrefDisallow || len(u.Usage.Lines) != 1 {
+						ok = false
+					}
+				}
+			}
+			done <- ok
+		}()
+	}
+	for range 8 {
+		if !<-done {
+			t.Error("a usage answer was wrong")
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/store"
 )
 
@@ -111,7 +112,11 @@ func TestUsageMemoryServer(t *testing.T) {
 	}
 	wg.Wait()
 	// And a check with usage for every crawler, as issue 34 asked.
-	body, _ := json.Marshal(map[string]any{"robots": usageFile(variants), "urls": []string{"/p1/v50/x", "/q"}, "usage": true})
+	var all []string
+	for _, c := range robotstxt.Crawlers() {
+		all = append(all, c.Name)
+	}
+	body, _ := json.Marshal(map[string]any{"robots": usageFile(variants), "urls": []string{"/p1/v50/x", "/q"}, "usage": true, "crawlers": all})
 	if r := post(t, ts.URL+"/v1/check", string(body)); r.status != 200 {
 		t.Errorf("check: %d %.300s", r.status, r.body)
 	}
