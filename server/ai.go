@@ -215,18 +215,19 @@ func (s *Server) aiCost(in *AIInput) cost {
 	}
 	src := s.parsed.source(inlineName, in.Robots)
 	agents, groups := fileCounts(src.Robots)
-	c := aiCostOf(in, aiRows(in, agents), groups)
-	c.memory += aiBuildCost(in, src)
+	rows := aiRows(in, agents)
+	c := aiCostOf(in, rows, groups)
+	c.memory += aiBuildCost(in, src, rows)
 	return c
 }
 
-// aiBuildCost bounds what an AI report builds on the file, held in flight
-// while it runs: in each reading its crawlers use, the rule sets and the
+// aiBuildCost bounds what an AI report of rows crawlers builds on the
+// file, held in flight while it runs: in each reading its crawlers use, the rule sets and the
 // usage table (robotstxt.Robots.Footprint bounds a reading's), and a
 // decider a crawler. What stays on a kept file is weighed by the parse
 // cache after the report (sourceLRU.reweigh).
-func aiBuildCost(in *AIInput, src *tester.Source) int64 {
-	return int64(aiReadings(in))*src.Robots.Footprint() + int64(aiRows(in, 0)+1)*aiDeciderBytes
+func aiBuildCost(in *AIInput, src *tester.Source, rows int) int64 {
+	return int64(aiReadings(in))*src.Robots.Footprint() + int64(rows+1)*aiDeciderBytes
 }
 
 // aiDeciderBytes bounds a crawler's decider and its usage state.

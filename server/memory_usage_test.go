@@ -103,7 +103,9 @@ func TestUsageMemoryServer(t *testing.T) {
 			}
 			if v == 0 {
 				src := ts.parsed.source(inlineName, []byte(usageFile(0)))
-				built.Store(aiBuildCost(&AIInput{All: true}, src))
+				agents, _ := fileCounts(src.Robots)
+				in := &AIInput{All: true}
+				built.Store(aiBuildCost(in, src, aiRows(in, agents)))
 			}
 			if n := rssBytes(t); n > peakRSS.Load() {
 				peakRSS.Store(n)
