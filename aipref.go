@@ -112,6 +112,25 @@ func ParseUsagePreference(s string) (prefs []UsagePref, ok bool) {
 	return prefs, true
 }
 
+// splitUsage splits a Content-Usage value into its path and its statement
+// of preference: a value starting with '/' starts with a path, which ends
+// at the first SP or HTAB; the white space after it separates (the ABNF's
+// 1*WS). Any other value is a statement alone.
+func splitUsage(v string) (path, pref string) {
+	if !strings.HasPrefix(v, "/") {
+		return "", v
+	}
+	i := strings.IndexAny(v, " \t")
+	if i < 0 {
+		return v, ""
+	}
+	path, pref = v[:i], v[i:]
+	for len(pref) > 0 && (pref[0] == ' ' || pref[0] == '\t') {
+		pref = pref[1:]
+	}
+	return path, pref
+}
+
 // CombineUsage combines statements of preference about one asset as
 // draft-ietf-aipref-vocab's Section 7.1 says, category by category: any n
 // gives n, else any y gives y, else unknown. The result lists each key once,

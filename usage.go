@@ -61,25 +61,6 @@ func (c *compiled) aiTable() *aiTable {
 	return c.ai.tab
 }
 
-// splitUsage splits a Content-Usage value into its path and its statement
-// of preference: a value starting with '/' starts with a path, which ends
-// at the first SP or HTAB; the white space after it separates (the ABNF's
-// 1*WS). Any other value is a statement alone.
-func splitUsage(v string) (path, pref string) {
-	if !strings.HasPrefix(v, "/") {
-		return "", v
-	}
-	i := strings.IndexAny(v, " \t")
-	if i < 0 {
-		return v, ""
-	}
-	path, pref = v[:i], v[i:]
-	for len(pref) > 0 && (pref[0] == ' ' || pref[0] == '\t') {
-		pref = pref[1:]
-	}
-	return path, pref
-}
-
 // usageStatement parses the statement of a Content-Usage rule: nil when
 // it fails to parse. The list is cut to its length: it is kept.
 func usageStatement(pref string) []UsagePref {
