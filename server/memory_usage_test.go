@@ -150,3 +150,28 @@ func TestUsageMemoryServer(t *testing.T) {
 		t.Errorf("/metrics: robotstxt_parsed_bytes %v, want %d", gauge, cached)
 	}
 }
+
+// TestUsageCheckCost: a check with usage holds, in flight, what the usage
+// tables of its readings hold while they are built: 32 bytes per byte of
+// the file's Content-* lines a reading; without usage, nothing for them.
+func TestUsageCheckCost(t *testing.T) {
+	body := []byte(usageFile(0))
+	lines := usageLineBytes(body)
+	if lines < int64(len(body))*9/10 || lines > int64(len(body)) {
+		t.Fatalf("usage lines %d bytes of %d", lines, len(body))
+	}
+	gb, _ := robotstxt.LookupCrawler("Googlebot")
+	bd, _ := robotstxt.LookupCrawler("Baiduspider")
+	for _, c := range []struct {
+		crawlers []robotstxt.Crawler
+		readings int64
+	}{{nil, 1}, {[]robotstxt.Crawler{gb}, 1}, {[]robotstxt.Crawler{gb, bd}, 2}} {
+		in := &CheckInput{Subject: Subject{Robots: body}, URLs: []string{"/"}, Crawlers: c.crawlers, Usage: true}
+		with := checkCost(in)
+		in.Usage = false
+		without := checkCost(in)
+		if got, want := with.memory-without.memory, c.readings*usageFactor*lines; got != want {
+			t.Errorf("%d crawlers: usage holds %d more, want %d", len(c.crawlers), got, want)
+		}
+	}
+}
