@@ -59,6 +59,7 @@ type UsagePref struct {
 // nothing, and prefs is nil. Keys are case-sensitive: "Train-AI=n" fails.
 func ParseUsagePreference(s string) (prefs []UsagePref, ok bool) {
 	p := sfParser{s: s}
+	var at map[string]int // the keys' places, once there are many
 	p.skipSP()
 	for p.i < len(p.s) {
 		key, ok := p.key()
@@ -86,10 +87,11 @@ func ParseUsagePreference(s string) (prefs []UsagePref, ok bool) {
 		} else if !p.params() { // a bare key: the Boolean true, not a Token
 			return nil, false
 		}
-		if i := slices.IndexFunc(prefs, func(u UsagePref) bool { return u.Key == key }); i >= 0 {
+		if i := keyIndex(prefs, &at, key); i >= 0 {
 			prefs[i].Pref = pref
 		} else {
 			prefs = append(prefs, UsagePref{key, pref})
+			noteKey(&at, key, len(prefs)-1)
 		}
 		p.skipOWS()
 		if p.i == len(p.s) {
@@ -110,17 +112,38 @@ func ParseUsagePreference(s string) (prefs []UsagePref, ok bool) {
 	return prefs, true
 }
 
+// splitUsage splits a Content-Usage value into its path and its statement
+// of preference: a value starting with '/' starts with a path, which ends
+// at the first SP or HTAB; the white space after it separates (the ABNF's
+// 1*WS). Any other value is a statement alone.
+func splitUsage(v string) (path, pref string) {
+	if !strings.HasPrefix(v, "/") {
+		return "", v
+	}
+	i := strings.IndexAny(v, " \t")
+	if i < 0 {
+		return v, ""
+	}
+	path, pref = v[:i], v[i:]
+	for len(pref) > 0 && (pref[0] == ' ' || pref[0] == '\t') {
+		pref = pref[1:]
+	}
+	return path, pref
+}
+
 // CombineUsage combines statements of preference about one asset as
 // draft-ietf-aipref-vocab's Section 7.1 says, category by category: any n
 // gives n, else any y gives y, else unknown. The result lists each key once,
 // in the order of first appearance.
 func CombineUsage(statements ...[]UsagePref) []UsagePref {
 	var out []UsagePref
+	var at map[string]int // the keys' places, once there are many
 	for _, st := range statements {
 		for _, u := range st {
-			i := slices.IndexFunc(out, func(o UsagePref) bool { return o.Key == u.Key })
+			i := keyIndex(out, &at, u.Key)
 			if i < 0 {
 				out = append(out, u)
+				noteKey(&at, u.Key, len(out)-1)
 				continue
 			}
 			if u.Pref == PrefDisallow || u.Pref == PrefAllow && out[i].Pref == PrefUnknown {
@@ -129,6 +152,37 @@ func CombineUsage(statements ...[]UsagePref) []UsagePref {
 		}
 	}
 	return out
+}
+
+// manyKeys is how many keys a list of preferences is searched through
+// before a map of their places is made: a statement, or statements
+// combined, may name thousands of keys, and a search of the list for each
+// would take time quadratic in them.
+const manyKeys = 16
+
+// keyIndex returns the place of key in prefs, or -1; *at is the map of
+// places once prefs holds more than manyKeys keys (made here then).
+func keyIndex(prefs []UsagePref, at *map[string]int, key string) int {
+	if *at == nil && len(prefs) > manyKeys {
+		*at = make(map[string]int, 2*len(prefs))
+		for i, p := range prefs {
+			(*at)[p.Key] = i
+		}
+	}
+	if *at != nil {
+		if i, ok := (*at)[key]; ok {
+			return i
+		}
+		return -1
+	}
+	return slices.IndexFunc(prefs, func(u UsagePref) bool { return u.Key == key })
+}
+
+// noteKey notes key at place i, when places are mapped.
+func noteKey(at *map[string]int, key string, i int) {
+	if *at != nil {
+		(*at)[key] = i
+	}
 }
 
 // sfParser parses the RFC 9651 Dictionary of a statement of preference. It

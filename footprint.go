@@ -10,7 +10,10 @@ import (
 // copy of the body, the groups and lines parsing read from it, and what
 // questions build later, however many are asked, in the reading Google,
 // Bing and Yandex share: the token table, every rule set compiled (see
-// [Robots.Compile]) and the line index behind [Robots.Line] and rule texts.
+// [Robots.Compile]), the line index behind [Robots.Line] and rule texts,
+// and the usage table the first [Robots.Usage] question builds from the
+// Content-Usage and Content-Signal lines (shared by every [Decider]; it
+// keeps at most 16 bytes per input byte with the parse).
 // It does not count what the caller holds (decisions, groups, the lines of
 // an iteration).
 //
@@ -57,10 +60,7 @@ func (c *compiled) footprint() int64 {
 		sliceBytes(c.orphans) + sliceBytes(c.globalGroups) +
 		sliceBytes(c.ext.sitemaps) + sliceBytes(c.ext.hosts) + sliceBytes(c.ext.cleanParams)
 	if c.ai != nil {
-		// The lines, and what compiling them keeps (built on the first
-		// usage question): a rule, a parsed statement and a line list each.
-		n += int64(unsafe.Sizeof(aiLines{})) + sliceBytes(c.ai.lines) + 160*int64(len(c.ai.lines)) +
-			int64(unsafe.Sizeof(aiTable{})) + int64(unsafe.Sizeof(aiGroup{}))*int64(len(c.groups))
+		n += c.aiBound()
 	}
 	for i := range c.exts {
 		// With the "HH:MM" a time window may have copied without its colons.
@@ -256,3 +256,85 @@ func segmentsOf(t *setSize, v string, seen map[string]struct{}) {
 // value's own arrays: the slot (a string key and a slice value), its
 // control byte, the load factor and a table that may have doubled.
 const mapEntry = 2 * (16 + 24 + 1) * 8 / 7
+
+// aiBound bounds the bytes of a reading's AI preference lines and of the
+// table the first usage question builds from them (see buildAI), which
+// every decider of the reading shares: per group, its path rules (a rule,
+// an answer, a line and the statement's keys each; patterns escaped into
+// an arena; the index of a large set), the combination of its rules
+// without a path, and its first Content-Signal line's pairs.
+func (c *compiled) aiBound() int64 {
+	const (
+		rule   = int64(unsafe.Sizeof(crule{}))
+		answer = int64(unsafe.Sizeof(Usage{}))
+		pref   = int64(unsafe.Sizeof(UsagePref{}))
+		pair   = int64(unsafe.Sizeof(SignalPair{}))
+	)
+	lines := c.ai.lines
+	n := int64(unsafe.Sizeof(aiLines{})) + sliceBytes(lines) + int64(unsafe.Sizeof(aiTable{})) +
+		roundAlloc(int64(unsafe.Sizeof(aiGroup{}))*int64(len(c.groups))) + roundAlloc(8*int64(len(lines)))
+	type groupAI struct {
+		t             setSize
+		anyLines, any int64 // rules without a path, and their keys
+		seen          map[string]struct{}
+		signal        bool // its first Content-Signal line is counted
+	}
+	var cur groupAI
+	group := int32(-1)
+	flush := func() {
+		if cur.t.rules > 0 {
+			r := cur.t.rules
+			n += int64(unsafe.Sizeof(ruleSet{})) + roundAlloc(rule*r) + roundAlloc(answer*r)
+			// Escaped patterns, in a builder that may have doubled.
+			n += 2 * 3 * cur.t.bytes
+			if r > bigSet {
+				// ruleIndex, as setBound counts it.
+				n += int64(unsafe.Sizeof(ruleIndex{})) + 2*4*r + 2*4*r + (32+4)*r + 4*257 + 2*4*r
+				if cur.t.segRules >= wildMin {
+					n += c.wildBound(cur.t)
+				}
+			}
+		}
+		if cur.anyLines > 0 {
+			// The statements combined (grown by append) and the lines.
+			n += roundAlloc(2*pref*cur.any) + roundAlloc(8*cur.anyLines)
+		}
+		cur = groupAI{}
+	}
+	for _, l := range lines {
+		if l.group != group {
+			flush()
+			group = l.group
+		}
+		v := c.body[l.off : l.off+l.n]
+		if l.signal {
+			if cur.signal {
+				continue // only the group's first is parsed
+			}
+			cur.signal = true
+			// Its pairs, and its keys lower-cased.
+			n += roundAlloc(2*pair*int64(strings.Count(v, ",")+1)) + roundAlloc(int64(len(v)))
+			continue
+		}
+		path, st := splitUsage(v)
+		// A statement keeps a key at most every two bytes ("a,b"), in a
+		// list grown by append.
+		keys := int64(strings.Count(st, ",") + 1)
+		if path == "" {
+			cur.anyLines++
+			cur.any += keys
+			continue
+		}
+		n += roundAlloc(2 * pref * keys)
+		cur.t.rules++
+		cur.t.bytes += int64(len(path))
+		if c.dialect != Original {
+			if cur.seen == nil {
+				cur.seen = map[string]struct{}{}
+			}
+			segmentsOf(&cur.t, path, cur.seen)
+		}
+	}
+	flush()
+	return n
+}

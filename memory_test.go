@@ -41,6 +41,15 @@ func numbered(head string, n int, f func(i int) string) string {
 	return sb.String()[:n]
 }
 
+// keyStatement is a statement of n distinct keys, each n.
+func keyStatement(n int) string {
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = itoa26(i) + "=n"
+	}
+	return strings.Join(keys, ",")
+}
+
 func itoa26(i int) string {
 	var b []byte
 	for {
@@ -84,6 +93,16 @@ func parseShapes() []parseShape {
 		{"long-line", repeatTo("disallow:/", "a", n)},
 		{"long-lines", repeatTo("user-agent:*\n", "disallow:/"+strings.Repeat("a*", 8000)+"\n", n)},
 		{"nul-lines", repeatTo("user-agent:*\n", "allow:/\x00\n", n)},
+		// Content-Usage and Content-Signal lines: the table the first
+		// usage question builds (issue 34).
+		{"usage-paths", numbered("user-agent: *\n", n, func(i int) string { return "content-usage: /p" + itoa26(i) + "/ train-ai=n\n" })},
+		{"usage-short", repeatTo("user-agent:*\n", "content-usage:/\n", n)},
+		{"usage-anypath", repeatTo("user-agent:*\n", "content-usage:a\n", n)},
+		{"usage-keys", repeatTo("user-agent:*\n", "content-usage:"+keyStatement(3000)+"\n", n)},
+		{"usage-key-lines", numbered("user-agent:*\n", n, func(i int) string { return "content-usage:/" + itoa26(i) + " a,b,c,d,e,f,g,h,i,j,k,l\n" })},
+		{"usage-wild", numbered("user-agent:*\n", n, func(i int) string { return "content-usage:/*" + itoa26(i) + "*\xe9 y=n\n" })},
+		{"usage-groups", numbered("", n, func(i int) string { return "user-agent:" + itoa26(i) + "\ncontent-usage:/a y=n\ncontent-usage:b\n" })},
+		{"signals", repeatTo("", "user-agent:*\ncontent-signal:A=yes,B=no,C,D,E\n", n)},
 	}
 }
 
@@ -199,6 +218,14 @@ func TestLinesBreak(t *testing.T) {
 func useFully(r *Robots, dialects ...Dialect) {
 	r.Compile()
 	for _, d := range dialects {
+		// The usage table, and the index of its large groups, which
+		// questions build once they cost more than building it.
+		for _, agent := range []string{"foo", "a", "b"} {
+			p := r.Decider(Query{Agents: []string{agent}, Dialect: d})
+			for i := range 64 {
+				p.Usage("/p" + itoa26(i) + "/x")
+			}
+		}
 		r.GroupsFor(d)
 		r.Decide(Query{URL: "/x", Agents: []string{"foo"}, Dialect: d, Explain: true})
 		// Crawlers named otherwise than by a token, and the draft's
@@ -245,6 +272,45 @@ func TestFootprint(t *testing.T) {
 		}
 		if fp > fpAll {
 			t.Errorf("%s: Footprint() went down from %d to %d", s.name, fp, fpAll)
+		}
+	}
+}
+
+// maxUsageKept bounds what a file keeps per input byte once usage
+// questions are asked in the google reading: the parse and the usage
+// table (issue 34; docs/performance.md states the measures).
+const maxUsageKept = 16
+
+// TestUsageMemory checks that what the usage table keeps is bounded per
+// input byte, on the shapes that make it keep the most.
+func TestUsageMemory(t *testing.T) {
+	for _, s := range parseShapes() {
+		if !strings.HasPrefix(s.name, "usage-") && s.name != "signals" {
+			continue
+		}
+		body := []byte(s.body)
+		var r *Robots
+		var grown int64
+		_, kept := memUse(func() any {
+			r = Parse(body)
+			fp := r.Footprint()
+			for _, agent := range []string{"foo", "a", "b"} {
+				p := r.Decider(Query{Agents: []string{agent}})
+				for i := range 64 {
+					p.Usage("/p" + itoa26(i) + "/x")
+				}
+			}
+			grown = r.Footprint() - fp
+			return r
+		})
+		runtime.KeepAlive(body)
+		n := float64(len(body))
+		t.Logf("%-20s parsed and asked about usage: keeps %4.1fx, footprint %4.1fx", s.name, float64(kept)/n, float64(r.Footprint())/n)
+		if float64(kept) > maxUsageKept*n {
+			t.Errorf("%s: the parse and its usage table keep %d bytes for %d, more than %dx", s.name, kept, len(body), maxUsageKept)
+		}
+		if grown != 0 {
+			t.Errorf("%s: Footprint grew by %d on usage questions in the google reading: it counts the table from the parse", s.name, grown)
 		}
 	}
 }

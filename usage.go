@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // A reading keeps its Content-Usage and Content-Signal lines as it finds
@@ -28,24 +29,26 @@ type aiLines struct {
 	tab   *aiTable
 }
 
-// aiTable is the compiled AI preference lines of a reading, per group.
+// aiTable is the compiled AI preference lines of a reading, per group. It
+// is built once, on the first usage question, and shared by every decider
+// of the reading: a decider keeps only which groups it reads (see
+// groupUsage), so that the rules are kept once per file, however many
+// crawlers ask.
 type aiTable struct {
 	groups []aiGroup
 }
 
 // aiGroup is one group's Content-Usage rules and Content-Signal line.
 type aiGroup struct {
-	paths   *ruleSet    // the rules with a path, as patterns (nil when none)
-	pathOf  []usageRule // per rule of paths, in order
-	anyPath []usageRule // the rules without a path: every path, weight 0
-	signals Signals     // its first Content-Signal line (Line 0: none)
-}
-
-// usageRule is a compiled Content-Usage rule.
-type usageRule struct {
-	line  int
-	prefs []UsagePref // nil when the statement failed to parse
-	lines []int       // {line}, shared by the answers it alone decides
+	// paths are the rules with a path, as patterns, longest first (file
+	// order among rules of one length): nil when none. A set of more
+	// than bigSet rules is searched through its index once questions
+	// have cost more than building it (see ruleSet.coldScan).
+	paths   *ruleSet
+	answers []Usage // per rule of paths, in its order: its answer alone
+	anyPath Usage   // the rules without a path (weight 0), combined
+	nany    int     // how many rules have no path
+	signals Signals // its first Content-Signal line (Line 0: none)
 }
 
 // aiTable returns the reading's compiled AI preference lines, nil when it
@@ -58,64 +61,108 @@ func (c *compiled) aiTable() *aiTable {
 	return c.ai.tab
 }
 
-// splitUsage splits a Content-Usage value into its path and its statement
-// of preference: a value starting with '/' starts with a path, which ends
-// at the first SP or HTAB; the white space after it separates (the ABNF's
-// 1*WS). Any other value is a statement alone.
-func splitUsage(v string) (path, pref string) {
-	if !strings.HasPrefix(v, "/") {
-		return "", v
+// usageStatement parses the statement of a Content-Usage rule: nil when
+// it fails to parse. The list is cut to its length: it is kept.
+func usageStatement(pref string) []UsagePref {
+	prefs, ok := ParseUsagePreference(pref)
+	if !ok {
+		return nil
 	}
-	i := strings.IndexAny(v, " \t")
-	if i < 0 {
-		return v, ""
-	}
-	path, pref = v[:i], v[i:]
-	for len(pref) > 0 && (pref[0] == ' ' || pref[0] == '\t') {
-		pref = pref[1:]
-	}
-	return path, pref
+	return slices.Clip(prefs)
 }
 
 func (c *compiled) buildAI() *aiTable {
 	t := &aiTable{groups: make([]aiGroup, len(c.groups))}
-	var arenas = make([]strings.Builder, len(c.groups))
+	// Count first, so that every array is allocated once, to its size.
+	npath := make([]int32, len(c.groups))
 	for _, l := range c.ai.lines {
+		if l.signal {
+			continue
+		}
+		if path, _ := splitUsage(c.body[l.off : l.off+l.n]); path != "" {
+			npath[l.group]++
+		} else {
+			t.groups[l.group].nany++
+		}
+	}
+	// One array of lines for every rule's answer ({line} each), and the
+	// statements of the rules without a path, to combine per group.
+	lineBuf := make([]int, 0, len(c.ai.lines))
+	type ruleAt struct {
+		r crule
+		u Usage
+	}
+	var rules []ruleAt
+	var anyOf [][]UsagePref
+	var anyLines []int
+	var one []crule
+	arena := strings.Builder{}
+	flush := func(gi int) {
+		g := &t.groups[gi]
+		if len(rules) > 0 {
+			// Longest first; file order among rules of one length.
+			slices.SortStableFunc(rules, func(a, b ruleAt) int { return int(b.r.n) - int(a.r.n) })
+			s := &ruleSet{body: c.body, rules: make([]crule, len(rules))}
+			g.answers = make([]Usage, len(rules))
+			wild := 0
+			for i := range rules {
+				s.rules[i] = rules[i].r
+				g.answers[i] = rules[i].u
+				if rules[i].r.flags&ruleWild != 0 {
+					wild++
+				}
+			}
+			s.extra = arena.String()
+			s.nmatch, s.nwild = int32(len(rules)), int32(wild)
+			g.paths = s
+		}
+		g.anyPath = combinedUsage(anyOf, anyLines)
+		rules, anyOf, anyLines = rules[:0], anyOf[:0], anyLines[:0]
+		arena = strings.Builder{}
+	}
+	lines := c.ai.lines
+	if !slices.IsSortedFunc(lines, func(a, b aiLine) int { return int(a.group) - int(b.group) }) {
+		lines = slices.Clone(lines)
+		slices.SortStableFunc(lines, func(a, b aiLine) int { return int(a.group) - int(b.group) })
+	}
+	cur := -1
+	for _, l := range lines {
+		if int(l.group) != cur {
+			if cur >= 0 {
+				flush(cur)
+			}
+			cur = int(l.group)
+			if n := npath[cur]; n > 0 {
+				rules = slices.Grow(rules, int(n))
+			}
+		}
 		g := &t.groups[l.group]
 		v := c.body[l.off : l.off+l.n]
 		if l.signal {
 			if g.signals.Line == 0 {
 				g.signals = ParseContentSignal(v)
 				g.signals.Line = int(l.line)
+				g.signals.Pairs = slices.Clip(g.signals.Pairs)
 			}
 			continue
 		}
 		path, pref := splitUsage(v)
-		u := usageRule{line: int(l.line), lines: []int{int(l.line)}}
-		if prefs, ok := ParseUsagePreference(pref); ok {
-			u.prefs = prefs
-		}
+		prefs := usageStatement(pref)
 		if path == "" {
-			g.anyPath = append(g.anyPath, u)
+			anyOf = append(anyOf, prefs)
+			anyLines = append(anyLines, int(l.line))
 			continue
 		}
-		if g.paths == nil {
-			g.paths = &ruleSet{body: c.body}
+		one = c.addRule(one[:0], rawRule{off: l.off, n: uint32(len(path)), line: uint32(l.line)}, &arena)
+		if one[0].flags&ruleDead != 0 {
+			continue // a path no URL has
 		}
-		s := g.paths
-		n := len(s.rules)
-		s.rules = c.addRule(s.rules, rawRule{off: l.off, n: uint32(len(path)), line: uint32(l.line)}, &arenas[l.group])
-		if s.rules[n].flags&ruleDead != 0 {
-			s.rules = s.rules[:n] // a path no URL has
-			continue
-		}
-		g.pathOf = append(g.pathOf, u)
+		lineBuf = append(lineBuf, int(l.line))
+		n := len(lineBuf)
+		rules = append(rules, ruleAt{r: one[0], u: Usage{Prefs: prefs, Lines: lineBuf[n-1 : n : n]}})
 	}
-	for i := range t.groups {
-		if s := t.groups[i].paths; s != nil {
-			s.extra = arenas[i].String()
-			s.nmatch = int32(len(s.rules))
-		}
+	if cur >= 0 {
+		flush(cur)
 	}
 	return t
 }
@@ -242,15 +289,18 @@ func usagePath(url string, d Dialect) string {
 }
 
 // groupUsage is the Content-Usage rules and Content-Signal line of the
-// groups a decider chose, ready to answer: the rules with a path in one
-// set, longest first, each with its answer; the answer of the rules
-// without a path (weight 0), combined once.
+// groups a decider chose, ready to answer. It copies no rule: the rules
+// stay in the reading's table, shared by every decider; it lists the
+// groups that have rules with a path, and holds the combined answer of the
+// rules without one (the group's own when one group has them).
 type groupUsage struct {
-	paths   ruleSet       // the rules with a path, by weight, longest first
-	answers []Usage       // per rule of paths: its answer alone
-	prefs   [][]UsagePref // per rule of paths: its statement, to combine ties
-	lines   []int         // per rule of paths: its line
-	anyPath Usage         // the rules without a path, combined
+	t       *aiTable
+	groups  []int32 // the chosen groups with rules with a path, file order
+	anyPath Usage   // the rules without a path, combined: one group's
+	// anyOf are the chosen groups with rules without a path, when there
+	// are several: their answers are combined at each question that
+	// needs them, rather than kept (the answer lists every line anyway).
+	anyOf   []int32
 	signals Signals
 }
 
@@ -261,100 +311,129 @@ func newGroupUsage(c *compiled, groups []int) *groupUsage {
 	if t == nil {
 		return nil
 	}
-	g := &groupUsage{signals: t.signals(groups)}
-	var any []*usageRule
-	type ref struct {
-		r *crule
-		u *usageRule
-		s *ruleSet
-	}
-	var refs []ref
+	g := &groupUsage{t: t, signals: t.signals(groups)}
 	for _, gi := range groups {
 		tg := &t.groups[gi]
-		for i := range tg.anyPath {
-			any = append(any, &tg.anyPath[i])
+		if tg.paths != nil {
+			g.groups = append(g.groups, int32(gi))
 		}
-		if s := tg.paths; s != nil {
-			for i := range s.rules {
-				refs = append(refs, ref{&s.rules[i], &tg.pathOf[i], s})
-			}
+		if tg.nany > 0 {
+			g.anyOf = append(g.anyOf, int32(gi))
 		}
 	}
-	g.anyPath = combined(any)
-	// One set holding every path rule, by weight: each rule's pattern is
-	// copied into the set's arena.
-	slices.SortStableFunc(refs, func(a, b ref) int { return int(b.r.n) - int(a.r.n) })
-	var arena strings.Builder
-	for _, x := range refs {
-		r := *x.r
-		pat := x.s.pat(x.r)
-		r.off = uint32(arena.Len())
-		r.flags |= ruleExtra
-		arena.WriteString(pat)
-		g.paths.rules = append(g.paths.rules, r)
-		g.answers = append(g.answers, Usage{Prefs: x.u.prefs, Lines: x.u.lines})
-		g.prefs = append(g.prefs, x.u.prefs)
-		g.lines = append(g.lines, x.u.line)
+	if len(g.anyOf) == 1 {
+		g.anyPath, g.anyOf = t.groups[g.anyOf[0]].anyPath, nil // shared
 	}
-	g.paths.body, g.paths.extra = c.body, arena.String()
-	g.paths.nmatch = int32(len(g.paths.rules))
 	return g
 }
 
-// combined is the answer of rules us together: their statements combined
-// key by key, their lines ascending.
-func combined(us []*usageRule) Usage {
-	switch len(us) {
+// pathless is the answer of the chosen groups' rules without a path.
+func (g *groupUsage) pathless() Usage {
+	if len(g.anyOf) == 0 {
+		return g.anyPath
+	}
+	// Several groups: their combined answers combined (each key's
+	// combination is the same whatever the grouping).
+	var st [][]UsagePref
+	var lines []int
+	for _, gi := range g.anyOf {
+		st = append(st, g.t.groups[gi].anyPath.Prefs)
+		lines = append(lines, g.t.groups[gi].anyPath.Lines...)
+	}
+	return combinedUsage(st, lines)
+}
+
+// combinedUsage is the answer of rules together, given their statements
+// (nil: failed to parse) and lines: the statements combined key by key,
+// the lines ascending.
+func combinedUsage(st [][]UsagePref, lines []int) Usage {
+	switch len(lines) {
 	case 0:
 		return Usage{}
 	case 1:
-		return Usage{Prefs: us[0].prefs, Lines: us[0].lines}
+		return Usage{Prefs: st[0], Lines: []int{lines[0]}}
 	}
-	st := make([][]UsagePref, 0, len(us))
-	lines := make([]int, 0, len(us))
-	for _, u := range us {
-		st = append(st, u.prefs)
-		lines = append(lines, u.line)
-	}
-	slices.Sort(lines)
-	return Usage{Prefs: CombineUsage(st...), Lines: slices.Compact(lines)}
+	out := slices.Clone(lines)
+	slices.Sort(out)
+	return Usage{Prefs: slices.Clip(CombineUsage(st...)), Lines: slices.Clip(slices.Compact(out))}
+}
+
+// usageHit is a path rule that matches: its group and place in the group.
+type usageHit struct {
+	g *aiGroup
+	i int
 }
 
 // answer returns the preferences for path: those of the longest matching
 // path rule, or of all those of its length combined; else those of the
-// rules without a path.
+// rules without a path. It allocates only to combine ties.
 func (g *groupUsage) answer(path string) Usage {
-	s := &g.paths
-	rs := s.rules
-	if len(rs) == 0 {
-		return g.anyPath
-	}
+	var best uint32
+	var first usageHit
+	var ties []usageHit // beside first, in group then file order
+	found := false
 	p := newProbe(path, false)
-	for i := range rs {
-		r := &rs[i]
-		if p.reject(r) || !s.matchRest(r, p.pathFor(r)) {
+	for _, gi := range g.groups {
+		tg := &g.t.groups[gi]
+		s := tg.paths
+		if s.nmatch > bigSet && (s.indexed.Load() || !s.coldScan(path)) {
+			// Through the index: every matching rule, kept when it is
+			// at least as long as the best so far.
+			var hits []int
+			var top uint32
+			base := uintptr(unsafe.Pointer(unsafe.SliceData(s.rules)))
+			s.eachMatch(path, 0, func(r *crule) {
+				i := int((uintptr(unsafe.Pointer(r)) - base) / unsafe.Sizeof(crule{}))
+				switch {
+				case len(hits) == 0 || r.n > top:
+					hits, top = append(hits[:0], i), r.n
+				case r.n == top:
+					hits = append(hits, i)
+				}
+			})
+			if len(hits) == 0 || found && top < best {
+				continue
+			}
+			slices.Sort(hits)
+			if !found || top > best {
+				best, found, first, ties = top, true, usageHit{tg, hits[0]}, ties[:0]
+				hits = hits[1:]
+			}
+			for _, i := range hits {
+				ties = append(ties, usageHit{tg, i})
+			}
 			continue
 		}
-		// The longest: alone, or with others of its length.
-		var ties []int
-		for j := i + 1; j < len(rs) && rs[j].n == r.n; j++ {
-			if q := &rs[j]; !p.reject(q) && s.matchRest(q, p.pathFor(q)) {
-				ties = append(ties, j)
+		rs := s.rules[:s.nmatch]
+		for i := range rs {
+			r := &rs[i]
+			if found && r.n < best {
+				break // longest first: no longer rule can come
+			}
+			if p.reject(r) || !s.matchRest(r, p.pathFor(r)) {
+				continue
+			}
+			if !found || r.n > best {
+				best, found, first, ties = r.n, true, usageHit{tg, i}, ties[:0]
+			} else {
+				ties = append(ties, usageHit{tg, i})
 			}
 		}
-		if ties == nil {
-			return g.answers[i]
-		}
-		st := [][]UsagePref{g.prefs[i]}
-		lines := []int{g.lines[i]}
-		for _, j := range ties {
-			st = append(st, g.prefs[j])
-			lines = append(lines, g.lines[j])
-		}
-		slices.Sort(lines)
-		return Usage{Prefs: CombineUsage(st...), Lines: slices.Compact(lines)}
 	}
-	return g.anyPath
+	if !found {
+		return g.pathless()
+	}
+	if len(ties) == 0 {
+		return first.g.answers[first.i]
+	}
+	st := [][]UsagePref{first.g.answers[first.i].Prefs}
+	lines := []int{first.g.answers[first.i].Lines[0]}
+	for _, h := range ties {
+		st = append(st, h.g.answers[h.i].Prefs)
+		lines = append(lines, h.g.answers[h.i].Lines[0])
+	}
+	slices.Sort(lines)
+	return Usage{Prefs: CombineUsage(st...), Lines: slices.Compact(lines)}
 }
 
 // signals returns the first Content-Signal line of groups (in file order).

@@ -9,9 +9,15 @@ import "bytes"
 func Detect(lines [][]byte) Format {
 	var votes [5]int
 	var e Entry
-	parsers := map[Format]*Parser{}
-	for _, f := range []Format{Combined, Common, JSON, Cloudflare} {
-		parsers[f], _ = NewParser(f, nil)
+	// Each parser made when a line needs it: a format is detected line by
+	// line until one parses, and lines of no format must not cost four
+	// parsers each.
+	var made [5]*Parser
+	parsers := func(f Format) *Parser {
+		if made[f] == nil {
+			made[f], _ = NewParser(f, nil)
+		}
+		return made[f]
 	}
 	for _, line := range lines {
 		line = trimSpace(line)
@@ -20,19 +26,19 @@ func Detect(lines [][]byte) Format {
 		}
 		if line[0] == '{' {
 			if bytes.Contains(line, []byte(`"ClientRequestURI"`)) || bytes.Contains(line, []byte(`"ClientRequestUserAgent"`)) || bytes.Contains(line, []byte(`"ClientIP"`)) {
-				if parsers[Cloudflare].Parse(line, &e) == nil {
+				if parsers(Cloudflare).Parse(line, &e) == nil {
 					votes[Cloudflare]++
 				}
 				continue
 			}
-			if parsers[JSON].Parse(line, &e) == nil {
+			if parsers(JSON).Parse(line, &e) == nil {
 				votes[JSON]++
 			}
 			continue
 		}
-		if parsers[Combined].Parse(line, &e) == nil && len(e.UserAgent) > 0 {
+		if parsers(Combined).Parse(line, &e) == nil && len(e.UserAgent) > 0 {
 			votes[Combined]++
-		} else if parsers[Common].Parse(line, &e) == nil {
+		} else if parsers(Common).Parse(line, &e) == nil {
 			votes[Common]++
 		}
 	}

@@ -76,26 +76,104 @@ func (s *stacked) Close() error {
 // Decompress returns r decompressed when it starts with a gzip or zstd
 // header, else r as it is (buffered). A compressed stream is decompressed
 // on a goroutine of its own, a bounded 1 MB ahead of the reader, so that
-// decompressing and parsing use two cores: Close stops it.
+// decompressing and parsing use two cores: Close stops it. A stream that
+// decompresses to more than MaxRatio times the bytes it was read from
+// (past its first MinRatioBytes) stops with a *RatioError: a
+// decompression bomb, not a log.
 func Decompress(r io.Reader) (io.ReadCloser, error) {
 	br := bufio.NewReaderSize(r, 256<<10)
 	head, _ := br.Peek(4)
+	in := &countReader{r: br}
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
-		z, err := gzip.NewReader(br)
+		z, err := gzip.NewReader(in)
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		return newReadAhead(z), nil
+		return newReadAhead(&ratioReader{r: z, in: in, format: "gzip", close: z}), nil
 	case bytes.HasPrefix(head, zstdMagic):
-		z, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(MaxZstdWindow), zstd.WithDecoderLowmem(true))
+		z, err := zstd.NewReader(in, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(MaxZstdWindow), zstd.WithDecoderLowmem(true))
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
-		return newReadAhead(zstdCloser{z}), nil
+		return newReadAhead(&ratioReader{r: z, in: in, format: "zstd", close: zstdCloser{z}}), nil
 	}
 	return io.NopCloser(br), nil
 }
+
+// Compressed names the compression a log starting with head has: "gzip"
+// or "zstd", or "" for none. It knows the magic numbers as bytes, and as
+// a JSON string carries them once its decoder has replaced the bytes that
+// are not UTF-8 with U+FFFD (a compressed file pasted as text).
+func Compressed(head []byte) string {
+	const bad = "\uFFFD"
+	switch {
+	case bytes.HasPrefix(head, gzipMagic), bytes.HasPrefix(head, []byte("\x1f"+bad)):
+		return "gzip"
+	case bytes.HasPrefix(head, zstdMagic), bytes.HasPrefix(head, []byte("("+bad+"/"+bad)):
+		return "zstd"
+	}
+	return ""
+}
+
+// MaxRatio bounds how many bytes a compressed log may decompress to per
+// byte read: logs compress 10 to 50 times (repetitive ones a few hundred);
+// past it, the stream is taken for a decompression bomb and refused. A
+// 132 KB zstd file of 4 GiB of newlines is refused after 132 MiB.
+const MaxRatio = 1024
+
+// MinRatioBytes is what a compressed stream may decompress to whatever
+// its ratio: a small file of few distinct bytes is a log still.
+const MinRatioBytes = 16 << 20
+
+// RatioError is the error of a compressed stream that decompressed to
+// more than MaxRatio times its bytes.
+type RatioError struct {
+	Format   string // "gzip" or "zstd"
+	In, Out  int64  // the compressed bytes read, and what they gave
+	MaxRatio int64
+}
+
+func (e *RatioError) Error() string {
+	return fmt.Sprintf("%s: %d compressed bytes decompressed to %d, more than %d times as many: a decompression bomb, not a log; decompress it yourself if it is one", e.Format, e.In, e.Out, e.MaxRatio)
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// ratioReader stops a decompressed stream past MaxRatio.
+type ratioReader struct {
+	r      io.Reader
+	in     *countReader
+	out    int64
+	format string
+	close  io.Closer
+	err    error
+}
+
+func (z *ratioReader) Read(p []byte) (int, error) {
+	if z.err != nil {
+		return 0, z.err
+	}
+	n, err := z.r.Read(p)
+	z.out += int64(n)
+	if z.out > MinRatioBytes && z.out > MaxRatio*max(z.in.n, 1) {
+		z.err = &RatioError{Format: z.format, In: z.in.n, Out: z.out, MaxRatio: MaxRatio}
+		return n, z.err
+	}
+	return n, err
+}
+
+func (z *ratioReader) Close() error { return z.close.Close() }
 
 type zstdCloser struct{ *zstd.Decoder }
 

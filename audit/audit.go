@@ -284,12 +284,13 @@ var errLong = fmt.Errorf("audit: a line longer than %d bytes", accesslog.MaxLine
 // skipped.
 func (a *Auditor) AddLine(line []byte) {
 	if a.parser == nil {
+		if len(bytes.TrimSpace(line)) == 0 {
+			return // blank: nothing to detect (a log of newlines is read at speed)
+		}
 		f := accesslog.Detect([][]byte{line})
 		if f == accesslog.Auto {
-			if len(bytes.TrimSpace(line)) > 0 {
-				a.lines++
-				a.unparse(line, errors.New("audit: the log's format is not one the audit reads (combined, common, json, cloudflare)"))
-			}
+			a.lines++
+			a.unparse(line, errors.New("audit: the log's format is not one the audit reads (combined, common, json, cloudflare)"))
 			return
 		}
 		a.parser, _ = accesslog.NewParser(f, a.o.Fields)

@@ -205,13 +205,56 @@ func aiCostOf(in *AIInput, rows, tokenGroups int) cost {
 const aiLiveTokenGroups = 16
 
 // aiCost is the cost of an AI request before it runs: of an inline
-// file, as it names crawlers; of a live one, as a usual file would.
+// file, as it names crawlers; of a live one, as a usual file would. It
+// holds what the report builds on the file (aiBuildCost) too.
 func (s *Server) aiCost(in *AIInput) cost {
 	if in.Live != nil {
-		return aiCostOf(in, aiRows(in, -1), aiLiveTokenGroups)
+		c := aiCostOf(in, aiRows(in, -1), aiLiveTokenGroups)
+		c.memory += int64(aiReadings(in)) * usageFactor * liveUsageBytes
+		return c
 	}
-	agents, groups := fileCounts(s.parsed.source(inlineName, in.Robots).Robots)
-	return aiCostOf(in, aiRows(in, agents), groups)
+	src := s.parsed.source(inlineName, in.Robots)
+	agents, groups := fileCounts(src.Robots)
+	rows := aiRows(in, agents)
+	c := aiCostOf(in, rows, groups)
+	c.memory += aiBuildCost(in, src, rows)
+	return c
+}
+
+// aiBuildCost bounds what an AI report of rows crawlers builds on the
+// file, held in flight while it runs: in each reading its crawlers use, the rule sets and the
+// usage table (robotstxt.Robots.Footprint bounds a reading's), and a
+// decider a crawler. What stays on a kept file is weighed by the parse
+// cache after the report (sourceLRU.reweigh).
+func aiBuildCost(in *AIInput, src *tester.Source, rows int) int64 {
+	return int64(aiReadings(in))*src.Robots.Footprint() + int64(rows+1)*aiDeciderBytes
+}
+
+// aiDeciderBytes bounds a crawler's decider and its usage state.
+const aiDeciderBytes = 4 << 10
+
+// aiReadings counts the readings an AI request's crawlers use.
+func aiReadings(in *AIInput) int {
+	var cs []robotstxt.Crawler
+	switch {
+	case len(in.Crawlers) > 0:
+		for _, n := range in.Crawlers {
+			if c, ok := robotstxt.LookupCrawler(n); ok {
+				cs = append(cs, c)
+			}
+		}
+		return readingsOf(robotstxt.DefaultDialect, cs, true)
+	case in.All:
+		cs = robotstxt.Crawlers()
+	default:
+		for _, n := range tester.DefaultAICrawlers() {
+			if c, ok := robotstxt.LookupCrawler(n); ok {
+				cs = append(cs, c)
+			}
+		}
+	}
+	// The crawlers the file names are read in Google's reading.
+	return readingsOf(robotstxt.DefaultDialect, cs, true)
 }
 
 // aiLiveLimits refuses an AI request about a live file, once read, that
@@ -304,6 +347,9 @@ func (e *testerEngine) AI(ctx context.Context, in *AIInput) (any, error) {
 		}
 	}
 	rep, err := tester.AI(src, &tester.AIOptions{URLs: in.URLs, Crawlers: in.Crawlers, All: in.All})
+	if in.Live == nil {
+		e.s.parsed.reweigh(src) // what the report built on a kept file
+	}
 	if err != nil {
 		return nil, apiError(err)
 	}

@@ -57,6 +57,13 @@ func (s *Server) handleAudit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
+	if c := accesslog.Compressed([]byte(req.Log[:min(len(req.Log), 16)])); c != "" {
+		// Compressed bytes do not survive a JSON string (the ones that
+		// are not UTF-8 become U+FFFD): they would be read as lines of
+		// noise, or a bomb's worth of them.
+		writeError(w, badField("log", "the log is %s-compressed: the service reads a log as text; decompress it first, or use robotstxt audit, which reads gzip and zstd files", c))
+		return
+	}
 	versions, e := s.auditVersions(r.Context(), &req)
 	if e != nil {
 		writeError(w, e)

@@ -462,7 +462,11 @@ func checkCost(in *CheckInput) cost {
 	}
 	answer := int64(s)*(2*urlBytes(in.URLs)+u*per) + 2*u*names
 	// Written as it comes: the buffer, not the answer, is held.
-	return cost{what: "check", urls: len(in.URLs), subjects: s, questions: u * int64(s), answer: answer, memory: liveCost(&in.Subject)}
+	c := cost{what: "check", urls: len(in.URLs), subjects: s, questions: u * int64(s), answer: answer, memory: liveCost(&in.Subject)}
+	if in.Usage {
+		c.memory += usageBuildCost(in) // usage.go
+	}
+	return c
 }
 
 func compareCost(in *CompareInput) cost {

@@ -80,8 +80,12 @@ func newMetrics(s *Server) *metrics {
 		Help: "Connections the server holds open at most (--max-conns; 0: no bound); past it, new ones wait to be accepted.",
 	})
 	maxConns.Set(float64(max(s.opts.MaxConns, 0)))
+	parsedBytes := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "robotstxt_parsed_bytes",
+		Help: "Memory the inline files kept parsed hold, as their footprints bound it (of --parsed-bytes).",
+	}, func() float64 { _, n := s.parsed.usage(); return float64(n) })
 	m.registry.MustRegister(s.outbound.collectors()...)
-	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors, m.admissionWaits, m.admissionRefused, m.connsRefused, m.stalls, clients, inflight, conns, maxConns,
+	m.registry.MustRegister(m.requests, m.latency, m.historyErrors, m.storeProbeErrors, m.admissionWaits, m.admissionRefused, m.connsRefused, m.stalls, clients, inflight, conns, maxConns, parsedBytes,
 		&cacheCollector{s: s},
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))

@@ -18,9 +18,11 @@ const DefaultParsedBytes = 64 << 20
 // a site owner's page and a crawler fleet send the same file again and
 // again, and parsing it is most of the work of a check of a few URLs.
 //
-// It is bounded by bytes: each file weighs its body plus what
-// robotstxt.Robots.Footprint says its parse keeps, weighed again when it
-// is found (questions in another dialect add a reading). A file past the
+// It is bounded by bytes: each file weighs what tester.Source.Footprint
+// says it keeps (its body, its parse with what questions build, the usage
+// table included, and the deciders it keeps), weighed again when it is
+// found and after each request that used it (questions in another dialect
+// add a reading, new askers a decider). A file past the
 // size limit (cut as crawlers cut it) or heavier than the budget is parsed
 // each time and not kept. A nil *sourceLRU keeps nothing.
 type sourceLRU struct {
@@ -54,7 +56,7 @@ func newSourceLRU(maxBytes int64) *sourceLRU {
 }
 
 func (it *sourceItem) measure() int64 {
-	return int64(len(it.src.Body)) + it.src.Robots.Footprint()
+	return it.src.Footprint()
 }
 
 // source returns the source of body named name: the one kept for the same
@@ -99,6 +101,31 @@ func (p *sourceLRU) source(name string, body []byte) *tester.Source {
 	p.bytes += it.weight
 	p.evict()
 	return src
+}
+
+// reweigh weighs src again, if it is kept, after a request used it: what
+// the request built on it (a reading, deciders) is counted from now on,
+// and the least recently used files make room for it.
+func (p *sourceLRU) reweigh(src *tester.Source) {
+	if p == nil || src == nil || len(src.Body) > robotstxt.DefaultMaxBytes {
+		return
+	}
+	key := sourceKey{name: src.Name, hash: maphash.Bytes(p.seed, src.Body), size: len(src.Body)}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e, ok := p.items[key]
+	if !ok {
+		return
+	}
+	it := e.Value.(*sourceItem)
+	if it.src != src {
+		return
+	}
+	if w := it.measure(); w != it.weight {
+		p.bytes += w - it.weight
+		it.weight = w
+		p.evict()
+	}
 }
 
 // evict drops the least recently used files until the bytes are within

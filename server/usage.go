@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
 
@@ -174,4 +175,76 @@ func appendSignal(b []byte, v robotstxt.Signal) []byte {
 		return append(b, "null"...)
 	}
 	return appendString(b, v.String())
+}
+
+// What answering usage questions builds on a file, beyond the answer:
+// each reading the questions use (Google's, which Bing and Yandex share;
+// RFC 9309's; the original draft's; Baidu's) compiles its rule sets and,
+// on the first usage question, its usage table (robotstxt's Footprint
+// bounds both). A request holds it in flight while it runs, so that many
+// requests about heavy files wait for each other rather than all building
+// at once; the parse cache weighs what stays once the request is done.
+const (
+	// usageFactor bounds what a reading's usage table holds while it is
+	// built, per byte of the Content-Usage and Content-Signal lines: it
+	// keeps at most 16 (TestUsageMemory), and its build holds as much
+	// again.
+	usageFactor = 32
+	// liveUsageBytes is what a live file, not read yet, is taken to
+	// hold of such lines.
+	liveUsageBytes = 64 << 10
+)
+
+// usageLineBytes counts the bytes of the lines of body that may be
+// Content-Usage or Content-Signal lines (a key starting "content-", any
+// case), in what crawlers read of it: an upper bound, found without a
+// parse.
+func usageLineBytes(body []byte) int64 {
+	body = body[:min(len(body), robotstxt.DefaultMaxBytes)]
+	var n int64
+	for len(body) > 0 {
+		end := bytes.IndexAny(body, "\r\n")
+		line := body
+		if end >= 0 {
+			line, body = body[:end], body[end+1:]
+		} else {
+			body = nil
+		}
+		key := bytes.TrimLeft(line, " \t")
+		if len(key) >= 8 && bytes.EqualFold(key[:8], []byte("content-")) {
+			n += int64(len(line)) + 1
+		}
+	}
+	return n
+}
+
+// readingsOf counts the readings the questions of crawlers (and of
+// agents, read in Google's unless d is set) compile, d when it is set.
+func readingsOf(d robotstxt.Dialect, crawlers []robotstxt.Crawler, agents bool) int {
+	if d != robotstxt.DefaultDialect {
+		return 1
+	}
+	seen := map[robotstxt.Dialect]bool{}
+	if agents || len(crawlers) == 0 {
+		seen[robotstxt.Google] = true
+	}
+	for _, c := range crawlers {
+		switch c.Dialect {
+		case robotstxt.DefaultDialect, robotstxt.Bing, robotstxt.Yandex:
+			seen[robotstxt.Google] = true
+		default:
+			seen[c.Dialect] = true
+		}
+	}
+	return len(seen)
+}
+
+// usageBuildCost is what a check's usage members build, in flight: the
+// usage tables of the readings its rows use.
+func usageBuildCost(in *CheckInput) int64 {
+	lines := int64(liveUsageBytes)
+	if in.Live == nil {
+		lines = usageLineBytes(in.Robots)
+	}
+	return int64(readingsOf(in.Dialect, in.Crawlers, len(in.Agents) > 0)) * usageFactor * lines
 }

@@ -532,10 +532,15 @@ type aiFile struct {
 	r      *robotstxt.Robots
 	groups map[robotstxt.Dialect][]robotstxt.Group
 	star   map[robotstxt.Dialect]*robotstxt.Decider
+	// fields holds fieldLines' answers: every crawler asks about the *
+	// group's lines, which a file of thousands of groups and lines
+	// would otherwise read again for each (issue 34).
+	fields map[string][]int
 }
 
 func newAIFile(r *robotstxt.Robots) *aiFile {
-	return &aiFile{r: r, groups: map[robotstxt.Dialect][]robotstxt.Group{}, star: map[robotstxt.Dialect]*robotstxt.Decider{}}
+	return &aiFile{r: r, groups: map[robotstxt.Dialect][]robotstxt.Group{}, star: map[robotstxt.Dialect]*robotstxt.Decider{},
+		fields: map[string][]int{}}
 }
 
 // groupsFor returns the groups as dialect d reads them.
@@ -561,6 +566,17 @@ func (x *aiFile) starOf(d robotstxt.Dialect) *robotstxt.Decider {
 // fieldLines returns the lines of field in the groups gs (indexes in
 // dialect d's groups), ascending.
 func (x *aiFile) fieldLines(d robotstxt.Dialect, gs []int, field robotstxt.Field) []int {
+	key := fmt.Sprint(d, field, gs)
+	if out, ok := x.fields[key]; ok {
+		return out
+	}
+	out := x.readFieldLines(d, gs, field)
+	x.fields[key] = out
+	return out
+}
+
+// readFieldLines is fieldLines, read from the lines.
+func (x *aiFile) readFieldLines(d robotstxt.Dialect, gs []int, field robotstxt.Field) []int {
 	groups := x.groupsFor(d)
 	var out []int
 	for _, gi := range gs {
@@ -701,6 +717,9 @@ func (x *aiFile) notInherited(rows []aiRow, urls []string) []AIFinding {
 		star     []int // the * group's lines
 		agents   []int // the user-agent lines of their groups
 		weighty  bool  // a crawler for whom the line matters: search or AI
+		// starOf notes the readings whose * lines star holds: they are
+		// the same for every crawler of a reading, added once.
+		starOf map[robotstxt.Dialect]bool
 	}
 	var usage, signal miss
 	for i := range rows {
@@ -722,7 +741,13 @@ func (x *aiFile) notInherited(rows []aiRow, urls []string) []AIFinding {
 		if su := x.fieldLines(w.dialect, starGroups, robotstxt.FieldContentUsage); len(su) > 0 && !flagged[w.c.Name] &&
 			len(x.fieldLines(w.dialect, g.Groups, robotstxt.FieldContentUsage)) == 0 {
 			usage.crawlers = append(usage.crawlers, w.c.Name)
-			usage.star = append(usage.star, su...)
+			if !usage.starOf[w.dialect] {
+				if usage.starOf == nil {
+					usage.starOf = map[robotstxt.Dialect]bool{}
+				}
+				usage.starOf[w.dialect] = true
+				usage.star = append(usage.star, su...)
+			}
 			usage.agents = append(usage.agents, g.Lines[0])
 			usage.weighty = usage.weighty || weighty
 		}

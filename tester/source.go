@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
@@ -54,6 +55,8 @@ type Source struct {
 	// once per asker: a service asks one Source about the same crawlers
 	// again and again. At most maxDeciders are kept.
 	deciders map[deciderKey]*robotstxt.Decider
+	// deciderBytes bounds what the kept deciders hold (see Footprint).
+	deciderBytes atomic.Int64
 	// noField is whether no line reads as a field, found once: a
 	// service asks the same Source again and again.
 	noField     bool
@@ -505,6 +508,31 @@ func (f *Source) decider(a *fetch.Answer, q robotstxt.Query) *robotstxt.Decider 
 	}
 	if len(f.deciders) < maxDeciders {
 		f.deciders[k] = d
+		f.deciderBytes.Add(deciderWeight(d))
 	}
 	return d
+}
+
+// deciderWeight bounds what a kept decider holds beside the file's
+// readings (which Robots.Footprint counts, the usage table too): the
+// decider, the groups and lines it chose, its rule sets, and its usage
+// answer's state (which of its groups have usage rules). Its strings
+// point into the file or are the asker's, cloned.
+func deciderWeight(d *robotstxt.Decider) int64 {
+	g := d.Decide("/").Group
+	n := int64(len(g.Groups) + len(g.Lines))
+	return 1024 + 2*int64(len(g.Token)) + 64*n
+}
+
+// Footprint bounds the bytes the source keeps: its body, the file parsed
+// with what its questions build (robotstxt.Robots.Footprint: the usage
+// table too), and the deciders it keeps for the askers that come back
+// (at most 64). It grows as readings and deciders are built: a cache that
+// keeps sources weighs them again after each use.
+func (f *Source) Footprint() int64 {
+	n := int64(cap(f.Body)) + f.deciderBytes.Load() + 512
+	if f.Robots != nil {
+		n += f.Robots.Footprint()
+	}
+	return n
 }

@@ -96,6 +96,12 @@ type Options struct {
 	Timeout time.Duration
 	// Concurrency bounds the lookups at once (default DefaultConcurrency).
 	Concurrency int
+	// Budget bounds the time the Verifier's DNS work may take, from its
+	// first lookup (0: no bound): past it, lookups in flight are cut and
+	// no address is looked up any more; their claims are unverified, and
+	// Stats.Skipped counts the addresses not looked up. A silent resolver
+	// otherwise costs Timeout per address (over Concurrency at once).
+	Budget time.Duration
 	// Store, when not nil, keeps DNS answers across runs (key "fcrdns
 	// ADDR") for CacheTTL (default DefaultCacheTTL).
 	Store    store.Store
@@ -114,6 +120,9 @@ type Verifier struct {
 	cache  map[netip.Addr]*dnsEntry
 	old    map[netip.Addr]*dnsEntry
 	stats  Stats
+	// end is when the DNS budget is spent, set at the first lookup
+	// (zero: not started, or no budget).
+	end time.Time
 }
 
 // Stats counts a Verifier's DNS work.
@@ -122,6 +131,9 @@ type Stats struct {
 	Cached    int64 `json:"cached"`    // answers taken from the store
 	Failures  int64 `json:"failures"`  // lookups that gave no answer (timeouts, errors)
 	Addresses int64 `json:"addresses"` // distinct addresses asked about
+	// Skipped counts the addresses not looked up because the DNS budget
+	// (Options.Budget) was spent: their claims are unverified.
+	Skipped int64 `json:"skipped"`
 }
 
 // dnsEntry is one address's DNS answer; done closes when it is in.
@@ -310,9 +322,16 @@ func (v *Verifier) lookup(ctx context.Context, ip netip.Addr) dnsAnswer {
 			return e.ans
 		}
 	}
+	ctx, cancel, ok := v.budget(ctx)
+	if !ok {
+		v.count(func(s *Stats) { s.Skipped++ })
+		return e.ans
+	}
+	defer cancel()
 	select {
 	case v.sem <- struct{}{}:
 	case <-ctx.Done():
+		v.count(func(s *Stats) { s.Skipped++ })
 		return e.ans
 	}
 	e.ans = v.resolve(ctx, ip)
@@ -323,6 +342,25 @@ func (v *Verifier) lookup(ctx context.Context, ip netip.Addr) dnsAnswer {
 		}
 	}
 	return e.ans
+}
+
+// budget returns ctx bounded by the end of the DNS budget (started now
+// if it is the first lookup), or false when the budget is spent.
+func (v *Verifier) budget(ctx context.Context) (context.Context, context.CancelFunc, bool) {
+	if v.opts.Budget <= 0 {
+		return ctx, func() {}, true
+	}
+	v.mu.Lock()
+	if v.end.IsZero() {
+		v.end = time.Now().Add(v.opts.Budget)
+	}
+	end := v.end
+	v.mu.Unlock()
+	if !time.Now().Before(end) {
+		return ctx, nil, false
+	}
+	ctx, cancel := context.WithDeadline(ctx, end)
+	return ctx, cancel, true
 }
 
 func (v *Verifier) count(f func(*Stats)) {

@@ -62,6 +62,10 @@ claimed identity is checked (verified, spoofed or unverified).
                       repeatable; URLs are fetched once a day
   --dns=false         no reverse DNS: only address lists verify
   --resolver ADDR     the DNS server (host:port), default the system's
+  --dns-budget D      the time reverse DNS may take in all (default 2m, 0:
+                      no bound); past it, no address is looked up and the
+                      claims left count as unverified (the report says how
+                      many addresses)
   --unknown-bots      list the bot-like agents the catalogue does not know
   --top N             disallowed paths shown per crawler (default 10)
   --json              the report as JSON (see docs/audit.md: the names are
@@ -101,6 +105,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	format := fs.String("format", "auto", "log format")
 	dnsOn := fs.Bool("dns", true, "reverse DNS")
 	resolver := fs.String("resolver", "", "DNS server")
+	dnsBudget := fs.Duration("dns-budget", DefaultDNSBudget, "total DNS time")
 	unknown := fs.Bool("unknown-bots", false, "unknown bots")
 	top := fs.Int("top", audit.DefaultTopPaths, "paths per crawler")
 	jsonOut := fs.Bool("json", false, "JSON output")
@@ -131,6 +136,8 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("--robots and --origin --store both give robots.txt versions: choose one")
 	case !*dnsOn && *resolver != "":
 		return fail("--resolver applies only with DNS on (it is the server reverse DNS asks)")
+	case *dnsBudget < 0:
+		return fail("--dns-budget %v: want 0 (no bound) or more", *dnsBudget)
 	}
 	if slices.Contains(logs, "-") && slices.ContainsFunc(robotsSpecs, func(s string) bool { return s == "-" || strings.HasSuffix(s, "=-") }) {
 		return fail("standard input cannot be both a log and a robots.txt")
@@ -188,7 +195,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 
 	var v *verify.Verifier
-	vopts := &verify.Options{NoDNS: !*dnsOn, Resolver: *resolver}
+	vopts := &verify.Options{NoDNS: !*dnsOn, Resolver: *resolver, Budget: *dnsBudget}
 	if *dnsOn {
 		if s, err := openSt(); err == nil {
 			vopts.Store = s
@@ -398,6 +405,10 @@ func (c countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// DefaultDNSBudget is the time an audit's reverse DNS may take in all
+// (--dns-budget): a silent resolver costs 3 s an address, over 16 at once.
+const DefaultDNSBudget = 2 * time.Minute
+
 // auditRead reads one log into a.
 func auditRead(ctx context.Context, a *audit.Auditor, name string, stdin io.Reader, stderr io.Writer, showBar bool, i, n int) error {
 	var raw io.Reader
@@ -586,6 +597,9 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 	if dnsOn {
 		d := r.Verification.DNS
 		id += fmt.Sprintf("reverse DNS on: %s addresses looked up, %s from the store, %s lookups failed.", grouped(d.Lookups), grouped(d.Cached), grouped(d.Failures))
+		if d.Skipped > 0 {
+			id += fmt.Sprintf(" %s addresses not looked up: the DNS budget (--dns-budget) was spent; their claims count as unverified.", grouped(d.Skipped))
+		}
 	} else {
 		id += "reverse DNS off."
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -19,6 +20,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/miekg/dns"
@@ -469,5 +471,81 @@ func TestAuditRangesURL(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "", "audit", "--dns=false", "--ip-ranges", srv.URL+"/x.json", "--robots", robots, log); code != 2 || !strings.Contains(stderr, "name one") {
 		t.Errorf("a bare URL of no crawler: exit %d, %q", code, stderr)
+	}
+}
+
+// TestAuditBomb: a zstd log that decompresses to 256 MiB of newlines
+// from a few hundred KB (issue 34: 4 GiB in 132 KB ran audit past 120 s)
+// stops within seconds, exit 2, with an error that says why.
+func TestAuditBomb(t *testing.T) {
+	robots := writeTemp(t, "robots.txt", auditRobo)
+	var buf bytes.Buffer
+	z, err := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := bytes.Repeat([]byte{'\n'}, 1<<20)
+	for range 256 {
+		z.Write(line)
+	}
+	z.Close()
+	log := writeTemp(t, "bomb.log.zst", buf.String())
+	start := time.Now()
+	code, _, stderr := runCmd(t, "", "audit", "--dns=false", "--quiet", "--robots", robots, log)
+	took := time.Since(start)
+	t.Logf("%d bytes: exit %d in %v: %s", buf.Len(), code, took.Round(time.Millisecond), strings.TrimSpace(stderr))
+	if code != 2 || !strings.Contains(stderr, "decompression bomb") || !strings.Contains(stderr, "bomb.log.zst") {
+		t.Errorf("exit %d, stderr %q; want 2 and the file named as a decompression bomb", code, stderr)
+	}
+	if took > 20*time.Second {
+		t.Errorf("took %v to stop", took)
+	}
+}
+
+// TestAuditDNSBudget: 300 Googlebot claims from distinct addresses, a
+// resolver on loopback that never answers, --dns-budget 1s: the audit ends
+// within seconds (without it, 300 x 3 s / 16: about a minute), every claim
+// unverified, the addresses not looked up counted in the JSON and said in
+// the text.
+func TestAuditDNSBudget(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	go func() {
+		buf := make([]byte, 2048)
+		for {
+			if _, _, err := pc.ReadFrom(buf); err != nil {
+				return
+			}
+		}
+	}()
+	robots := writeTemp(t, "robots.txt", auditRobo)
+	var b strings.Builder
+	for i := range 300 {
+		b.WriteString(auditLine(fmt.Sprintf("66.249.%d.%d", i/250, i%250+1), "10/Nov/2026:12:00:00 +0000", "/a", auditGB))
+	}
+	log := writeTemp(t, "access.log", b.String())
+	start := time.Now()
+	_, out, stderr := runCmd(t, "", "audit", "--json", "--resolver", pc.LocalAddr().String(), "--store", "memory", "--dns-budget", "1s", "--robots", robots, log)
+	took := time.Since(start)
+	var rep audit.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s %s", err, out, stderr)
+	}
+	r := &rep
+	d := r.Verification.DNS
+	t.Logf("%v: %+v", took.Round(time.Millisecond), d)
+	if took > 15*time.Second {
+		t.Errorf("the audit took %v with a 1 s DNS budget", took)
+	}
+	gb := crawlerOf(r, "Googlebot")
+	if gb == nil || gb.Unverified != 300 || d.Skipped == 0 || d.Skipped+d.Lookups != d.Addresses {
+		t.Fatalf("Googlebot %+v, DNS %+v (%s)", gb, d, stderr)
+	}
+	_, text, _ := runCmd(t, "", "audit", "--resolver", pc.LocalAddr().String(), "--store", "memory", "--dns-budget", "1s", "--robots", robots, log)
+	if !strings.Contains(strings.Join(strings.Fields(text), " "), "not looked up: the DNS budget (--dns-budget) was spent") {
+		t.Errorf("the text does not say the budget was spent:\n%s", text)
 	}
 }
