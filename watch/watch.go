@@ -79,7 +79,7 @@ type Watch struct {
 	// table, purposes expanded.
 	Crawlers []string `json:"crawlers"`
 	// Asked are the crawlers and purposes as the spec named them.
-	Asked   []string      `json:"asked,omitempty"`
+	Asked []string      `json:"asked,omitempty"`
 	Every time.Duration `json:"every_ns"`
 	// Webhook and Secret are kept in the store sealed (Sealed), never in
 	// clear; a watch of an older store, kept in clear, still loads.

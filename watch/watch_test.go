@@ -603,4 +603,3 @@ func TestRedactWebhook(t *testing.T) {
 		}
 	}
 }
-
