@@ -388,12 +388,23 @@ func (e *Engine) scanOutbox(ctx context.Context) {
 		}
 		return
 	}
+	found := make([]*outboxEntry, 0, len(ents))
 	for _, kv := range ents {
 		var ent outboxEntry
 		if json.Unmarshal(kv.Value, &ent) != nil || ent.ID == "" {
 			e.store.Delete(ctx, kv.Key) // damaged: nothing to send
 			continue
 		}
+		found = append(found, &ent)
+	}
+	// Oldest first, so that each host's queue starts with its oldest.
+	slices.SortFunc(found, func(a, b *outboxEntry) int {
+		if c := compare(a.Seq, b.Seq); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	for _, ent := range found {
 		w := e.load(ctx, ent.Watch)
 		if w != nil && w.unreadable != "" {
 			continue // for a server with the key of its webhook
@@ -402,7 +413,7 @@ func (e *Engine) scanOutbox(ctx context.Context) {
 			e.dropEntry(ctx, ent.ID)
 			continue
 		}
-		e.queue(&ent, webhookHost(w.Webhook))
+		e.queue(ent, webhookHost(w.Webhook))
 	}
 }
 

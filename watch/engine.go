@@ -774,7 +774,10 @@ func (e *Engine) checkOrigin(ctx context.Context, origin string, ws []*Watch, no
 	anyDue := false
 	for i, w := range ws {
 		states[i] = e.loadState(ctx, w.ID)
-		before[i] = digest(states[i])
+		// The check that found a change, and the state it started from,
+		// make its delivery id: the same change found again later (a
+		// file that goes back and forth) is another alert.
+		before[i] = fmt.Sprintf("%d %d %s", states[i].Checks, states[i].LastCheck.UnixNano(), digest(states[i]))
 		if !now.Before(states[i].NextCheck) {
 			anyDue = true
 		}
