@@ -189,3 +189,42 @@ func TestWatchSlowOrigin(t *testing.T) {
 		t.Errorf("the quick origin was fetched %d times in 10 s while the slow one hung, want 3 or more", n)
 	}
 }
+
+// TestWatchSitemapWarnings: the <loc>s a watch leaves out of its sitemap
+// (past the 100 URLs, not on the origin, past the 10 MiB read) are said
+// in its status, not dropped without a word.
+func TestWatchSitemapWarnings(t *testing.T) {
+	var srv *httptest.Server
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `<?xml version="1.0"?><urlset>`)
+		switch r.URL.Path {
+		case "/many.xml":
+			for i := range 120 {
+				fmt.Fprintf(w, "<url><loc>%s/p%d</loc></url>\n", srv.URL, i)
+			}
+			io.WriteString(w, "<url><loc>https://elsewhere.example/x</loc></url>")
+		case "/huge.xml":
+			fmt.Fprintf(w, "<url><loc>%s/first</loc></url>\n", srv.URL)
+			pad := strings.Repeat(" ", 1<<20)
+			for range 11 {
+				io.WriteString(w, "<!--"+pad+"-->\n")
+			}
+			fmt.Fprintf(w, "<url><loc>%s/late</loc></url>\n", srv.URL)
+		}
+		io.WriteString(w, `</urlset>`)
+	}))
+	defer srv.Close()
+	ts := newTestServer(t, &Options{AllowPrivate: true})
+	for _, c := range []struct{ path, want string }{
+		{"/many.xml", "22 <loc> URLs left out, past the 100 URLs a watch asks about"},
+		{"/huge.xml", "over 10 MiB"},
+	} {
+		r := post(t, ts.URL+"/v1/watches", fmt.Sprintf(`{"origin": %q, "urls": ["/"], "sitemap": "%s%s"}`, srv.URL, srv.URL, c.path))
+		if r.status != 201 {
+			t.Fatalf("%s: %d %s", c.path, r.status, r.body)
+		}
+		if !strings.Contains(string(r.body), c.want) {
+			t.Errorf("%s: no warning %q in %.300s", c.path, c.want, r.body[min(len(r.body), len(r.body)-300):])
+		}
+	}
+}
