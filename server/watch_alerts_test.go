@@ -223,8 +223,10 @@ func TestWatchSitemapWarnings(t *testing.T) {
 		if r.status != 201 {
 			t.Fatalf("%s: %d %s", c.path, r.status, r.body)
 		}
-		if !strings.Contains(string(r.body), c.want) {
-			t.Errorf("%s: no warning %q in %.300s", c.path, c.want, r.body[min(len(r.body), len(r.body)-300):])
+		ws, _ := r.json(t)["warnings"].([]any)
+		if !strings.Contains(fmt.Sprint(ws), c.want) {
+			t.Errorf("%s: warnings %q, want %q", c.path, ws, c.want)
 		}
+
 	}
 }
