@@ -103,7 +103,7 @@ func Verify(secret, id string, body []byte, header string, now time.Time) error 
 		}
 	}
 	if ts == "" || len(sigs) == 0 {
-		return errors.New("watch: the signature has no t=... or no v1=...")
+		return errors.New("watch: the signature lacks its time (t=) or its HMAC (v1=)")
 	}
 	sec, err := strconv.ParseInt(ts, 10, 64)
 	if err != nil {

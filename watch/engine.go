@@ -591,18 +591,6 @@ func (e *Engine) sync(ctx context.Context) ([]*Watch, error) {
 	return out, nil
 }
 
-// watchIDs returns the ids of the watches known, sorted.
-func (e *Engine) watchIDs() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	ids := make([]string, 0, len(e.watches))
-	for id := range e.watches {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
-}
-
 // load reads watch id from the store; nil when there is none.
 func (e *Engine) load(ctx context.Context, id string) *Watch {
 	b, ok, err := e.store.Get(ctx, watchPrefix+id)
