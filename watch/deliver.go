@@ -181,10 +181,11 @@ func webhookHost(raw string) string {
 	return strings.ToLower(u.Host)
 }
 
-// alertOps are the store operations that record an alert in the outbox,
-// or nil when w has no webhook.
+// outboxOp is the store operation that records an alert in the outbox,
+// with the entry it writes; nil when w has no webhook (a webhook this
+// server cannot unseal is one: another server may send it).
 func (e *Engine) outboxOp(w *Watch, a *Alert, id string, seq int64) (*outboxEntry, *store.Op, error) {
-	if w.Webhook == "" {
+	if w.Webhook == "" && w.unreadable == "" {
 		return nil, nil, nil
 	}
 	body, err := json.Marshal(a)
@@ -261,11 +262,13 @@ func (e *Engine) runHost(ctx context.Context, host string, q *hostQueue) {
 			o.mu.Unlock()
 			return
 		}
+		// Taken off the queue now: an alert queued meanwhile with an
+		// older Seq goes before the rest, not before this one.
 		ent := q.items[0]
+		q.items = q.items[1:]
 		o.mu.Unlock()
 		e.deliverEntry(ctx, ent)
 		o.mu.Lock()
-		q.items = q.items[1:]
 		delete(o.known, ent.ID)
 		o.mu.Unlock()
 	}
@@ -281,10 +284,11 @@ func (e *Engine) deliverEntry(ctx context.Context, ent *outboxEntry) {
 			return // another engine sends it, or the store is away: a later scan
 		}
 		defer e.leaser.Release(context.WithoutCancel(ctx), sendLeasePrefix+ent.ID, e.owner)
-		// Sent and deleted by another engine meanwhile?
-		if _, ok, err := e.store.Get(ctx, outboxPrefix+ent.ID); err != nil || !ok {
-			return
-		}
+	}
+	// Sent and deleted meanwhile (by another engine, or by this one when
+	// a scan read it just before)?
+	if _, ok, err := e.store.Get(ctx, outboxPrefix+ent.ID); err != nil || !ok {
+		return
 	}
 	w := e.load(ctx, ent.Watch)
 	if w != nil && w.unreadable != "" {

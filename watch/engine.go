@@ -573,6 +573,12 @@ func (e *Engine) sync(ctx context.Context) ([]*Watch, error) {
 		w := known[id]
 		if w == nil {
 			w = e.load(ctx, id)
+			if w != nil && w.Sealed == "" && (w.Webhook != "" || w.Secret != "") {
+				// Kept in clear by an older server: sealed now.
+				if err := e.putWatch(ctx, w); err != nil {
+					e.log.Warn("watch: a webhook kept in clear is not sealed yet", "watch", id, "err", err)
+				}
+			}
 		}
 		if w != nil {
 			keep[id] = w
