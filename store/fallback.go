@@ -566,6 +566,9 @@ func (f *Fallback) Apply(ctx context.Context, ops []Op) error {
 	}
 	if f.usePrimary(part) {
 		err := pb.Apply(ctx, ops)
+		if errors.Is(err, ErrNoBatch) {
+			return err // a refusal of the batch, not a failure of the primary
+		}
 		if f.settle(ctx, part, err) {
 			if err == nil {
 				for _, op := range ops {
