@@ -725,6 +725,11 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 			// Answers still come, from memory: ready, and saying so.
 			out["degraded"] = h.Message
 		}
+		if n := storeopen.Notice(s.store); n != "" {
+			// The file was set aside at start: what it held (the
+			// watches too) is not in this run.
+			out["damaged"] = n + "; the watches, history and cache it held are in the file moved aside"
+		}
 	}
 	writeJSON(w, http.StatusOK, out)
 }

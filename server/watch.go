@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,8 +11,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/store/storeopen"
 	"github.com/seed53c283f5/robotstxt/tester"
 	"github.com/seed53c283f5/robotstxt/watch"
 )
@@ -33,6 +36,65 @@ type WatchOptions struct {
 	// tests shorten them.
 	PollInterval, Backoff time.Duration
 	Jitter                func(time.Duration) time.Duration
+	// Key seals the webhooks and secrets of the watches in the store
+	// (watch.KeySize bytes; see watch.KeyFromFile). nil means a random key
+	// for this run: the webhooks of the watches kept are then unreadable
+	// after a restart.
+	Key []byte
+	// AdminToken, when set, reads, lists and deletes every watch, given
+	// in the AdminHeader; without it, only a watch's owner does, with the
+	// owner secret its creation answered (OwnerHeader).
+	AdminToken string
+}
+
+// The headers that prove a right on watches.
+const (
+	// OwnerHeader carries owner secrets, as POST /v1/watches answers
+	// them: one, or several separated by commas (at most
+	// maxOwnerSecrets). On a POST, the first one owns the new watch too.
+	OwnerHeader = "X-Robotstxt-Owner"
+	// AdminHeader carries the admin token (WatchOptions.AdminToken).
+	AdminHeader = "X-Robotstxt-Admin"
+)
+
+// maxOwnerSecrets bounds the owner secrets one request gives.
+const maxOwnerSecrets = 64
+
+// webhookRefused are the special-purpose ranges (the IANA registries of
+// IPv4 and IPv6 special-purpose addresses) that no webhook may be on,
+// even with --allow-private, beside the ones the guard refuses: they are
+// for documentation, benchmarks or other uses than delivery.
+var webhookRefused = []struct {
+	prefix netip.Prefix
+	use    string
+}{
+	{netip.MustParsePrefix("192.0.2.0/24"), "documentation (TEST-NET-1)"},
+	{netip.MustParsePrefix("198.51.100.0/24"), "documentation (TEST-NET-2)"},
+	{netip.MustParsePrefix("203.0.113.0/24"), "documentation (TEST-NET-3)"},
+	{netip.MustParsePrefix("2001:db8::/32"), "documentation"},
+	{netip.MustParsePrefix("3fff::/20"), "documentation"},
+	{netip.MustParsePrefix("198.18.0.0/15"), "benchmarking"},
+	{netip.MustParsePrefix("2001:2::/48"), "benchmarking"},
+	{netip.MustParsePrefix("192.0.0.0/24"), "IETF protocol assignments"},
+	{netip.MustParsePrefix("192.88.99.0/24"), "the deprecated 6to4 relay anycast"},
+	{netip.MustParsePrefix("240.0.0.0/4"), "reserved"},
+	{netip.MustParsePrefix("0.0.0.0/8"), "this network"},
+	{netip.MustParsePrefix("100::/64"), "discard-only"},
+	{netip.MustParsePrefix("2001:10::/28"), "ORCHID"},
+	{netip.MustParsePrefix("2001:20::/28"), "ORCHIDv2"},
+	{netip.MustParsePrefix("5f00::/16"), "segment routing (SRv6) SIDs"},
+}
+
+// webhookRange is the use of the special-purpose range a is in, when a
+// webhook may not be there; "" otherwise.
+func webhookRange(a netip.Addr) string {
+	a = a.Unmap().WithZone("")
+	for _, r := range webhookRefused {
+		if r.prefix.Contains(a) {
+			return r.use
+		}
+	}
+	return ""
 }
 
 // initWatches makes the server's watch engine over its store: checks
@@ -73,12 +135,30 @@ func (s *Server) initWatches() error {
 		MaxWatches:   o.MaxWatches,
 		MaxPerClient: o.MaxPerClient,
 		Logger:       s.log,
+		Key:          o.Key,
+		Drain:        s.opts.ShutdownTimeout,
+		ClientKey: func(c string) string {
+			// A watch of an older store records the full address.
+			if a, err := netip.ParseAddr(c); err == nil {
+				return clientKey(a).String()
+			}
+			return c
+		},
+		Durable: s.storeDurable,
 	})
 	if err != nil {
 		return fmt.Errorf("server: %w", err)
 	}
 	s.watches = e
-	s.metrics.registry.MustRegister(e.Collector())
+	s.metrics.registry.MustRegister(e.Collector(), prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "robotstxt_store_damaged",
+		Help: "1 when the store's file was found damaged at start and moved aside: the cache, history and watches it held are not in this run (see /readyz).",
+	}, func() float64 {
+		if storeopen.Notice(s.store) != "" {
+			return 1
+		}
+		return 0
+	}))
 	if len(o.Specs) > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
@@ -110,9 +190,6 @@ func (s *Server) startWatches(ctx context.Context) (stop func()) {
 // guard checks the address again when the alert is posted.
 func (s *Server) checkWebhook(ctx context.Context, u *url.URL) error {
 	g := s.guard
-	if g.AllowPrivate {
-		return nil
-	}
 	host := u.Hostname()
 	port := u.Port()
 	if port == "" {
@@ -126,6 +203,14 @@ func (s *Server) checkWebhook(ctx context.Context, u *url.URL) error {
 	addrs, err := g.lookup(ctx, "ip", host)
 	if err != nil {
 		return fmt.Errorf("%s does not resolve: %v", host, err)
+	}
+	for _, a := range addrs {
+		if use := webhookRange(a); use != "" {
+			return fmt.Errorf("%s is an address for %s, not for delivery: alerts go to public addresses only", a.Unmap(), use)
+		}
+	}
+	if g.AllowPrivate {
+		return nil
 	}
 	for _, a := range addrs {
 		if g.exempt[netip.AddrPortFrom(a, portNum(port))] {
@@ -151,8 +236,91 @@ func watchError(err error) *Error {
 		return &Error{Status: http.StatusTooManyRequests, Message: we.Msg}
 	case errors.As(err, &we):
 		return badField(we.Field, "%s", we.Msg)
+	case errors.Is(err, watch.ErrNotDurable):
+		return &Error{Status: http.StatusServiceUnavailable, Retry: 30,
+			Message: "the store cannot keep watches now (" + strings.TrimPrefix(err.Error(), "watch: ") + "): try again when it is back"}
 	}
 	return nil
+}
+
+// storeDurable says whether a write to the store lasts: not when the
+// store fell back to memory (Redis away, a bbolt file held by another
+// process). A store that can be asked (Redis) is asked first.
+func (s *Server) storeDurable(ctx context.Context) error {
+	if p, ok := s.store.(interface{ Ping(context.Context) error }); ok {
+		ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		p.Ping(ctx)
+		cancel()
+	}
+	if h := storeopen.Health(s.store); h.Degraded {
+		return errors.New(h.Message)
+	}
+	return nil
+}
+
+// isAdmin reports whether r gives the admin token of the watches.
+func (s *Server) isAdmin(r *http.Request) bool {
+	t := s.opts.Watch.AdminToken
+	got := r.Header.Get(AdminHeader)
+	return t != "" && got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(t)) == 1
+}
+
+// ownerSecrets are the owner secrets r gives.
+func ownerSecrets(r *http.Request) []string {
+	var out []string
+	for _, v := range r.Header.Values(OwnerHeader) {
+		for part := range strings.SplitSeq(v, ",") {
+			if p := strings.TrimSpace(part); p != "" && len(out) < maxOwnerSecrets {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// owns reports whether r may read and delete w: with the admin token, or
+// one of w's owner secrets.
+func (s *Server) owns(r *http.Request, w *watch.Watch) bool {
+	if s.isAdmin(r) {
+		return true
+	}
+	for _, sec := range ownerSecrets(r) {
+		if w.OwnedBy(sec) {
+			return true
+		}
+	}
+	return false
+}
+
+// lookupOwned finds the watch of r's path that r owns; a watch r does not
+// own is answered as one that does not exist (404), so that ids cannot be
+// probed.
+func (s *Server) lookupOwned(r *http.Request) (string, *Error) {
+	id, e := watchID(r)
+	if e != nil {
+		return "", e
+	}
+	w, err := s.watches.Lookup(r.Context(), id)
+	if err == nil && !s.owns(r, w) {
+		err = &watch.Error{NotFound: true, Msg: fmt.Sprintf("no watch %q that you own: give its owner secret in %s", id, OwnerHeader)}
+	}
+	if err != nil {
+		if e := watchError(err); e != nil {
+			return "", e
+		}
+		return "", s.failure(r.Context(), err)
+	}
+	return id, nil
+}
+
+// WatchCreated is the answer of POST /v1/watches: the watch, and its
+// owner secret, shown this once.
+type WatchCreated struct {
+	*watch.Status
+	// OwnerSecret reads, lists and deletes the watch, in the
+	// X-Robotstxt-Owner header. The server keeps only its hash: it is
+	// shown this once.
+	OwnerSecret string `json:"owner_secret"`
 }
 
 // WatchList is the answer of GET /v1/watches.
@@ -168,7 +336,11 @@ func (s *Server) handleWatchCreate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	wt, err := s.watches.Create(r.Context(), &sp, ClientKey(r))
+	m := watch.Maker{Client: ClientKey(r)}
+	if secs := ownerSecrets(r); len(secs) > 0 {
+		m.Owner = secs[0]
+	}
+	wt, err := s.watches.CreateAs(r.Context(), &sp, m)
 	if err != nil {
 		if e := watchError(err); e != nil {
 			writeError(w, e)
@@ -183,7 +355,7 @@ func (s *Server) handleWatchCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Location", "/v1/watches/"+wt.ID)
-	writeJSON(w, http.StatusCreated, st)
+	writeJSON(w, http.StatusCreated, &WatchCreated{Status: st, OwnerSecret: wt.OwnerSecret})
 }
 
 func (s *Server) handleWatchList(w http.ResponseWriter, r *http.Request) {
@@ -191,7 +363,11 @@ func (s *Server) handleWatchList(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	ws, err := s.watches.List(r.Context())
+	keep := func(w *watch.Watch) bool { return s.owns(r, w) }
+	if s.isAdmin(r) {
+		keep = nil
+	}
+	ws, err := s.watches.ListFunc(r.Context(), keep)
 	if err != nil {
 		writeError(w, s.failure(r.Context(), err))
 		return
@@ -217,7 +393,7 @@ func (s *Server) handleWatchGet(w http.ResponseWriter, r *http.Request) {
 		writeError(w, e)
 		return
 	}
-	id, e := watchID(r)
+	id, e := s.lookupOwned(r)
 	if e != nil {
 		writeError(w, e)
 		return
@@ -239,7 +415,7 @@ func (s *Server) handleWatchDelete(w http.ResponseWriter, r *http.Request) {
 		writeError(w, &Error{Status: http.StatusForbidden, Message: "this request comes from a page of another origin (" + err.Error() + "); the API answers its own page and clients that are not browsers"})
 		return
 	}
-	id, e := watchID(r)
+	id, e := s.lookupOwned(r)
 	if e != nil {
 		writeError(w, e)
 		return

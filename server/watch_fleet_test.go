@@ -35,7 +35,8 @@ func TestWatchFleet(t *testing.T) {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
 	id := r.json(t)["id"].(string)
-	if got := get(t, servers[1].URL+"/v1/watches/"+id); got.status != 200 {
+	own := []string{OwnerHeader, r.json(t)["owner_secret"].(string)}
+	if got := get(t, servers[1].URL+"/v1/watches/"+id, own...); got.status != 200 {
 		t.Fatalf("the other server: %d %s", got.status, got.body)
 	}
 	// Both tick at once, then again (the one that found the lease taken

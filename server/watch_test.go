@@ -82,6 +82,9 @@ func (h *hook) next(t *testing.T) (http.Header, []byte) {
 	return nil, nil
 }
 
+// serverTestKey seals the webhooks of the test servers' watches.
+var serverTestKey = []byte("server-test-key-0123456789abcdef")
+
 // watchServer is a test server whose watches run on clk, with the
 // delivery of alerts running until the test ends.
 func watchServer(t *testing.T, clk *storetest.Clock, o *Options) *testServer {
@@ -90,6 +93,9 @@ func watchServer(t *testing.T, clk *storetest.Clock, o *Options) *testServer {
 		o = &Options{AllowPrivate: true}
 	}
 	o.Now = clk.Now
+	if o.Watch.Key == nil {
+		o.Watch.Key = serverTestKey // one for every server: a fleet shares it
+	}
 	o.Watch.Backoff = time.Millisecond
 	o.Watch.Jitter = func(d time.Duration) time.Duration { return d }
 	ts := newTestServer(t, o)
@@ -122,8 +128,9 @@ func TestWatchAPI(t *testing.T) {
 	if r.status != http.StatusCreated {
 		t.Fatalf("POST: %d %s", r.status, r.body)
 	}
-	var w watch.Status
+	var w WatchCreated
 	json.Unmarshal(r.body, &w)
+	own := []string{OwnerHeader, w.OwnerSecret}
 	if w.ID == "" || r.header.Get("Location") != "/v1/watches/"+w.ID || w.State != "new" || !w.HasSecret || w.Every != "10m0s" {
 		t.Fatalf("created %s", r.body)
 	}
@@ -139,8 +146,8 @@ func TestWatchAPI(t *testing.T) {
 	if string(b) != string(b2) || hd.Get(watch.DeliveryHeader) != hd2.Get(watch.DeliveryHeader) {
 		t.Errorf("the retry differs")
 	}
-	if !watch.Verify("k", b2, hd2.Get(watch.SignatureHeader)) {
-		t.Errorf("the signature does not verify")
+	if err := watch.Verify("k", hd2.Get(watch.DeliveryHeader), b2, hd2.Get(watch.SignatureHeader), clk.Now()); err != nil {
+		t.Errorf("the signature does not verify: %v", err)
 	}
 	var a watch.Alert
 	if err := json.Unmarshal(b2, &a); err != nil {
@@ -159,12 +166,12 @@ func TestWatchAPI(t *testing.T) {
 	}
 	// The list and the watch, with its history.
 	var list WatchList
-	json.Unmarshal(get(t, ts.URL+"/v1/watches").body, &list)
+	json.Unmarshal(get(t, ts.URL+"/v1/watches", own...).body, &list)
 	if len(list.Watches) != 1 || list.Watches[0].Checks != 2 || list.Watches[0].State != "ok" || list.MinInterval != "5m0s" {
 		t.Errorf("list %+v", list)
 	}
 	var one watch.Status
-	json.Unmarshal(get(t, ts.URL+"/v1/watches/"+w.ID).body, &one)
+	json.Unmarshal(get(t, ts.URL+"/v1/watches/"+w.ID, own...).body, &one)
 	if len(one.History) != 2 || one.History[0].Flips != 3 || one.Severity != "critical" {
 		t.Errorf("watch %+v", one)
 	}
@@ -174,11 +181,11 @@ func TestWatchAPI(t *testing.T) {
 		t.Errorf("history %v", hist)
 	}
 	// Deleted: gone, and checked no more.
-	if r := do(t, "DELETE", ts.URL+"/v1/watches/"+w.ID, nil); r.status != 200 {
+	if r := do(t, "DELETE", ts.URL+"/v1/watches/"+w.ID, nil, own...); r.status != 200 {
 		t.Fatalf("DELETE: %d %s", r.status, r.body)
 	}
-	get(t, ts.URL+"/v1/watches/"+w.ID).wantError(t, 404, "")
-	do(t, "DELETE", ts.URL+"/v1/watches/"+w.ID, nil).wantError(t, 404, "")
+	get(t, ts.URL+"/v1/watches/"+w.ID, own...).wantError(t, 404, "")
+	do(t, "DELETE", ts.URL+"/v1/watches/"+w.ID, nil, own...).wantError(t, 404, "")
 	site.set("User-agent: *\nAllow: /\n")
 	clk.Advance(time.Hour)
 	watchTick(t, ts, 0)
@@ -278,8 +285,9 @@ func TestWatchServe(t *testing.T) {
 		t.Fatalf("%d %s", r.status, r.body)
 	}
 	id := r.json(t)["id"].(string)
+	own := []string{OwnerHeader, r.json(t)["owner_secret"].(string)}
 	for deadline := time.Now().Add(time.Minute); ; {
-		st := get(t, base+"/v1/watches/"+id).json(t)
+		st := get(t, base+"/v1/watches/"+id, own...).json(t)
 		if st["checks"].(float64) >= 1 {
 			break
 		}
@@ -303,9 +311,10 @@ func TestWatchFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := newTestServer(t, &Options{Watch: WatchOptions{Specs: specs}})
+	ts := newTestServer(t, &Options{Watch: WatchOptions{Specs: specs, AdminToken: "adm"}})
 	var list WatchList
-	json.Unmarshal(get(t, ts.URL+"/v1/watches").body, &list)
+	// A watch of the file has no owner: the admin lists it.
+	json.Unmarshal(get(t, ts.URL+"/v1/watches", AdminHeader, "adm").body, &list)
 	if len(list.Watches) != 1 || list.Watches[0].Every != "1h0m0s" || len(list.Watches[0].Crawlers) < 5 {
 		t.Errorf("%+v", list)
 	}

@@ -533,3 +533,76 @@ func (l *leaseTable) release(key, owner string) {
 		delete(l.m, key)
 	}
 }
+
+// Apply implements Batcher: on the primary when it is a Batcher and its
+// part (all the keys' part) answers, in memory otherwise, as Put and
+// Delete are. A primary that is no Batcher makes Apply fail with
+// ErrNoBatch.
+func (f *Fallback) Apply(ctx context.Context, ops []Op) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := CheckOps(ops); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	closed := f.closed
+	f.mu.Unlock()
+	if closed {
+		return ErrClosed
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	pb, ok := f.primary.(Batcher)
+	if !ok {
+		return ErrNoBatch
+	}
+	part := f.part(ops[0].Key)
+	for _, op := range ops[1:] {
+		if f.part(op.Key) != part {
+			return fmt.Errorf("store: %w (on parts %q and %q)", ErrNoBatch, part, f.part(op.Key))
+		}
+	}
+	if f.usePrimary(part) {
+		err := pb.Apply(ctx, ops)
+		if errors.Is(err, ErrNoBatch) {
+			return err // a refusal of the batch, not a failure of the primary
+		}
+		if f.settle(ctx, part, err) {
+			if err == nil {
+				for _, op := range ops {
+					f.clearDirty(op.Key)
+				}
+				_ = f.mem.Apply(ctx, ops)
+			}
+			return err
+		}
+	}
+	if err := f.mem.Apply(ctx, ops); err != nil {
+		return err
+	}
+	for _, op := range ops {
+		d := dirtyKey{deleted: op.Delete}
+		if !op.Delete && op.TTL > 0 {
+			d.expires = f.now().Add(op.TTL)
+		}
+		f.markDirty(op.Key, d)
+	}
+	return nil
+}
+
+// Scan implements Batcher: the primary's keys when it is a Batcher and
+// answers, memory's otherwise (what this process wrote or read lately).
+func (f *Fallback) Scan(ctx context.Context, prefix string, limit int) ([]Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if pb, ok := f.primary.(Batcher); ok && f.usePrimary("") {
+		out, err := pb.Scan(ctx, prefix, limit)
+		if f.settle(ctx, "", err) {
+			return out, err
+		}
+	}
+	return f.mem.Scan(ctx, prefix, limit)
+}

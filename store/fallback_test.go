@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strings"
 	"sync"
@@ -557,5 +558,38 @@ func TestClockTime(t *testing.T) {
 	}
 	if got := clockTime(now.Add(-24*time.Hour), now); got != "2025-05-31 18:00:00" {
 		t.Errorf("the day before: %q", got)
+	}
+}
+
+// noBatch is a memory store that, as a Redis Cluster does, refuses a
+// batch of several keys.
+type noBatch struct{ *Memory }
+
+func (n noBatch) Apply(ctx context.Context, ops []Op) error {
+	if len(ops) > 1 {
+		return fmt.Errorf("cluster: %w", ErrNoBatch)
+	}
+	return n.Memory.Apply(ctx, ops)
+}
+
+// TestFallbackNoBatch: a primary that refuses a batch (ErrNoBatch) is not
+// failing: the Fallback says the refusal, stays healthy, and writes
+// nothing to memory in its place.
+func TestFallbackNoBatch(t *testing.T) {
+	f := NewFallback(noBatch{NewMemory(nil)}, nil)
+	defer f.Close()
+	ctx := context.Background()
+	err := f.Apply(ctx, []Op{{Key: "a", Value: []byte("1")}, {Key: "b", Value: []byte("2")}})
+	if !errors.Is(err, ErrNoBatch) {
+		t.Fatalf("Apply = %v, want ErrNoBatch", err)
+	}
+	if h := f.Health(); h.Degraded {
+		t.Errorf("degraded by a refused batch: %+v", h)
+	}
+	if _, ok, _ := f.Get(ctx, "a"); ok {
+		t.Error("the refused batch was written")
+	}
+	if err := f.Apply(ctx, []Op{{Key: "a", Value: []byte("1")}}); err != nil {
+		t.Errorf("a batch of one: %v", err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"container/list"
 	"context"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -198,3 +200,60 @@ func (m *Memory) Close() error {
 
 // Health implements Reporter.
 func (m *Memory) Health() Health { return Health{Name: "memory"} }
+
+// Apply implements Batcher: every op under one lock.
+func (m *Memory) Apply(ctx context.Context, ops []Op) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := CheckOps(ops); err != nil {
+		return err
+	}
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return ErrClosed
+	}
+	for _, op := range ops {
+		if op.Delete {
+			if e, ok := m.items[op.Key]; ok {
+				m.remove(e)
+			}
+			continue
+		}
+		it := &memItem{key: op.Key, value: append([]byte(nil), op.Value...)}
+		if op.TTL > 0 {
+			it.expires = now.Add(op.TTL)
+		}
+		m.insert(it)
+	}
+	return nil
+}
+
+// Scan implements Batcher. It does not count as a use of the keys it
+// finds.
+func (m *Memory) Scan(ctx context.Context, prefix string, limit int) ([]Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	var out []Entry
+	for k, e := range m.items {
+		it := e.Value.(*memItem)
+		if !strings.HasPrefix(k, prefix) || (!it.expires.IsZero() && !now.Before(it.expires)) {
+			continue
+		}
+		out = append(out, Entry{Key: k, Value: append([]byte(nil), it.value...)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}

@@ -143,3 +143,58 @@ func checkOwner(owner string) error {
 	}
 	return nil
 }
+
+// Op is one write of Batcher.Apply: a Put of Value under Key, for TTL (0
+// or less: no limit), or, with Delete, a Delete of Key.
+type Op struct {
+	Key    string
+	Value  []byte
+	TTL    time.Duration
+	Delete bool
+}
+
+// Entry is a key and its value, as Batcher.Scan returns them.
+type Entry struct {
+	Key   string
+	Value []byte
+}
+
+// MaxBatch is the most operations one Apply takes.
+const MaxBatch = 64
+
+// ErrNoBatch is matched (errors.Is) by the error of an Apply that the
+// store cannot make in one transaction (the keys of a Redis Cluster live
+// on different masters). Nothing was written: the caller writes the keys
+// one by one, in the order that loses least.
+var ErrNoBatch = errors.New("store: these keys cannot be written in one transaction")
+
+// Batcher is implemented by stores that write several keys in one
+// transaction and list keys by prefix: the watch engine writes an alert
+// with the state that made it, so that neither is kept without the other.
+type Batcher interface {
+	// Apply makes ops, in order, in one transaction: when it returns nil
+	// every op was made; when it returns an error, none was, or (a
+	// connection lost while the store answered) all were or none. It
+	// checks every key first (CheckKey) and refuses more than MaxBatch
+	// ops.
+	Apply(ctx context.Context, ops []Op) error
+	// Scan returns the live keys that start with prefix, with their
+	// values, in byte order of the keys, at most limit of them (0 or
+	// less: no limit). It is for small sets of keys (an outbox): it may
+	// read every key of the store.
+	Scan(ctx context.Context, prefix string, limit int) ([]Entry, error)
+}
+
+// CheckOps checks the arguments of Batcher.Apply: every key with
+// CheckKey, and at most MaxBatch ops.
+func CheckOps(ops []Op) error {
+	if len(ops) > MaxBatch {
+		return fmt.Errorf("store: %d operations in one batch, more than %d", len(ops), MaxBatch)
+	}
+	for _, op := range ops {
+		if err := CheckKey(op.Key); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -2,7 +2,9 @@ package watch
 
 import (
 	"context"
+	"crypto/cipher"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,11 +17,11 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/tester"
-	"golang.org/x/sync/errgroup"
 )
 
 // Options configure an Engine. Store and Fetch are required; the zero
@@ -54,15 +56,34 @@ type Options struct {
 	MaxWatches, MaxPerClient, MaxURLs, MaxCrawlers, MaxHistory int
 	// Deliveries: an alert is tried at most Attempts times (0 means 6),
 	// waiting Backoff (0 means 2 s) after the first failure, twice as
-	// long after each next, at most 5 minutes. QueueSize bounds the
-	// alerts waiting (0 means 256), Workers the alerts sent at once (0
-	// means 4).
-	Attempts  int
-	Backoff   time.Duration
-	QueueSize int
-	Workers   int
-	// Concurrency bounds the origins a Tick checks at once (0 means 4).
+	// long after each next, at most 5 minutes. The first try waits
+	// FirstTimeout for an answer (0 means 5 s), the next ones 30 s.
+	Attempts     int
+	Backoff      time.Duration
+	FirstTimeout time.Duration
+	// Drain is how long Run and Deliver go on sending the alerts queued
+	// when their context ends (0: they stop at once); what is not sent
+	// stays in the store's outbox for the next start.
+	Drain time.Duration
+	// Concurrency bounds the checks of origins in flight at once (0
+	// means 64); each origin has at most one. Run starts the checks of
+	// the origins due and does not wait for them: a slow origin holds
+	// its own check, not the others'.
 	Concurrency int
+	// Key seals each watch's webhook and secret in the store (AES-256-GCM):
+	// 32 bytes. nil means a random key for this engine's life, so that
+	// the webhooks of the watches it made are unreadable after a restart:
+	// a service gives a key it keeps (see KeyFromFile).
+	Key []byte
+	// ClientKey turns the client a watch was made by, as an old watch
+	// records it (a full IP address), into the key Create is given now
+	// (an IPv6 /64), for the per-client bound. nil: unchanged.
+	ClientKey func(client string) string
+	// Durable, when set, says whether a write to the store lasts: it is
+	// asked before and after a watch is made or deleted, and a non-nil
+	// error refuses the change (ErrNotDurable); the service says the
+	// store fell back to memory.
+	Durable func(ctx context.Context) error
 	// Owner names this engine in the leases (0 means a random name).
 	Owner string
 	// Logger receives the engine's warnings; nil discards them.
@@ -82,8 +103,15 @@ type Engine struct {
 	leaser  store.Leaser
 	owner   string
 	client  *http.Client
-	queue   chan *delivery
+	out     *outbox
 	metrics *Metrics
+	aead    cipher.AEAD
+
+	// checking are the origins whose check is in flight; slots bounds
+	// them (Concurrency).
+	checking map[string]bool
+	slots    chan struct{}
+	checks   sync.WaitGroup
 
 	// local serialises the changes of the index and the checks of an
 	// origin when the store is not shared.
@@ -128,9 +156,8 @@ func New(o *Options) (*Engine, error) {
 	setInt(&p.MaxCrawlers, DefaultMaxCrawlers)
 	setInt(&p.MaxHistory, DefaultMaxHistory)
 	setInt(&p.Attempts, 6)
-	setInt(&p.QueueSize, 256)
-	setInt(&p.Workers, 4)
-	setInt(&p.Concurrency, 4)
+	setDefault(&p.FirstTimeout, firstTryTimeout)
+	setInt(&p.Concurrency, 64)
 	if p.Jitter == nil {
 		p.Jitter = func(every time.Duration) time.Duration {
 			return every - every/10 + time.Duration(mrand.Int64N(int64(every/5)+1))
@@ -156,7 +183,14 @@ func New(o *Options) (*Engine, error) {
 	if e.client == nil {
 		e.client = &http.Client{Timeout: 10 * time.Second}
 	}
-	e.queue = make(chan *delivery, p.QueueSize)
+	aead, err := newSealer(p.Key)
+	if err != nil {
+		return nil, err
+	}
+	e.aead = aead
+	e.out = newOutbox()
+	e.checking = map[string]bool{}
+	e.slots = make(chan struct{}, p.Concurrency)
 	e.metrics = newMetrics(e)
 	return e, nil
 }
@@ -176,11 +210,54 @@ func setInt(n *int, def int) {
 // MinInterval is how often an origin is fetched at most.
 func (e *Engine) MinInterval() time.Duration { return e.opts.MinInterval }
 
-// Create validates sp and keeps the new watch, made by client (an IP
-// address, or "" for none: the per-client bound then does not apply). Its
-// error is an *Error for a bad spec or a bound reached.
+// Create validates sp and keeps the new watch, made by client (a client
+// key, or "" for none: the per-client bound then does not apply), with a
+// new owner secret (the returned watch's OwnerSecret). Its error is an
+// *Error for a bad spec or a bound reached, ErrNotDurable when the store
+// would not keep it.
 func (e *Engine) Create(ctx context.Context, sp *Spec, client string) (*Watch, error) {
-	return e.create(ctx, sp, client, "")
+	return e.CreateAs(ctx, sp, Maker{Client: client})
+}
+
+// Maker is who makes a watch.
+type Maker struct {
+	// Client is the client's key (an IPv4 address, an IPv6 /64, a
+	// token's name), for the per-client bound; "" for none.
+	Client string
+	// Owner is an owner secret the client holds already, from an earlier
+	// Create (ValidOwnerSecret), so that one secret owns all its watches;
+	// "" for a new one.
+	Owner string
+}
+
+// CreateAs is Create, for m.
+func (e *Engine) CreateAs(ctx context.Context, sp *Spec, m Maker) (*Watch, error) {
+	if m.Owner != "" && !ValidOwnerSecret(m.Owner) {
+		return nil, badField("owner", "not an owner secret (wo_ and 43 characters, as a watch's creation answered it)")
+	}
+	if m.Owner == "" {
+		m.Owner = newOwnerSecret()
+	}
+	return e.create(ctx, sp, m, "")
+}
+
+// durable asks Options.Durable whether the store keeps writes now.
+func (e *Engine) durable(ctx context.Context) error {
+	if e.opts.Durable == nil {
+		return nil
+	}
+	if err := e.opts.Durable(ctx); err != nil {
+		return fmt.Errorf("%w: %v", ErrNotDurable, err)
+	}
+	return nil
+}
+
+// clientKey is the per-client bound's key of a watch's client.
+func (e *Engine) clientKey(c string) string {
+	if e.opts.ClientKey != nil && c != "" {
+		return e.opts.ClientKey(c)
+	}
+	return c
 }
 
 // Load keeps the watches of a file (see ParseSpecs): each gets an id made
@@ -189,7 +266,7 @@ func (e *Engine) Create(ctx context.Context, sp *Spec, client string) (*Watch, e
 func (e *Engine) Load(ctx context.Context, specs []Spec) ([]*Watch, error) {
 	var out []*Watch
 	for i := range specs {
-		w, err := e.create(ctx, &specs[i], "", specID(&specs[i]))
+		w, err := e.create(ctx, &specs[i], Maker{}, specID(&specs[i]))
 		if err != nil {
 			return out, fmt.Errorf("watch: watch %d (%s): %s", i+1, specs[i].Origin, strings.TrimPrefix(err.Error(), "watch: "))
 		}
@@ -198,12 +275,21 @@ func (e *Engine) Load(ctx context.Context, specs []Spec) ([]*Watch, error) {
 	return out, nil
 }
 
-func (e *Engine) create(ctx context.Context, sp *Spec, client, id string) (*Watch, error) {
+func (e *Engine) create(ctx context.Context, sp *Spec, m Maker, id string) (*Watch, error) {
 	w, err := e.validate(ctx, sp)
 	if err != nil {
 		return nil, err
 	}
+	if id == "" {
+		if err := e.durable(ctx); err != nil {
+			return nil, err
+		}
+	}
+	client := m.Client
 	w.Client = client
+	if m.Owner != "" {
+		w.OwnerHash = ownerHash(m.Owner)
+	}
 	w.Created = e.opts.Now().UTC()
 	w.ID = id
 	if id == "" {
@@ -211,7 +297,7 @@ func (e *Engine) create(ctx context.Context, sp *Spec, client, id string) (*Watc
 	}
 	err = e.withIndex(ctx, func(ids []string) ([]string, error) {
 		if slices.Contains(ids, w.ID) {
-			return ids, e.putJSON(ctx, watchPrefix+w.ID, w)
+			return ids, e.putWatch(ctx, w)
 		}
 		if len(ids) >= e.opts.MaxWatches {
 			return nil, &Error{Limit: true, Msg: fmt.Sprintf("this server keeps %d watches at most: delete one first", e.opts.MaxWatches)}
@@ -219,7 +305,7 @@ func (e *Engine) create(ctx context.Context, sp *Spec, client, id string) (*Watc
 		if client != "" {
 			n := 0
 			for _, id := range ids {
-				if o := e.load(ctx, id); o != nil && o.Client == client {
+				if o := e.load(ctx, id); o != nil && e.clientKey(o.Client) == client {
 					n++
 				}
 			}
@@ -227,7 +313,7 @@ func (e *Engine) create(ctx context.Context, sp *Spec, client, id string) (*Watc
 				return nil, &Error{Limit: true, Msg: fmt.Sprintf("a client makes %d watches at most: delete one first", e.opts.MaxPerClient)}
 			}
 		}
-		if err := e.putJSON(ctx, watchPrefix+w.ID, w); err != nil {
+		if err := e.putWatch(ctx, w); err != nil {
 			return nil, err
 		}
 		return append(ids, w.ID), nil
@@ -235,6 +321,18 @@ func (e *Engine) create(ctx context.Context, sp *Spec, client, id string) (*Watc
 	if err != nil {
 		return nil, err
 	}
+	if err := e.durable(ctx); err != nil && id == "" {
+		// Kept in memory only: undone, so that it is not checked.
+		e.withIndex(context.WithoutCancel(ctx), func(ids []string) ([]string, error) {
+			if i := slices.Index(ids, w.ID); i >= 0 {
+				return slices.Delete(ids, i, i+1), nil
+			}
+			return nil, nil
+		})
+		e.store.Delete(context.WithoutCancel(ctx), watchPrefix+w.ID)
+		return nil, err
+	}
+	w.OwnerSecret = m.Owner
 	e.mu.Lock()
 	e.watches[w.ID] = w
 	e.mu.Unlock()
@@ -244,6 +342,9 @@ func (e *Engine) create(ctx context.Context, sp *Spec, client, id string) (*Watc
 // Delete removes the watch id, its state and its history: no check of it
 // runs after Delete returns (one in flight may still finish, and alert).
 func (e *Engine) Delete(ctx context.Context, id string) error {
+	if err := e.durable(ctx); err != nil {
+		return err
+	}
 	found := false
 	err := e.withIndex(ctx, func(ids []string) ([]string, error) {
 		i := slices.Index(ids, id)
@@ -281,7 +382,7 @@ func (e *Engine) Delete(ctx context.Context, id string) error {
 	delete(e.next, id)
 	delete(e.last, id)
 	e.mu.Unlock()
-	return nil
+	return e.durable(ctx)
 }
 
 // Status is a watch with its state, as GET /v1/watches answers it: the
@@ -310,6 +411,9 @@ type Status struct {
 	Severity string   `json:"severity,omitempty"`
 	Version  *Version `json:"version,omitempty"`
 	Error    string   `json:"error,omitempty"`
+	// Warnings say what the watch lost when it was made (sitemap <loc>s
+	// left out), or that its webhook cannot be read.
+	Warnings []string `json:"warnings,omitempty"`
 	// History is the watch's events, newest first (GET of one watch
 	// only).
 	History []Event `json:"history,omitempty"`
@@ -334,21 +438,42 @@ func (e *Engine) Get(ctx context.Context, id string) (*Status, error) {
 // List returns every watch with its state (without history), oldest
 // first.
 func (e *Engine) List(ctx context.Context) ([]*Status, error) {
+	return e.ListFunc(ctx, nil)
+}
+
+// ListFunc is List of the watches keep keeps (nil: all).
+func (e *Engine) ListFunc(ctx context.Context, keep func(*Watch) bool) ([]*Status, error) {
 	ws, err := e.sync(ctx)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*Status, 0, len(ws))
 	for _, w := range ws {
-		out = append(out, statusOf(w, e.loadState(ctx, w.ID)))
+		if keep == nil || keep(w) {
+			out = append(out, statusOf(w, e.loadState(ctx, w.ID)))
+		}
 	}
 	return out, nil
+}
+
+// Lookup returns the watch id, for its owner to be checked (Watch.OwnedBy);
+// its error for an unknown id is an *Error with NotFound.
+func (e *Engine) Lookup(ctx context.Context, id string) (*Watch, error) {
+	w := e.load(ctx, id)
+	if w == nil {
+		return nil, &Error{NotFound: true, Msg: fmt.Sprintf("no watch %q", id)}
+	}
+	return w, nil
 }
 
 func statusOf(w *Watch, st *State) *Status {
 	s := &Status{ID: w.ID, Origin: w.Origin, URLs: w.URLs, Sitemap: w.Sitemap, Crawlers: w.Crawlers, Asked: w.Asked,
 		Every: w.Every.String(), Webhook: redactWebhook(w.Webhook), HasSecret: w.Secret != "", Created: w.Created,
-		State: "new", Checks: st.Checks, Severity: st.Severity, Version: st.Version, Error: st.Error}
+		State: "new", Checks: st.Checks, Severity: st.Severity, Version: st.Version, Error: st.Error,
+		Warnings: w.Warnings}
+	if w.unreadable != "" {
+		s.Warnings = append(slices.Clip(s.Warnings), "webhook: "+w.unreadable)
+	}
 	if st.Checks > 0 {
 		s.State = st.Fetch.State
 		t := st.LastCheck
@@ -448,6 +573,12 @@ func (e *Engine) sync(ctx context.Context) ([]*Watch, error) {
 		w := known[id]
 		if w == nil {
 			w = e.load(ctx, id)
+			if w != nil && w.Sealed == "" && (w.Webhook != "" || w.Secret != "") {
+				// Kept in clear by an older server: sealed now.
+				if err := e.putWatch(ctx, w); err != nil {
+					e.log.Warn("watch: a webhook kept in clear is not sealed yet", "watch", id, "err", err)
+				}
+			}
 		}
 		if w != nil {
 			keep[id] = w
@@ -466,18 +597,6 @@ func (e *Engine) sync(ctx context.Context) ([]*Watch, error) {
 	return out, nil
 }
 
-// watchIDs returns the ids of the watches known, sorted.
-func (e *Engine) watchIDs() []string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	ids := make([]string, 0, len(e.watches))
-	for id := range e.watches {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	return ids
-}
-
 // load reads watch id from the store; nil when there is none.
 func (e *Engine) load(ctx context.Context, id string) *Watch {
 	b, ok, err := e.store.Get(ctx, watchPrefix+id)
@@ -487,6 +606,11 @@ func (e *Engine) load(ctx context.Context, id string) *Watch {
 	var w Watch
 	if json.Unmarshal(b, &w) != nil || w.ID != id {
 		return nil
+	}
+	if w.Sealed != "" {
+		if err := e.unseal(&w); err != nil {
+			w.unreadable = err.Error()
+		}
 	}
 	return &w
 }
@@ -504,12 +628,29 @@ func (e *Engine) putJSON(ctx context.Context, key string, v any) error {
 
 // Tick checks every watch that is due now, origin by origin (at most
 // Concurrency at once), and returns when they are checked: how many
-// watches it checked. Alerts are queued, for Run (or Deliver) to send.
-// An origin another engine is checking is left to it.
+// watches it checked. Alerts go to the outbox, for Run (or Deliver) to
+// send. An origin another engine is checking is left to it, and so is one
+// whose check, started by Run, is still in flight.
 func (e *Engine) Tick(ctx context.Context) (int, error) {
+	var wg sync.WaitGroup
+	var n atomic.Int64
+	err := e.dispatch(ctx, true, &wg, &n)
+	wg.Wait()
+	if err != nil {
+		return int(n.Load()), err
+	}
+	return int(n.Load()), ctx.Err()
+}
+
+// dispatch starts the check of each origin due that is not in flight,
+// each in a goroutine of its own, and returns without waiting for them:
+// a slow origin holds its own check only. With wait it waits for a free
+// slot (Concurrency); without, an origin that finds none waits for the
+// next round. wg and n (when not nil) follow the checks it starts.
+func (e *Engine) dispatch(ctx context.Context, wait bool, wg *sync.WaitGroup, n *atomic.Int64) error {
 	ws, err := e.sync(ctx)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	now := e.opts.Now()
 	byOrigin := map[string][]*Watch{}
@@ -527,43 +668,69 @@ func (e *Engine) Tick(ctx context.Context) (int, error) {
 		origins = append(origins, o)
 	}
 	sort.Strings(origins)
-	var g errgroup.Group
-	g.SetLimit(e.opts.Concurrency)
-	var mu sync.Mutex
-	checked := 0
 	for _, o := range origins {
-		g.Go(func() error {
-			n := e.checkOrigin(ctx, o, byOrigin[o], now)
-			mu.Lock()
-			checked += n
-			mu.Unlock()
-			return nil
-		})
+		if wait {
+			select {
+			case e.slots <- struct{}{}:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		} else {
+			select {
+			case e.slots <- struct{}{}:
+			default:
+				return nil // every slot busy: the next round
+			}
+		}
+		e.mu.Lock()
+		busy := e.checking[o]
+		e.checking[o] = true
+		e.mu.Unlock()
+		if busy {
+			<-e.slots
+			continue
+		}
+		e.checks.Add(1)
+		if wg != nil {
+			wg.Add(1)
+		}
+		go func() {
+			defer e.checks.Done()
+			if wg != nil {
+				defer wg.Done()
+			}
+			c := e.checkOrigin(ctx, o, byOrigin[o], now)
+			if n != nil {
+				n.Add(int64(c))
+			}
+			e.mu.Lock()
+			delete(e.checking, o)
+			e.mu.Unlock()
+			<-e.slots
+		}()
 	}
-	g.Wait()
-	return checked, ctx.Err()
+	return nil
 }
 
 // Run checks the watches that are due every PollInterval and delivers
-// their alerts, until ctx ends; it returns when its goroutines have.
+// their alerts, until ctx ends; it returns when its goroutines have,
+// after at most Options.Drain more of deliveries.
 func (e *Engine) Run(ctx context.Context) {
-	var wg sync.WaitGroup
-	for range e.opts.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e.Deliver(ctx)
-		}()
-	}
+	delivered := make(chan struct{})
+	go func() {
+		defer close(delivered)
+		e.Deliver(ctx)
+	}()
 	t := time.NewTicker(e.opts.PollInterval)
 	defer t.Stop()
 	for {
-		if _, err := e.Tick(ctx); err != nil && ctx.Err() == nil {
+		if err := e.dispatch(ctx, false, nil, nil); err != nil && ctx.Err() == nil {
 			e.log.Warn("watch: checking", "err", err)
 		}
 		select {
 		case <-ctx.Done():
-			wg.Wait()
+			e.checks.Wait()
+			<-delivered
 			return
 		case <-t.C:
 		}
@@ -597,9 +764,14 @@ func (e *Engine) checkOrigin(ctx context.Context, origin string, ws []*Watch, no
 		defer e.leaser.Release(context.WithoutCancel(ctx), leasePrefix+origin, e.owner)
 	}
 	states := make([]*State, len(ws))
+	before := make([]string, len(ws))
 	anyDue := false
 	for i, w := range ws {
 		states[i] = e.loadState(ctx, w.ID)
+		// The check that found a change, and the state it started from,
+		// make its delivery id: the same change found again later (a
+		// file that goes back and forth) is another alert.
+		before[i] = fmt.Sprintf("%d %d %s", states[i].Checks, states[i].LastCheck.UnixNano(), digest(states[i]))
 		if !now.Before(states[i].NextCheck) {
 			anyDue = true
 		}
@@ -667,7 +839,24 @@ func (e *Engine) checkOrigin(ctx context.Context, origin string, ws []*Watch, no
 				st.History = slices.Delete(st.History, 0, n)
 			}
 		}
-		if err := e.putJSON(ctx, statePrefix+w.ID, st); err != nil {
+		var ent *outboxEntry
+		ops := make([]store.Op, 0, 2)
+		if a != nil && !baseline {
+			var op *store.Op
+			var err error
+			ent, op, err = e.outboxOp(w, a, deliveryID(w.ID, before[i], digest(st)), now.UnixNano())
+			if err != nil {
+				e.log.Warn("watch: alert not encoded", "watch", w.ID, "err", err)
+			} else if op != nil {
+				ops = append(ops, *op)
+			}
+		}
+		b, err := json.Marshal(st)
+		if err == nil {
+			ops = append(ops, store.Op{Key: statePrefix + w.ID, Value: b})
+			err = e.apply(ctx, ops)
+		}
+		if err != nil {
 			e.log.Warn("watch: state not written", "watch", w.ID, "err", err)
 			continue // not alerted either: the next check finds the change again
 		}
@@ -675,8 +864,8 @@ func (e *Engine) checkOrigin(ctx context.Context, origin string, ws []*Watch, no
 		e.metrics.checks.Inc()
 		if a != nil && !baseline {
 			e.metrics.changes.WithLabelValues(a.Severity).Inc()
-			if w.Webhook != "" {
-				e.enqueue(w, a)
+			if ent != nil {
+				e.queue(ent, webhookHost(w.Webhook))
 			}
 		}
 		e.mu.Lock()
@@ -697,4 +886,47 @@ func (e *Engine) loadState(ctx context.Context, id string) *State {
 		}
 	}
 	return st
+}
+
+// apply writes ops in one transaction when the store can; otherwise one
+// by one, in order (the outbox's alert first, then the state: a crash
+// between sends the alert again at the next check, with the same
+// delivery id, rather than losing it).
+func (e *Engine) apply(ctx context.Context, ops []store.Op) error {
+	if b, ok := e.store.(store.Batcher); ok {
+		err := b.Apply(ctx, ops)
+		if !errors.Is(err, store.ErrNoBatch) {
+			if err != nil {
+				return fmt.Errorf("watch: writing to the store: %w", err)
+			}
+			return nil
+		}
+	}
+	for _, op := range ops {
+		var err error
+		if op.Delete {
+			err = e.store.Delete(ctx, op.Key)
+		} else {
+			err = e.store.Put(ctx, op.Key, op.Value, op.TTL)
+		}
+		if err != nil {
+			return fmt.Errorf("watch: writing to the store: %w", err)
+		}
+	}
+	return nil
+}
+
+// digest is what a state says the file and the verdicts are, hashed: two
+// servers that find the same change from the same state make the same
+// delivery id of it.
+func digest(st *State) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00", st.Fetch.State)
+	if st.Version != nil {
+		fmt.Fprintf(h, "%s\x00", st.Version.Hash)
+	}
+	for _, r := range st.Verdicts {
+		fmt.Fprintf(h, "%s\x00%s\x00%t\x00", r.URL, r.Crawler, r.Allowed)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -64,8 +64,8 @@ func TestFleet(t *testing.T) {
 	if n := both(); n != 1 {
 		t.Fatalf("after the change: %d checks, want 1", n)
 	}
-	if q := len(engines[0].queue) + len(engines[1].queue); q != 1 {
-		t.Fatalf("%d alerts queued, want 1", q)
+	if q := engines[0].Pending(ctx); q != 1 {
+		t.Fatalf("%d alerts in the outbox, want 1", q)
 	}
 	if f := s.fetches.Load(); f != 2 {
 		t.Errorf("%d fetches, want 2", f)

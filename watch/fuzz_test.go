@@ -13,9 +13,9 @@ func FuzzReadLocs(f *testing.F) {
 	f.Add(`<urlset><loc><loc>a</loc></loc>`)
 	f.Add(`<!DOCTYPE html><html>`)
 	f.Fuzz(func(t *testing.T, s string) {
-		locs, err := readLocs(strings.NewReader(s), 3)
-		if err == nil && len(locs) > 3 {
-			t.Fatalf("%d URLs, more than 3", len(locs))
+		res, err := readLocs(strings.NewReader(s), 3)
+		if err == nil && len(res.locs) > 3 {
+			t.Fatalf("%d URLs, more than 3", len(res.locs))
 		}
 	})
 }

@@ -40,9 +40,9 @@ func newMetrics(e *Engine) *Metrics {
 	}
 	m.alerts = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "robotstxt_watch_alerts_total",
-		Help: "Webhook alerts, by result: sent, failed (after its tries) or dropped (the queue was full).",
+		Help: "Webhook alerts, by result: sent, failed (after its tries, or refused), or deferred (its host's queue was full: it waits in the outbox).",
 	}, []string{"result"})
-	for _, r := range []string{"sent", "failed", "dropped"} {
+	for _, r := range []string{"sent", "failed", "deferred"} {
 		m.alerts.WithLabelValues(r)
 	}
 	m.retries = prometheus.NewCounter(prometheus.CounterOpts{
@@ -58,7 +58,7 @@ var (
 	watchesDesc = prometheus.NewDesc("robotstxt_watch_watches",
 		"Watches this server knows.", nil, nil)
 	queueDesc = prometheus.NewDesc("robotstxt_watch_alert_queue",
-		"Alerts waiting to be sent.", nil, nil)
+		"Alerts of the outbox queued in this server's memory to be sent, all hosts together.", nil, nil)
 )
 
 // Describe implements prometheus.Collector.
@@ -94,11 +94,14 @@ func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	}
 	n := len(e.watches)
 	e.mu.Unlock()
+	e.out.mu.Lock()
+	queued := len(e.out.known)
+	e.out.mu.Unlock()
 	for i, id := range ids {
 		ch <- prometheus.MustNewConstMetric(lastCheckDesc, prometheus.GaugeValue, last[i], id)
 	}
 	ch <- prometheus.MustNewConstMetric(watchesDesc, prometheus.GaugeValue, float64(n))
-	ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(len(e.queue)))
+	ch <- prometheus.MustNewConstMetric(queueDesc, prometheus.GaugeValue, float64(queued))
 }
 
 // Collector returns the engine's metrics, to register in a Prometheus

@@ -16,10 +16,38 @@ import (
 // maxSitemapBytes bounds the bytes of a sitemap read for a watch.
 const maxSitemapBytes = 10 << 20
 
+// sitemapRead is what a sitemap gave: its <loc> URLs (at most the
+// bound asked), and what was left out.
+type sitemapRead struct {
+	locs []string
+	// more counts the <loc>s after the bound; long, those over 4,096
+	// bytes; cut is set when the sitemap is over 10 MiB, so that the
+	// <loc>s after its first 10 MiB were not read.
+	more, long int
+	cut        bool
+}
+
+// warnings says what a watch lost of the sitemap: over <loc>s past the
+// bound of max URLs a watch asks about, off not on the origin.
+func (r *sitemapRead) warnings(over, off, max int) []string {
+	var out []string
+	if over > 0 {
+		out = append(out, fmt.Sprintf("sitemap: %d <loc> URLs left out, past the %d URLs a watch asks about", over, max))
+	}
+	if n := off + r.long; n > 0 {
+		out = append(out, fmt.Sprintf("sitemap: %d <loc> URLs left out: not on the origin, or over 2,048 bytes", n))
+	}
+	if r.cut {
+		out = append(out, fmt.Sprintf("sitemap: over %d MiB: the <loc> URLs after its first %d MiB were not read", maxSitemapBytes>>20, maxSitemapBytes>>20))
+	}
+	return out
+}
+
 // sitemapURLs reads the <loc> URLs of the sitemap at raw, which must be
-// on origin: at most MaxURLs of them, from at most 10 MiB in at most 20 s.
-// A sitemap index is refused: name one of its sitemaps.
-func (e *Engine) sitemapURLs(ctx context.Context, origin, raw string) ([]string, error) {
+// on origin: at most MaxURLs of them (the others counted), from at most
+// 10 MiB in at most 20 s. A sitemap index is refused: name one of its
+// sitemaps.
+func (e *Engine) sitemapURLs(ctx context.Context, origin, raw string) (*sitemapRead, error) {
 	o, err := fetch.OriginOf(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%q: %s", raw, strings.TrimPrefix(err.Error(), "fetch: "))
@@ -42,23 +70,29 @@ func (e *Engine) sitemapURLs(ctx context.Context, origin, raw string) ([]string,
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("fetching %s: %s", raw, resp.Status)
 	}
-	return readLocs(io.LimitReader(resp.Body, maxSitemapBytes), e.opts.MaxURLs)
+	lr := &io.LimitedReader{R: resp.Body, N: maxSitemapBytes + 1}
+	res, err := readLocs(lr, e.opts.MaxURLs)
+	if err == nil && lr.N == 0 {
+		res.cut = true
+	}
+	return res, err
 }
 
-// readLocs reads the <loc> elements of a sitemap's <urlset>, at most max.
-func readLocs(r io.Reader, max int) ([]string, error) {
+// readLocs reads the <loc> elements of a sitemap's <urlset>: at most max
+// of them, and counts the others.
+func readLocs(r io.Reader, max int) (*sitemapRead, error) {
 	d := xml.NewDecoder(r)
 	d.Strict = false
-	var out []string
-	inLoc, root := false, ""
+	res := &sitemapRead{}
+	inLoc, root, long := false, "", false
 	var b strings.Builder
-	for len(out) < max {
+	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			if len(out) > 0 {
+			if len(res.locs) > 0 {
 				break // cut at the size bound: the URLs read so far
 			}
 			return nil, fmt.Errorf("not a sitemap: %v", err)
@@ -75,18 +109,27 @@ func readLocs(r io.Reader, max int) ([]string, error) {
 				}
 			}
 			if t.Name.Local == "loc" {
-				inLoc = true
+				inLoc, long = true, false
 				b.Reset()
 			}
 		case xml.CharData:
-			if inLoc && b.Len() < 4096 {
+			if inLoc && b.Len()+len(t) <= 4096 {
 				b.Write(t)
+			} else if inLoc {
+				long = true
 			}
 		case xml.EndElement:
 			if t.Name.Local == "loc" && inLoc {
 				inLoc = false
-				if u := strings.TrimSpace(b.String()); u != "" {
-					out = append(out, u)
+				u := strings.TrimSpace(b.String())
+				switch {
+				case long:
+					res.long++
+				case u == "":
+				case len(res.locs) < max:
+					res.locs = append(res.locs, u)
+				default:
+					res.more++
 				}
 			}
 		}
@@ -94,5 +137,5 @@ func readLocs(r io.Reader, max int) ([]string, error) {
 	if root == "" {
 		return nil, errors.New("not a sitemap: no XML in it")
 	}
-	return out, nil
+	return res, nil
 }

@@ -79,13 +79,28 @@ type Watch struct {
 	// table, purposes expanded.
 	Crawlers []string `json:"crawlers"`
 	// Asked are the crawlers and purposes as the spec named them.
-	Asked   []string      `json:"asked,omitempty"`
-	Every   time.Duration `json:"every_ns"`
-	Webhook string        `json:"webhook,omitempty"`
-	Secret  string        `json:"secret,omitempty"`
-	// Client is who made it (an IP address), for the per-client bound.
-	Client  string    `json:"client,omitempty"`
-	Created time.Time `json:"created"`
+	Asked []string      `json:"asked,omitempty"`
+	Every time.Duration `json:"every_ns"`
+	// Webhook and Secret are kept in the store sealed (Sealed), never in
+	// clear; a watch of an older store, kept in clear, still loads.
+	Webhook string `json:"webhook,omitempty"`
+	Secret  string `json:"secret,omitempty"`
+	// Sealed is the webhook and secret, sealed with the engine's key.
+	Sealed string `json:"sealed,omitempty"`
+	// Client is who made it (a client key: an IPv4 address, an IPv6
+	// /64, a token's name), for the per-client bound.
+	Client string `json:"client,omitempty"`
+	// OwnerHash is the SHA-256 of its owner secret ("" for none).
+	OwnerHash string `json:"owner,omitempty"`
+	// Warnings are what the watch lost when it was made: sitemap <loc>s
+	// left out.
+	Warnings []string  `json:"warnings,omitempty"`
+	Created  time.Time `json:"created"`
+	// OwnerSecret is the owner secret, set only on the watch Create
+	// returns: the store keeps its hash.
+	OwnerSecret string `json:"-"`
+	// unreadable says why the sealed webhook could not be read.
+	unreadable string
 }
 
 // Error is a spec the engine refuses, or a bound reached. Field names the
@@ -98,6 +113,11 @@ type Error struct {
 	// NotFound is set for an id no watch has (the server answers 404).
 	NotFound bool
 }
+
+// ErrNotDurable is matched (errors.Is) by the error of Create and Delete
+// when Options.Durable says the store would not keep the change (it fell
+// back to memory): the service answers 503.
+var ErrNotDurable = errors.New("watch: the store would not keep it")
 
 func (e *Error) Error() string {
 	if e.Field != "" {
@@ -164,16 +184,21 @@ func (e *Engine) validate(ctx context.Context, sp *Spec) (*Watch, error) {
 		return nil, badField("urls", "%d URLs, more than the %d a watch asks about", len(w.URLs), o.MaxURLs)
 	}
 	if sp.Sitemap != "" {
-		locs, err := e.sitemapURLs(ctx, w.Origin, sp.Sitemap)
+		sm, err := e.sitemapURLs(ctx, w.Origin, sp.Sitemap)
 		if err != nil {
 			return nil, badField("sitemap", "%s", err)
 		}
-		for _, u := range locs {
+		over, off := sm.more, 0
+		for _, u := range sm.locs {
 			if len(w.URLs) >= o.MaxURLs {
-				break
+				over++
+				continue
 			}
-			w.addURL(u, seen) // not on the origin: left out
+			if w.addURL(u, seen) != nil {
+				off++ // not on the origin, or too long: left out
+			}
 		}
+		w.Warnings = sm.warnings(over, off, o.MaxURLs)
 	}
 	if len(w.URLs) == 0 {
 		return nil, badField("urls", "give the URLs to watch (paths or URLs on %s), or a sitemap", w.Origin)

@@ -22,6 +22,10 @@ import (
 	"github.com/seed53c283f5/robotstxt/tester"
 )
 
+// testKey seals the webhooks of the tests' engines: one key for all, as
+// a fleet shares one.
+var testKey = []byte("0123456789abcdef0123456789abcdef")
+
 // newClock is a clock the tests move by hand.
 func newClock() *storetest.Clock {
 	return storetest.NewClock(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC))
@@ -118,7 +122,7 @@ func fetcherOver(st store.Store, now func() time.Time) func(ctx context.Context,
 func newEngine(t *testing.T, st store.Store, clk *storetest.Clock, mod func(*Options)) *Engine {
 	t.Helper()
 	o := &Options{Store: st, Fetch: fetcherOver(st, clk.Now), Now: clk.Now, Backoff: time.Millisecond,
-		Jitter: func(d time.Duration) time.Duration { return d }}
+		Jitter: func(d time.Duration) time.Duration { return d }, Key: testKey}
 	if mod != nil {
 		mod(o)
 	}
@@ -177,10 +181,11 @@ func TestAlertFlips(t *testing.T) {
 	clk.Advance(15 * time.Minute)
 	tick(t, e, 1)
 	r := rc.next(t)
-	if !Verify("s3cret", r.body, r.header.Get(SignatureHeader)) {
-		t.Errorf("the signature %q does not verify", r.header.Get(SignatureHeader))
+	sig, id := r.header.Get(SignatureHeader), r.header.Get(DeliveryHeader)
+	if err := Verify("s3cret", id, r.body, sig, clk.Now()); err != nil {
+		t.Errorf("the signature %q does not verify: %v", sig, err)
 	}
-	if Verify("other", r.body, r.header.Get(SignatureHeader)) {
+	if Verify("other", id, r.body, sig, clk.Now()) == nil {
 		t.Error("the signature verifies with another secret")
 	}
 	if r.header.Get(WatchHeader) != w.ID || r.header.Get("Content-Type") != "application/json" {
@@ -228,8 +233,28 @@ func TestAlertFlips(t *testing.T) {
 	if st, _ := e.Get(context.Background(), w.ID); len(st.History) != 2 {
 		t.Errorf("an event for no change: %+v", st.History[0])
 	}
-	if len(e.queue) != 0 {
-		t.Error("an alert for no change")
+	waitPending(t, e, 0)
+	select {
+	case r := <-rc.got:
+		t.Errorf("an alert for no change: %s", r.body)
+	default:
+	}
+}
+
+// waitPending waits (at most 10 s: a deadline for a hung test) for the
+// outbox to hold want alerts.
+func waitPending(t *testing.T, e *Engine, want int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n := e.Pending(context.Background())
+		if n == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d alerts in the outbox, want %d", n, want)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
@@ -271,10 +296,15 @@ func TestGiveUp(t *testing.T) {
 	clk := newClock()
 	e := newEngine(t, store.NewMemory(nil), clk, func(o *Options) { o.Attempts = 3 })
 	rc := newReceiver(t, 400, 500, 500, 500)
-	d := &delivery{watch: "w", url: rc.URL, id: "d", body: []byte("{}")}
-	e.send(context.Background(), d)
+	w := &Watch{ID: "w", Webhook: rc.URL}
+	d := &outboxEntry{Watch: "w", ID: "d", Body: []byte("{}")}
+	if !e.send(context.Background(), w, d) {
+		t.Error("a 400: not done with")
+	}
 	rc.next(t)
-	e.send(context.Background(), d)
+	if !e.send(context.Background(), w, d) {
+		t.Error("out of tries: not done with")
+	}
 	for range 3 {
 		rc.next(t)
 	}
@@ -301,8 +331,8 @@ func TestDeleteStops(t *testing.T) {
 	fetched := s.fetches.Load()
 	clk.Advance(time.Hour)
 	tick(t, e, 0)
-	if s.fetches.Load() != fetched || len(e.queue) != 0 {
-		t.Errorf("fetched %d times more, %d alerts", s.fetches.Load()-fetched, len(e.queue))
+	if n := e.Pending(context.Background()); s.fetches.Load() != fetched || n != 0 {
+		t.Errorf("fetched %d times more, %d alerts", s.fetches.Load()-fetched, n)
 	}
 	if _, err := e.Get(context.Background(), w.ID); err == nil {
 		t.Error("Get finds the deleted watch")
@@ -571,54 +601,5 @@ func TestRedactWebhook(t *testing.T) {
 		if got := redactWebhook(in); got != want {
 			t.Errorf("%q: %q, want %q", in, got, want)
 		}
-	}
-}
-
-// TestSlowReceiver: a receiver that never answers holds its delivery, not
-// the checks: they go on, and their alerts wait in the queue or are
-// dropped when it is full.
-func TestSlowReceiver(t *testing.T) {
-	release := make(chan struct{})
-	got := make(chan struct{}, 10)
-	hang := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got <- struct{}{}
-		<-release
-	}))
-	defer hang.Close()
-	defer close(release)
-	clk := newClock()
-	s := newSite(t, "User-agent: *\nAllow: /\n")
-	e := newEngine(t, store.NewMemory(nil), clk, func(o *Options) { o.QueueSize = 1 })
-	deliver(t, e)
-	if _, err := e.Create(context.Background(), &Spec{Origin: s.URL, URLs: []string{"/"}, Webhook: hang.URL}, ""); err != nil {
-		t.Fatal(err)
-	}
-	tick(t, e, 1)
-	for i, body := range []string{"User-agent: *\nDisallow: /\n", "User-agent: *\nAllow: /\n", "User-agent: *\nDisallow: /\n"} {
-		s.set(200, "text/plain", body)
-		clk.Advance(time.Hour)
-		tick(t, e, 1)
-		if i == 0 {
-			<-got // the first alert is held by the receiver
-		}
-	}
-	// One held by the receiver, one queued, one dropped.
-	if len(e.queue) != 1 {
-		t.Errorf("%d queued, want 1", len(e.queue))
-	}
-	if st, _ := e.Get(context.Background(), e.watchIDs()[0]); st.Checks != 4 {
-		t.Errorf("%d checks, want 4", st.Checks)
-	}
-}
-
-// TestQueueBounded: a full queue drops the alert; the check goes on.
-func TestQueueBounded(t *testing.T) {
-	e := newEngine(t, store.NewMemory(nil), newClock(), func(o *Options) { o.QueueSize = 1 })
-	w := &Watch{ID: "w", Webhook: "http://127.0.0.1:9/"}
-	for range 3 {
-		e.enqueue(w, &Alert{})
-	}
-	if len(e.queue) != 1 {
-		t.Errorf("%d queued", len(e.queue))
 	}
 }

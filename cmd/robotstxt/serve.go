@@ -114,6 +114,16 @@ finishes the requests in flight.
   --watch-min-interval D
                         how often an origin is fetched for its watches at
                         most (default 5m)
+  --watch-key-file FILE the key that seals webhooks and their secrets in the
+                        store (made 0600 when missing); ROBOTSTXT_WATCH_KEY
+                        gives the key itself. Default: beside a bbolt file,
+                        or robotstxt/watch.key in the user's config directory
+                        for Redis (a fleet needs one key)
+  --watch-admin-token-file FILE
+                        a token that reads, lists and deletes every watch in
+                        X-Robotstxt-Admin (first line of FILE;
+                        ROBOTSTXT_WATCH_ADMIN_TOKEN does the same); without
+                        it only a watch's owner does
 
 Exit status: 0 after a clean shutdown, 1 when serving failed (the address
 in use), 2 on bad usage.
@@ -166,6 +176,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	logLevel := fs.String("log-level", "info", "log level")
 	watchFile := fs.String("watch", "", "watches file")
 	watchMin := fs.Duration("watch-min-interval", watch.DefaultMinInterval, "")
+	watchKeyFile := fs.String("watch-key-file", "", "")
+	watchAdminFile := fs.String("watch-admin-token-file", "", "")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagFailed(stderr, "serve", serveHelp, args, err)
@@ -282,6 +294,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	// Stopped (deferred calls run last first) before the store closes.
 	defer startSweeper(ctx, st, *sweepEvery, logger)()
 	watchOpts, err := watchOptions(*watchFile, *watchMin)
+	if err == nil {
+		err = watchSecrets(&watchOpts, *watchKeyFile, *watchAdminFile, st, logger)
+	}
 	if err != nil {
 		complain(stderr, "serve", "%v", err)
 		return 2

@@ -39,11 +39,13 @@ func TestServeWatchUsage(t *testing.T) {
 func TestServeWatch(t *testing.T) {
 	useTempCache(t)
 	t.Setenv("ROBOTSTXT_TOKEN", "")
+	// The watches of a file have no owner: the admin lists them.
+	t.Setenv("ROBOTSTXT_WATCH_ADMIN_TOKEN", "the-admin-token-0123")
 	s := newSite(t, 200, "User-agent: *\nDisallow: /private\n")
 	file := filepath.Join(t.TempDir(), "watches.json")
 	os.WriteFile(file, []byte(`{"watches": [{"origin": "`+s.URL+`", "urls": ["/", "/private/x"], "crawlers": ["Googlebot"], "every": "1h"}]}`), 0o600)
 	page, stderr, stop := startServe(t, "--addr", "127.0.0.1:0", "--store", "memory", "--allow-private", "--watch", file, "--watch-min-interval", "10m")
-	code, body := httpGet(t, page+"v1/watches")
+	code, body := httpGet(t, page+"v1/watches", "X-Robotstxt-Admin", "the-admin-token-0123")
 	var list struct {
 		Watches []struct {
 			Origin string   `json:"origin"`

@@ -35,6 +35,10 @@ const page = (() => {
     if (body !== undefined) headers['Content-Type'] = 'application/json';
     const token = sessionStorage.getItem('robotstxt-token') || '';
     if (token) headers.Authorization = 'Bearer ' + token;
+    // The watches this browser made are owned by the secret their first
+    // creation answered (docs/watch.md): kept here, and shown to no one.
+    const owner = path.startsWith('/v1/watches') ? (localStorage.getItem('robotstxt-watch-owner') || '') : '';
+    if (owner) headers['X-Robotstxt-Owner'] = owner;
     let resp;
     try {
       resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -1862,6 +1866,7 @@ Disallow: /
       return;
     }
     $('watch-secret').value = '';
+    if (w.owner_secret) localStorage.setItem('robotstxt-watch-owner', w.owner_secret);
     selected = w.id;
     await refresh();
     status(`Watching ${w.origin} (${w.urls.length} ${w.urls.length === 1 ? 'URL' : 'URLs'}, ${w.crawlers.length} ${w.crawlers.length === 1 ? 'crawler' : 'crawlers'}); the first check sets the baseline.`);

@@ -495,3 +495,77 @@ func (s *Store) Close() error {
 	}
 	return nil
 }
+
+// Apply implements store.Batcher: every op in one bbolt transaction (one
+// Update), so that a crash keeps all of them or none.
+func (s *Store) Apply(ctx context.Context, ops []store.Op) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	if err := store.CheckOps(ops); err != nil {
+		return err
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	now := s.now()
+	recs := make([][]byte, len(ops))
+	for i, op := range ops {
+		if !op.Delete {
+			recs[i] = record(expiry(now, op.TTL), op.Value)
+		}
+	}
+	err := s.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketValues)
+		for i, op := range ops {
+			var err error
+			if op.Delete {
+				err = b.Delete([]byte(op.Key))
+			} else {
+				err = b.Put([]byte(op.Key), recs[i])
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return s.fail("writing a batch of", ops[0].Key, err)
+	}
+	return nil
+}
+
+// Scan implements store.Batcher: a cursor over the keys from prefix on.
+func (s *Store) Scan(ctx context.Context, prefix string, limit int) ([]store.Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.closed.Load() {
+		return nil, store.ErrClosed
+	}
+	now := s.now()
+	var out []store.Entry
+	err := s.view(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketValues).Cursor()
+		p := []byte(prefix)
+		for k, r := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, r = c.Next() {
+			exp, body, ok := split(r)
+			if !ok || !live(exp, now) {
+				continue
+			}
+			out = append(out, store.Entry{Key: string(k), Value: append([]byte(nil), body...)})
+			if limit > 0 && len(out) >= limit {
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, s.fail("listing the keys of prefix", prefix, err)
+	}
+	return out, nil
+}

@@ -38,7 +38,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
+	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -404,4 +407,127 @@ func (s *Store) Close() error {
 		return fmt.Errorf("redisstore: closing the client of %s: %w", s.name, err)
 	}
 	return nil
+}
+
+// Apply implements store.Batcher: every op in one MULTI/EXEC. On a
+// cluster, whose keys live in slots of their own, a batch of more than one
+// key fails with store.ErrNoBatch, nothing written.
+func (s *Store) Apply(ctx context.Context, ops []store.Op) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.closed.Load() {
+		return store.ErrClosed
+	}
+	if err := store.CheckOps(ops); err != nil {
+		return err
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	if s.hashTag && len(ops) > 1 {
+		return fmt.Errorf("redisstore: %w (a cluster keeps each key in a slot of its own)", store.ErrNoBatch)
+	}
+	_, err := s.client.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		for _, op := range ops {
+			if op.Delete {
+				p.Del(ctx, s.entryKey(op.Key))
+				continue
+			}
+			var exp time.Duration
+			if op.TTL > 0 {
+				exp = px(min(op.TTL, 1<<62))
+			}
+			p.Set(ctx, s.entryKey(op.Key), op.Value, exp)
+		}
+		return nil
+	})
+	if err != nil {
+		return s.fail(ctx, "MULTI/EXEC", ops[0].Key, err)
+	}
+	s.answered()
+	return nil
+}
+
+// globEscape escapes the characters SCAN's MATCH pattern gives a meaning.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		switch c {
+		case '*', '?', '[', ']', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// Scan implements store.Batcher with SCAN ... MATCH (on each master of a
+// cluster), then a GET of each key found.
+func (s *Store) Scan(ctx context.Context, prefix string, limit int) ([]store.Entry, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.closed.Load() {
+		return nil, store.ErrClosed
+	}
+	head := s.prefix + "entry:"
+	if s.hashTag {
+		head += "{"
+	}
+	pattern := globEscape(head+prefix) + "*"
+	var names []string
+	scan := func(ctx context.Context, c redis.UniversalClient) error {
+		it := c.Scan(ctx, 0, pattern, 1000).Iterator()
+		for it.Next(ctx) {
+			names = append(names, it.Val())
+		}
+		return it.Err()
+	}
+	var err error
+	if cc, ok := s.client.(*redis.ClusterClient); ok {
+		var mu sync.Mutex
+		err = cc.ForEachMaster(ctx, func(ctx context.Context, c *redis.Client) error {
+			var part []string
+			it := c.Scan(ctx, 0, pattern, 1000).Iterator()
+			for it.Next(ctx) {
+				part = append(part, it.Val())
+			}
+			mu.Lock()
+			names = append(names, part...)
+			mu.Unlock()
+			return it.Err()
+		})
+	} else {
+		err = scan(ctx, s.client)
+	}
+	if err != nil {
+		return nil, s.fail(ctx, "SCAN", prefix, err)
+	}
+	keys := make([]string, 0, len(names))
+	for _, n := range names {
+		key := strings.TrimPrefix(n, head)
+		if s.hashTag {
+			key = strings.TrimSuffix(key, "}")
+		}
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	keys = slices.Compact(keys)
+	var out []store.Entry
+	for _, key := range keys {
+		v, err := s.client.Get(ctx, s.entryKey(key)).Bytes()
+		if errors.Is(err, redis.Nil) {
+			continue // gone since the SCAN
+		}
+		if err != nil {
+			return nil, s.fail(ctx, "GET", key, err)
+		}
+		out = append(out, store.Entry{Key: key, Value: append([]byte{}, v...)})
+		if limit > 0 && len(out) >= limit {
+			break
+		}
+	}
+	s.answered()
+	return out, nil
 }

@@ -95,6 +95,17 @@ func Run(t *testing.T, open Opener, opts *Options) {
 	} else {
 		t.Logf("%T does not implement store.Leaser: the lease tests do not apply", probe)
 	}
+	// The batch tests run when it implements store.Batcher.
+	if _, ok := probe.(store.Batcher); ok {
+		tests = append(tests, []struct {
+			name string
+			f    func(t *testing.T, h *harness)
+		}{
+			{"Batch", testBatch},
+			{"BatchRefused", testBatchRefused},
+			{"Scan", testScan},
+		}...)
+	}
 	if err := probe.Close(); err != nil {
 		t.Errorf("Close of a new store: %v", err)
 	}
@@ -824,5 +835,126 @@ func testLeaseConcurrent(t *testing.T, h *harness) {
 			t.Fatalf("%d concurrent owners took the lease on %q: %v; want exactly one", workers, k, winners)
 		}
 		lease(t, l, k, winners[0], time.Hour, true)
+	}
+}
+
+// applyOrSkip applies ops; a store that says ErrNoBatch (a cluster) ends
+// the test, logged: it does not promise one transaction for these keys.
+func applyOrSkip(t *testing.T, b store.Batcher, ops []store.Op) bool {
+	t.Helper()
+	err := b.Apply(context.Background(), ops)
+	if errors.Is(err, store.ErrNoBatch) {
+		t.Logf("Apply: %v: nothing to check", err)
+		return false
+	}
+	if err != nil {
+		t.Fatalf("Apply(%d ops): %v", len(ops), err)
+	}
+	return true
+}
+
+func testBatch(t *testing.T, h *harness) {
+	s, _ := h.start(t)
+	b := s.(store.Batcher)
+	mustPut(t, s, "batch gone", []byte("old"), 0)
+	mustPut(t, s, "batch kept", []byte("old"), 0)
+	if !applyOrSkip(t, b, []store.Op{
+		{Key: "batch a", Value: []byte("A")},
+		{Key: "batch b", Value: []byte{}},
+		{Key: "batch gone", Delete: true},
+		{Key: "batch kept", Value: []byte("new")},
+		{Key: "batch a", Value: []byte("A2")}, // in order: the last wins
+	}) {
+		return
+	}
+	present(t, s, "batch a", []byte("A2"))
+	present(t, s, "batch b", []byte{})
+	present(t, s, "batch kept", []byte("new"))
+	missing(t, s, "batch gone")
+	// An empty batch changes nothing, and is no error.
+	if err := b.Apply(context.Background(), nil); err != nil {
+		t.Errorf("Apply(nil) = %v, want nil", err)
+	}
+}
+
+func testBatchRefused(t *testing.T, h *harness) {
+	s, _ := h.start(t)
+	b := s.(store.Batcher)
+	// One bad key refuses the whole batch: nothing is written.
+	err := b.Apply(context.Background(), []store.Op{
+		{Key: "refused a", Value: []byte("A")},
+		{Key: "", Value: []byte("B")},
+	})
+	if !errors.Is(err, store.ErrInvalidKey) {
+		t.Errorf("Apply with an empty key = %v, want ErrInvalidKey", err)
+	}
+	missing(t, s, "refused a")
+	ops := make([]store.Op, store.MaxBatch+1)
+	for i := range ops {
+		ops[i] = store.Op{Key: fmt.Sprintf("refused %d", i), Value: []byte("x")}
+	}
+	if err := b.Apply(context.Background(), ops); err == nil {
+		t.Errorf("Apply of %d ops = nil, want an error (at most %d)", len(ops), store.MaxBatch)
+	}
+	missing(t, s, "refused 0")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := b.Apply(ctx, []store.Op{{Key: "refused c", Value: []byte("C")}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Apply with a cancelled context = %v, want context.Canceled", err)
+	}
+	missing(t, s, "refused c")
+}
+
+func testScan(t *testing.T, h *harness) {
+	s, clock := h.start(t)
+	b := s.(store.Batcher)
+	for _, k := range []string{"scan c", "scan a", "scan b", "scal x", "scan*", "other"} {
+		mustPut(t, s, k, []byte("v "+k), 0)
+	}
+	keys := func(prefix string, limit int) []string {
+		t.Helper()
+		es, err := b.Scan(context.Background(), prefix, limit)
+		if err != nil {
+			t.Fatalf("Scan(%q, %d): %v", prefix, limit, err)
+		}
+		var out []string
+		for _, e := range es {
+			if want := "v " + e.Key; string(e.Value) != want {
+				t.Errorf("Scan(%q): %q holds %q, want %q", prefix, e.Key, e.Value, want)
+			}
+			out = append(out, e.Key)
+		}
+		return out
+	}
+	if got, want := keys("scan ", 0), []string{"scan a", "scan b", "scan c"}; !slices.Equal(got, want) {
+		t.Errorf("Scan(\"scan \") = %q, want %q", got, want)
+	}
+	if got, want := keys("scan ", 2), []string{"scan a", "scan b"}; !slices.Equal(got, want) {
+		t.Errorf("Scan(\"scan \", 2) = %q, want %q", got, want)
+	}
+	// A prefix with the characters of a glob is matched as bytes.
+	if got, want := keys("scan*", 0), []string{"scan*"}; !slices.Equal(got, want) {
+		t.Errorf("Scan(\"scan*\") = %q, want %q", got, want)
+	}
+	if got := keys("nothing ", 0); len(got) != 0 {
+		t.Errorf("Scan(\"nothing \") = %q, want none", got)
+	}
+	mustDelete(t, s, "scan b")
+	if got, want := keys("scan ", 0), []string{"scan a", "scan c"}; !slices.Equal(got, want) {
+		t.Errorf("Scan after a Delete = %q, want %q", got, want)
+	}
+	// An expired key is not listed.
+	ttl := time.Hour
+	if h.realTime {
+		ttl = 20 * time.Millisecond
+	}
+	mustPut(t, s, "scan e", []byte("v scan e"), ttl)
+	if h.realTime {
+		h.eventually(t, "the expired key to leave Scan", func() bool { return !slices.Contains(keys("scan ", 0), "scan e") })
+	} else {
+		clock.Advance(2 * ttl)
+		if got := keys("scan ", 0); slices.Contains(got, "scan e") {
+			t.Errorf("Scan lists an expired key: %q", got)
+		}
 	}
 }
