@@ -3,6 +3,8 @@ package verify
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -185,8 +187,9 @@ type ListOptions struct {
 // keeping the last good copy on any error. It is safe for concurrent
 // use: concurrent callers of one URL share its fetch.
 type ListFetcher struct {
-	o  ListOptions
-	sf singleflight.Group
+	o     ListOptions
+	sf    singleflight.Group
+	owner string // the name of this fetcher's leases
 
 	mu   sync.Mutex
 	mem  map[string]*listCopy
@@ -234,7 +237,9 @@ func NewListFetcher(o ListOptions) *ListFetcher {
 	if o.Client == nil {
 		o.Client = &http.Client{Timeout: o.Timeout}
 	}
-	return &ListFetcher{o: o, mem: map[string]*listCopy{}, fail: map[string]time.Time{}}
+	var id [8]byte
+	_, _ = rand.Read(id[:])
+	return &ListFetcher{o: o, owner: "iplist-" + hex.EncodeToString(id[:]), mem: map[string]*listCopy{}, fail: map[string]time.Time{}}
 }
 
 // Get returns the list at url: the copy in memory or in the store while
@@ -246,16 +251,9 @@ func (l *ListFetcher) Get(ctx context.Context, url string) (ListResult, error) {
 	l.mu.Lock()
 	c := l.mem[url]
 	l.mu.Unlock()
-	if c == nil && l.o.Store != nil {
-		if b, ok, err := l.o.Store.Get(ctx, "iplist "+url); err == nil && ok {
-			var sc listCopy
-			if json.Unmarshal(b, &sc) == nil {
-				if r, err := parseList(url, sc.Data); err == nil {
-					sc.ranges = r
-					c = &sc
-					l.remember(url, c)
-				}
-			}
+	if c == nil {
+		if c = l.stored(ctx, url); c != nil {
+			l.remember(url, c)
 		}
 	}
 	if c != nil && now.Before(c.Fresh) {
@@ -271,7 +269,7 @@ func (l *ListFetcher) Get(ctx context.Context, url string) (ListResult, error) {
 		// The fetch outlives a caller that hangs up: the others wait on it.
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.o.Timeout)
 		defer cancel()
-		return l.fetch(fctx, url, c)
+		return l.fetchShared(fctx, url, c)
 	})
 	if err != nil {
 		l.mu.Lock()
@@ -283,6 +281,65 @@ func (l *ListFetcher) Get(ctx context.Context, url string) (ListResult, error) {
 		return ListResult{}, err
 	}
 	return l.result(v.(*listCopy), now, ""), nil
+}
+
+// stored returns the copy of url in the store, or nil.
+func (l *ListFetcher) stored(ctx context.Context, url string) *listCopy {
+	if l.o.Store == nil {
+		return nil
+	}
+	b, ok, err := l.o.Store.Get(ctx, "iplist "+url)
+	if err != nil || !ok {
+		return nil
+	}
+	var sc listCopy
+	if json.Unmarshal(b, &sc) != nil {
+		return nil
+	}
+	r, err := parseList(url, sc.Data)
+	if err != nil {
+		return nil
+	}
+	sc.ranges = r
+	return &sc
+}
+
+// fetchShared fetches url, holding the list's lease when the store is
+// shared by a fleet (store.Leaser): while another process holds it, that
+// process is fetching, so its stored copy is awaited (or the copy held,
+// old, is used meanwhile) rather than fetched a second time.
+func (l *ListFetcher) fetchShared(ctx context.Context, url string, old *listCopy) (*listCopy, error) {
+	ls, ok := l.o.Store.(store.Leaser)
+	if !ok {
+		return l.fetch(ctx, url, old)
+	}
+	key := "iplist " + url
+	for {
+		got, err := ls.Lease(ctx, key, l.owner, l.o.Timeout+5*time.Second)
+		if err != nil || got {
+			if got {
+				defer ls.Release(context.WithoutCancel(ctx), key, l.owner)
+				// The last holder may have just stored a fresh copy.
+				if c := l.stored(ctx, url); c != nil && l.o.Now().Before(c.Fresh) {
+					l.remember(url, c)
+					return c, nil
+				}
+			}
+			return l.fetch(ctx, url, old)
+		}
+		if c := l.stored(ctx, url); c != nil && l.o.Now().Before(c.Fresh) {
+			l.remember(url, c)
+			return c, nil
+		}
+		if old != nil {
+			return old, nil
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("verify: %s: another process is fetching it: %w", url, ctx.Err())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
 }
 
 func (l *ListFetcher) remember(url string, c *listCopy) {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/store/boltstore"
 )
 
 // fixtureOf names the shape fixture of each operator's lists.
@@ -363,4 +364,39 @@ func mustReadB(b *testing.B, name string) []byte {
 		b.Fatal(err)
 	}
 	return data
+}
+
+// TestListFetchFleet: two fetchers (two processes of a fleet) on one
+// shared store that has leases fetch a list once: the one without the
+// lease waits for the copy the other stores.
+func TestListFetchFleet(t *testing.T) {
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "fleet.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	gate := make(chan struct{})
+	var fetches atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fetches.Add(1)
+		<-gate
+		w.Write([]byte(`{"prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]}`))
+	}))
+	defer srv.Close()
+	var wg sync.WaitGroup
+	for range 2 {
+		f := NewListFetcher(ListOptions{Client: srv.Client(), Store: st})
+		wg.Go(func() {
+			res, err := f.Get(context.Background(), srv.URL)
+			if err != nil || !res.Ranges.Contains(netip.MustParseAddr("192.0.2.9")) {
+				t.Errorf("%+v, %v", res, err)
+			}
+		})
+	}
+	time.Sleep(200 * time.Millisecond)
+	close(gate)
+	wg.Wait()
+	if fetches.Load() != 1 {
+		t.Errorf("%d fetches by two processes of a fleet, want 1", fetches.Load())
+	}
 }
