@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -233,5 +235,47 @@ func TestVerifyAddress(t *testing.T) {
 		if len([]rune(l)) > 80 {
 			t.Errorf("wider than 80 columns: %q", l)
 		}
+	}
+}
+
+// toLoopback sends every request to a loopback server, whatever its URL:
+// the published lists' real hosts are never asked.
+type toLoopback struct{ target string }
+
+func (l toLoopback) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	u, _ := url.Parse(l.target)
+	r.URL.Scheme, r.URL.Host = u.Scheme, u.Host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestVerifyPublished: --published fetches the lists the crawler's
+// operator publishes (here served on loopback), and warns of a stale
+// one.
+func TestVerifyPublished(t *testing.T) {
+	var mu sync.Mutex
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		w.Write([]byte(`{"creationTime":"2020-01-01T00:00:00Z","prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]}`))
+	}))
+	defer srv.Close()
+	old := auditHTTPClient
+	auditHTTPClient = &http.Client{Transport: toLoopback{srv.URL}}
+	defer func() { auditHTTPClient = old }()
+	code, out, stderr := runCmd(t, "", "verify", "192.0.2.7", "GPTBot/1.1", "--published", "--dns=false", "--store", "memory", "--json")
+	if code != 0 || !strings.Contains(out, `"url": "https://openai.com/gptbot.json"`) || !strings.Contains(stderr, "older than 30 days") {
+		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+	mu.Lock()
+	if len(paths) != 1 || paths[0] != "/gptbot.json" {
+		t.Errorf("fetched %v, want GPTBot's one list", paths)
+	}
+	mu.Unlock()
+	code, out, _ = runCmd(t, "", "verify", "203.0.113.7", "GPTBot/1.1", "--published", "--dns=false", "--store", "memory", "--json")
+	if code != 1 || !strings.Contains(out, `"outcome": "spoofed"`) {
+		t.Errorf("outside: exit %d\n%s", code, out)
 	}
 }
