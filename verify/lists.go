@@ -265,12 +265,25 @@ func (l *ListFetcher) Get(ctx context.Context, url string) (ListResult, error) {
 	if c != nil && now.Before(retry) {
 		return l.result(c, now, "the last fetch failed; using the copy fetched "+c.Fetched.UTC().Format(time.RFC3339)), nil
 	}
-	v, err, _ := l.sf.Do(url, func() (any, error) {
-		// The fetch outlives a caller that hangs up: the others wait on it.
+	ch := l.sf.DoChan(url, func() (any, error) {
+		// The fetch outlives a caller that hangs up: the others wait on
+		// it, and its copy serves the next caller.
 		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.o.Timeout)
 		defer cancel()
 		return l.fetchShared(fctx, url, c)
 	})
+	var v any
+	var err error
+	select {
+	case r := <-ch:
+		v, err = r.Val, r.Err
+	case <-ctx.Done():
+		// The caller does not wait longer than its own deadline.
+		if c != nil {
+			return l.result(c, now, "the fetch under way outlasted the caller; using the copy fetched "+c.Fetched.UTC().Format(time.RFC3339)), nil
+		}
+		return ListResult{}, fmt.Errorf("verify: %s: %w", url, ctx.Err())
+	}
 	if err != nil {
 		l.mu.Lock()
 		l.fail[url] = l.o.Now().Add(l.o.Retry)

@@ -400,3 +400,32 @@ func TestListFetchFleet(t *testing.T) {
 		t.Errorf("%d fetches by two processes of a fleet, want 1", fetches.Load())
 	}
 }
+
+// TestListFetchCallerDeadline: a caller waits no longer than its context
+// for a slow list; the fetch goes on, and its copy serves the next
+// caller.
+func TestListFetchCallerDeadline(t *testing.T) {
+	gate := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-gate
+		w.Write([]byte(`{"prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]}`))
+	}))
+	defer srv.Close()
+	defer close(gate)
+	f := NewListFetcher(ListOptions{Client: srv.Client()})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := f.Get(ctx, srv.URL); err == nil || time.Since(start) > 5*time.Second {
+		t.Fatalf("a slow list: %v after %v", err, time.Since(start))
+	}
+	gate <- struct{}{}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if res, err := f.Get(context.Background(), srv.URL); err == nil && res.Ranges.Contains(netip.MustParseAddr("192.0.2.1")) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Error("the fetch that outlived its caller left no copy")
+}
