@@ -175,6 +175,7 @@ type ipState struct {
 	requests   int64
 	disallowed int64
 	res        verify.Result
+	checked    time.Time // when res was decided
 	pending    bool
 }
 
@@ -517,6 +518,7 @@ func (a *Auditor) track(ci int, cs *crawlerState, ipText []byte, disallowed bool
 			st.res = verify.Result{Reason: "no verification"}
 		case !a.o.Verifier.NeedsDNS(ip, cs.c):
 			st.res = a.o.Verifier.Check(a.ctx, ip, cs.c)
+			st.checked = time.Now()
 		default:
 			st.pending = true
 			a.startWorkers()
@@ -543,6 +545,7 @@ func (a *Auditor) startWorkers() {
 			for st := range work {
 				// Only the worker writes st.res until finish's Wait.
 				st.res = a.o.Verifier.Check(a.ctx, st.ip, a.cat.Crawler(st.crawler))
+				st.checked = time.Now()
 			}
 		})
 	}

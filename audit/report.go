@@ -102,6 +102,9 @@ type SpooferReport struct {
 	Method     string `json:"method"`
 	Name       string `json:"name,omitempty"`
 	Reason     string `json:"reason"`
+	// Evidence is the decision's record: the lists (URL, creationTime)
+	// or reverse DNS names that decided, and when.
+	Evidence verify.Evidence `json:"evidence"`
 }
 
 // AgentCount is an unknown bot-like agent and its requests (an upper
@@ -181,7 +184,8 @@ func (a *Auditor) Report() *Report {
 		case verify.Spoofed:
 			cr.Spoofed += st.requests
 			cr.DisallowedSpoofed += st.disallowed
-			spoof = append(spoof, SpooferReport{IP: st.ip.String(), Crawler: cr.Crawler, Requests: st.requests, Disallowed: st.disallowed, Method: st.res.Method, Name: st.res.Name, Reason: st.res.Reason})
+			spoof = append(spoof, SpooferReport{IP: st.ip.String(), Crawler: cr.Crawler, Requests: st.requests, Disallowed: st.disallowed, Method: st.res.Method, Name: st.res.Name, Reason: st.res.Reason,
+				Evidence: a.o.Verifier.Evidence(a.cat.Crawler(st.crawler), st.ip, st.res, st.checked)})
 		default:
 			cr.Unverified += st.requests
 			cr.DisallowedUnverified += st.disallowed

@@ -10,6 +10,7 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/accesslog"
 	"github.com/seed53c283f5/robotstxt/audit"
+	"github.com/seed53c283f5/robotstxt/verify"
 )
 
 // AuditRequest is the body of POST /v1/audit: an access log and the
@@ -48,9 +49,9 @@ type AuditVersion struct {
 const maxAuditVersions = 100
 
 // handleAudit answers POST /v1/audit with the report robotstxt audit
-// --json writes. The service checks no identity: it looks no address up
-// and loads no address list, so every claim is unverified (the command
-// line does both).
+// --json writes. With Options.Identity the claims are checked as the
+// command line checks them (the service's address lists, reverse DNS
+// bounded by a total budget); without it every claim is unverified.
 func (s *Server) handleAudit(w http.ResponseWriter, r *http.Request) {
 	var req AuditRequest
 	if e := decodeFrom(http.MaxBytesReader(w, r.Body, MaxBodyBytes), &req); e != nil {
@@ -91,7 +92,11 @@ func (s *Server) handleAudit(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badField("top", "want 1 to 100, got %d", req.Top))
 		return
 	}
-	a, err := audit.New(&audit.Options{Versions: versions, Format: format, Fields: fields, UnknownBots: req.UnknownBots, TopPaths: req.Top})
+	var v *verify.Verifier
+	if s.identity != nil {
+		v = s.identity.verifier(r.Context(), s.store)
+	}
+	a, err := audit.New(&audit.Options{Versions: versions, Format: format, Fields: fields, Verifier: v, UnknownBots: req.UnknownBots, TopPaths: req.Top})
 	if err != nil {
 		writeError(w, &Error{Status: http.StatusBadRequest, Message: err.Error()})
 		return

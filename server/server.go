@@ -140,6 +140,9 @@ type Options struct {
 	// Outbound bounds the requests the server makes to sites, per
 	// client, per registrable domain and per address (outbound.go).
 	Outbound OutboundOptions
+	// Identity, when not nil, makes POST /v1/audit check the claimed
+	// identities (identity.go); nil leaves them unverified.
+	Identity *Identity
 }
 
 // Server is the robotstxt service: the JSON API under /v1/, health and
@@ -172,6 +175,8 @@ type Server struct {
 	openConns atomic.Int64
 	// watches keeps and checks the watches (watch.go).
 	watches *watch.Engine
+	// identity checks the audit's claims (identity.go); nil: none.
+	identity *identity
 }
 
 // route is one pattern of the mux; api routes are under auth and the
@@ -277,6 +282,13 @@ func New(opts *Options) (*Server, error) {
 		s.caches[d] = cache.New(&cache.Options{Store: s.store, Fetcher: f, Now: o.Now, KeyPrefix: tester.CacheKeyPrefix(d)})
 	}
 	s.history = newHistory(s.store, o.Now, o.HistoryTTL, o.HistoryOrigins)
+	if o.Identity != nil {
+		id, err := s.newIdentity(o.Identity)
+		if err != nil {
+			return nil, err
+		}
+		s.identity = id
+	}
 	if o.ParsedBytes == 0 {
 		o.ParsedBytes = DefaultParsedBytes
 	}

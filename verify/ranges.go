@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -30,6 +29,14 @@ const RangesTTL = 24 * time.Hour
 type Ranges struct {
 	v4 []span // sorted, merged: [lo, hi] as 128-bit values of 4-in-6
 	v6 []span
+	// Source is where the list was read: its URL or file name ("" for
+	// a set built by NewRanges).
+	Source string
+	// CreationTime is the list's own "creationTime" as written (""
+	// when it has none); Created is it parsed (zero when it does not
+	// parse: Google writes it without a zone, taken as UTC).
+	CreationTime string
+	Created      time.Time
 }
 
 type span struct{ lo, hi netip.Addr }
@@ -44,7 +51,8 @@ type span struct{ lo, hi netip.Addr }
 // prefix is empty, not an error.
 func ParseRanges(data []byte) (*Ranges, error) {
 	var doc struct {
-		Prefixes []struct {
+		CreationTime string `json:"creationTime"`
+		Prefixes     []struct {
 			IPv4 string `json:"ipv4Prefix"`
 			IPv6 string `json:"ipv6Prefix"`
 		} `json:"prefixes"`
@@ -65,7 +73,23 @@ func ParseRanges(data []byte) (*Ranges, error) {
 			ps = append(ps, pf)
 		}
 	}
-	return NewRanges(ps), nil
+	r := NewRanges(ps)
+	r.CreationTime = doc.CreationTime
+	r.Created = parseCreation(doc.CreationTime)
+	return r, nil
+}
+
+// parseCreation reads a list's creationTime: RFC 3339, or the same
+// without a zone (UTC), with or without fractions of a second.
+func parseCreation(s string) time.Time {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		return t
+	}
+	if t, err := time.Parse("2006-01-02T15:04:05.999999999", s); err == nil {
+		return t
+	}
+	return time.Time{}
 }
 
 // NewRanges returns the set of the prefixes.
@@ -143,9 +167,12 @@ func (r *Ranges) Len() int {
 }
 
 // LoadRanges reads a published list from a file, or fetches it when src
-// is an http(s) URL: through st, when st is not nil, where a copy fetched
-// in the last RangesTTL is taken instead (key "ipranges URL"). client nil
-// takes a client with a 30-second timeout.
+// is an http(s) URL: through a ListFetcher on st, when st is not nil,
+// where a copy fetched in the last RangesTTL is taken instead (key
+// "iplist URL"), and whose last good copy serves when the fetch fails.
+// client nil takes a client with a 30-second timeout. Warnings (a
+// failed fetch, a stale creationTime) are dropped: use a ListFetcher to
+// see them.
 func LoadRanges(ctx context.Context, src string, client *http.Client, st store.Store) (*Ranges, error) {
 	if !strings.HasPrefix(src, "http://") && !strings.HasPrefix(src, "https://") {
 		f, err := os.Open(src)
@@ -160,48 +187,15 @@ func LoadRanges(ctx context.Context, src string, client *http.Client, st store.S
 		if len(data) > MaxRangesBytes {
 			return nil, fmt.Errorf("verify: %s: larger than %d bytes", src, MaxRangesBytes)
 		}
-		r, err := ParseRanges(data)
+		r, err := parseList(src, data)
 		if err != nil {
 			return nil, fmt.Errorf("%w (in %s)", err, src)
 		}
 		return r, nil
 	}
-	key := "ipranges " + src
-	if st != nil {
-		if data, ok, err := st.Get(ctx, key); err == nil && ok {
-			if r, err := ParseRanges(data); err == nil {
-				return r, nil
-			}
-		}
-	}
-	if client == nil {
-		client = &http.Client{Timeout: 30 * time.Second}
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, src, nil)
+	res, err := NewListFetcher(ListOptions{Client: client, Store: st, Interval: RangesTTL}).Get(ctx, src)
 	if err != nil {
-		return nil, fmt.Errorf("verify: %s: %w", src, err)
+		return nil, err
 	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("verify: %w", err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("verify: %s: status %d", src, resp.StatusCode)
-	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxRangesBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("verify: %s: %w", src, err)
-	}
-	if len(data) > MaxRangesBytes {
-		return nil, errors.New("verify: " + src + ": larger than the bound of an address list")
-	}
-	r, err := ParseRanges(data)
-	if err != nil {
-		return nil, fmt.Errorf("%w (from %s)", err, src)
-	}
-	if st != nil {
-		_ = st.Put(ctx, key, data, RangesTTL)
-	}
-	return r, nil
+	return res.Ranges, nil
 }

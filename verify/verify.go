@@ -209,8 +209,9 @@ func (v *Verifier) NeedsDNS(ip netip.Addr, c *robotstxt.Crawler) bool {
 }
 
 func (v *Verifier) inRanges(ip netip.Addr, c *robotstxt.Crawler) (in, have bool) {
+	var buf [64]byte
 	v.mu.Lock()
-	rs := v.ranges[strings.ToLower(c.Name)]
+	rs := v.ranges[string(lowerASCII(buf[:0], c.Name))]
 	v.mu.Unlock()
 	for _, r := range rs {
 		if r.Contains(ip) {
@@ -271,11 +272,30 @@ func (v *Verifier) Check(ctx context.Context, ip netip.Addr, c *robotstxt.Crawle
 	return res
 }
 
+// lowerASCII appends s in lower case (ASCII) to buf: a map indexed by
+// string(lowerASCII(...)) does not allocate.
+func lowerASCII(buf []byte, s string) []byte {
+	for i := range len(s) {
+		b := s[i]
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		buf = append(buf, b)
+	}
+	return buf
+}
+
+// inDomains reports whether name is one of domains or under one, in any
+// case (without allocating: it runs on every cached answer).
 func inDomains(name string, domains []string) bool {
-	name = strings.ToLower(strings.TrimSuffix(name, "."))
+	name = strings.TrimSuffix(name, ".")
 	for _, d := range domains {
-		d = strings.ToLower(strings.Trim(d, "."))
-		if name == d || strings.HasSuffix(name, "."+d) {
+		d = strings.Trim(d, ".")
+		switch {
+		case d == "":
+		case len(name) == len(d) && strings.EqualFold(name, d):
+			return true
+		case len(name) > len(d) && name[len(name)-len(d)-1] == '.' && strings.EqualFold(name[len(name)-len(d):], d):
 			return true
 		}
 	}

@@ -343,34 +343,11 @@ func auditLiveVersion(ctx context.Context, rawURL, spec string, stderr io.Writer
 // auditLoadRanges loads each --ip-ranges list into v (and into the
 // crawlers that share it), and returns the names of the crawlers named.
 func auditLoadRanges(ctx context.Context, v *verify.Verifier, specs []string, openSt func() (store.Store, error)) ([]string, error) {
-	table := robotstxt.Crawlers()
 	var names []string
 	for _, spec := range specs {
-		name, src, ok := strings.Cut(spec, "=")
-		if !ok || strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://") {
-			name, src = "", spec
-		}
-		var targets []string
-		if name != "" {
-			c, ok := robotstxt.LookupCrawler(name)
-			if !ok {
-				return nil, fmt.Errorf("%s: unknown crawler %q (robotstxt crawlers lists the catalogue)", spec, name)
-			}
-			targets = append(targets, c.Name)
-			for _, o := range table {
-				if o.Name != c.Name && len(c.IPRanges) > 0 && slices.Equal(o.IPRanges, c.IPRanges) {
-					targets = append(targets, o.Name)
-				}
-			}
-		} else {
-			for _, o := range table {
-				if slices.Contains(o.IPRanges, src) {
-					targets = append(targets, o.Name)
-				}
-			}
-			if len(targets) == 0 {
-				return nil, fmt.Errorf("%s: no crawler of the catalogue publishes its addresses there: name one (--ip-ranges NAME=%s)", spec, src)
-			}
+		targets, src, err := rangesTargets(spec)
+		if err != nil {
+			return nil, err
 		}
 		var s store.Store
 		if strings.HasPrefix(src, "http://") || strings.HasPrefix(src, "https://") {
@@ -391,6 +368,40 @@ func auditLoadRanges(ctx context.Context, v *verify.Verifier, specs []string, op
 		}
 	}
 	return names, nil
+}
+
+// rangesTargets reads an --ip-ranges spec, NAME=SRC or a SRC the
+// catalogue names: the crawlers the list covers (NAME first, then those
+// that share its lists), and the source.
+func rangesTargets(spec string) ([]string, string, error) {
+	table := robotstxt.Crawlers()
+	name, src, ok := strings.Cut(spec, "=")
+	if !ok || strings.HasPrefix(spec, "http://") || strings.HasPrefix(spec, "https://") {
+		name, src = "", spec
+	}
+	var targets []string
+	if name != "" {
+		c, ok := robotstxt.LookupCrawler(name)
+		if !ok {
+			return nil, "", fmt.Errorf("%s: unknown crawler %q (robotstxt crawlers lists the catalogue)", spec, name)
+		}
+		targets = append(targets, c.Name)
+		for _, o := range table {
+			if o.Name != c.Name && len(c.IPRanges) > 0 && slices.Equal(o.IPRanges, c.IPRanges) {
+				targets = append(targets, o.Name)
+			}
+		}
+	} else {
+		for _, o := range table {
+			if slices.Contains(o.IPRanges, src) {
+				targets = append(targets, o.Name)
+			}
+		}
+		if len(targets) == 0 {
+			return nil, "", fmt.Errorf("%s: no crawler of the catalogue publishes its addresses there: name one (--ip-ranges NAME=%s)", spec, src)
+		}
+	}
+	return targets, src, nil
 }
 
 // countingReader counts the bytes read through it, for the progress bar.
@@ -482,18 +493,29 @@ func auditBar(w io.Writer, size int64, read *atomic.Int64, what string) func() {
 
 // writeAuditCSV writes the report as CSV: a row a crawler (record
 // "crawler"), a row a top disallowed path ("path") and a row a spoofing
-// address ("spoofer").
+// address ("spoofer"), whose last columns are its evidence record's
+// method, lists (URL@creationTime, space-separated), reverse DNS names
+// and time of the check.
 func writeAuditCSV(w io.Writer, r *audit.Report) error {
-	t := &tester.Table{Head: []string{"record", "crawler", "requests", "disallowed", "verified", "spoofed", "unverified", "first_seen", "last_seen", "path", "line", "rule", "version", "ip", "reason"}}
+	t := &tester.Table{Head: []string{"record", "crawler", "requests", "disallowed", "verified", "spoofed", "unverified", "first_seen", "last_seen", "path", "line", "rule", "version", "ip", "reason", "method", "lists", "names", "checked"}}
 	n := func(i int64) string { return strconv.FormatInt(i, 10) }
 	for _, c := range r.Crawlers {
-		t.Rows = append(t.Rows, []string{"crawler", c.Crawler, n(c.Requests), n(c.Disallowed), n(c.Verified), n(c.Spoofed), n(c.Unverified), c.FirstSeen, c.LastSeen, "", "", "", "", "", ""})
+		t.Rows = append(t.Rows, []string{"crawler", c.Crawler, n(c.Requests), n(c.Disallowed), n(c.Verified), n(c.Spoofed), n(c.Unverified), c.FirstSeen, c.LastSeen, "", "", "", "", "", "", "", "", "", ""})
 		for _, p := range c.TopDisallowed {
-			t.Rows = append(t.Rows, []string{"path", c.Crawler, n(p.Count), n(p.Count), "", "", "", "", "", p.Path, strconv.Itoa(p.Line), p.Rule, p.Source, "", ""})
+			t.Rows = append(t.Rows, []string{"path", c.Crawler, n(p.Count), n(p.Count), "", "", "", "", "", p.Path, strconv.Itoa(p.Line), p.Rule, p.Source, "", "", "", "", "", ""})
 		}
 	}
 	for _, s := range r.Spoofers {
-		t.Rows = append(t.Rows, []string{"spoofer", s.Crawler, n(s.Requests), n(s.Disallowed), "0", n(s.Requests), "0", "", "", "", "", "", "", s.IP, s.Reason})
+		e := s.Evidence
+		var lists []string
+		for _, l := range e.Lists {
+			lists = append(lists, strings.TrimSuffix(l.URL+"@"+l.CreationTime, "@"))
+		}
+		checked := ""
+		if !e.Checked.IsZero() {
+			checked = e.Checked.UTC().Format(time.RFC3339)
+		}
+		t.Rows = append(t.Rows, []string{"spoofer", s.Crawler, n(s.Requests), n(s.Disallowed), "0", n(s.Requests), "0", "", "", "", "", "", "", s.IP, s.Reason, e.Method, strings.Join(lists, " "), strings.Join(e.Names, " "), checked})
 	}
 	return t.WriteCSV(w)
 }

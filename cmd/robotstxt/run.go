@@ -36,7 +36,7 @@ func commands() []command {
 		{"man", "print the manual page (roff), made from the help texts", runMan},
 		{"policy", "merge a stance towards crawlers (no AI training...) into a file", runPolicy},
 		{"serve", "run the tester page and the JSON API", runServe},
-		{"verify", "check Web Bot Auth signatures and lint key directories", runVerify},
+		{"verify", "is this address the crawler it claims; Web Bot Auth", runVerify},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -111,7 +111,8 @@ Exit status, the same rule for every command:
          policy         the file would change (without --write)
          eval, bulk     a question or input line got an error, not an answer
          audit          a crawler's request was disallowed (any identity)
-         verify         a request not verified, a key directory with errors
+         verify         an address or request not verified, a key directory
+                        with errors
        compare, crawlers, fetch, serve and version flag nothing
   2    not done, or not all of it: bad usage (a flag, command, crawler or
        dialect unknown), a file that cannot be read, a store that cannot be

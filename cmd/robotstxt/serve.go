@@ -124,6 +124,18 @@ finishes the requests in flight.
                         X-Robotstxt-Admin (first line of FILE;
                         ROBOTSTXT_WATCH_ADMIN_TOKEN does the same); without
                         it only a watch's owner does
+  --ip-ranges NAME=SRC  the crawler NAME's published address list, a JSON
+                        file or URL, as audit takes it (repeatable): POST
+                        /v1/audit verifies claims with it. URLs are fetched
+                        through the guard (so a private address needs
+                        --allow-private), kept in the store, fetched again
+                        at most daily, the last good copy kept on errors
+  --dns=false           no reverse DNS in POST /v1/audit: only the lists
+  --resolver ADDR       the DNS server of reverse DNS (host:port), default
+                        the system's
+  --dns-budget D        the time reverse DNS may take in all per audit
+                        request (default 10s, within the request's
+                        deadline); past it the claims left are unverified
 
 Exit status: 0 after a clean shutdown, 1 when serving failed (the address
 in use), 2 on bad usage.
@@ -178,6 +190,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	watchMin := fs.Duration("watch-min-interval", watch.DefaultMinInterval, "")
 	watchKeyFile := fs.String("watch-key-file", "", "")
 	watchAdminFile := fs.String("watch-admin-token-file", "", "")
+	var ipRanges stringList
+	fs.Var(&ipRanges, "ip-ranges", "published address list")
+	dnsOn := fs.Bool("dns", true, "reverse DNS in audits")
+	resolver := fs.String("resolver", "", "DNS server")
+	dnsBudget := fs.Duration("dns-budget", server.DefaultIdentityBudget, "DNS time per audit")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagFailed(stderr, "serve", serveHelp, args, err)
@@ -301,6 +318,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		complain(stderr, "serve", "%v", err)
 		return 2
 	}
+	if *dnsBudget <= 0 || (!*dnsOn && *resolver != "") {
+		complain(stderr, "serve", "--dns-budget must be positive, and --resolver goes with DNS on")
+		return 2
+	}
+	ident, err := serveIdentity(ipRanges, *dnsOn, *resolver, *dnsBudget)
+	if err != nil {
+		complain(stderr, "serve", "--ip-ranges: %v", err)
+		return 2
+	}
 	srv, err := server.New(&server.Options{
 		Store: st, Logger: logger, Token: token, AllowPrivate: *allowPrivate,
 		AllowedHosts: append(splitList(*allowedHosts), addrHosts(*addr)...),
@@ -310,7 +336,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		MaxQuestions: *maxQuestions, MaxAnswerBytes: answerBytes, MaxInFlightBytes: inFlight, MaxConns: conns,
 		MaxConnsPerClient: noBound(*maxConnsClient), StallTimeout: *stall, Outbound: outbound,
 		HistoryTTL: hostTTL, HistoryOrigins: *historyOrigins,
-		Watch: watchOpts,
+		Watch: watchOpts, Identity: ident,
 	})
 	if err != nil {
 		complain(stderr, "serve", "%v", strings.Replace(err.Error(), "server: allowed host", "--allowed-hosts", 1))

@@ -12,15 +12,32 @@ import (
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/verify"
 	"github.com/seed53c283f5/robotstxt/webbotauth"
 )
 
-const verifyHelp = `Usage: robotstxt verify --request FILE [--keys FILE] [--at TIME]
+const verifyHelp = `Usage: robotstxt verify IP USER-AGENT [--ip-ranges NAME=FILE|URL]...
+                        [--published] [--dns=false] [--resolver ADDR]
+                        [--json]
+       robotstxt verify --request FILE [--keys FILE] [--at TIME]
                         [--skew DURATION] [--allow-test-keys] [--json]
        robotstxt verify --directory URL [--json]
 
-Checks who is really asking, by Web Bot Auth (HTTP Message Signatures, RFC
-9421, as draft-ietf-webbotauth-httpsig-protocol-01 profiles them).
+Checks who is really asking: whether the address IP is the crawler its
+USER-AGENT names (published address lists, forward-confirmed reverse DNS),
+or a request by Web Bot Auth (HTTP Message Signatures, RFC 9421, as
+draft-ietf-webbotauth-httpsig-protocol-01 profiles them).
+
+  IP USER-AGENT    the address and the User-Agent header it sent: says
+                   verified, spoofed or unverified, how (method) and why
+  --ip-ranges NAME=SRC  the crawler NAME's published address list, a JSON
+                   file or URL (repeatable; URLs are kept in the store and
+                   fetched at most daily, the last good copy kept)
+  --published      fetch the lists the crawler's operator publishes (the
+                   table of robotstxt's verify package), as --ip-ranges
+  --dns=false      no reverse DNS: only address lists verify
+  --resolver ADDR  the DNS server (host:port), default the system's
+  --store STORE    where fetched lists and DNS answers are kept (as audit)
 
   --request FILE   a raw HTTP/1.1 request, its request line and header
                    fields ("-" for standard input), carrying
@@ -42,18 +59,23 @@ Checks who is really asking, by Web Bot Auth (HTTP Message Signatures, RFC
                    is its thumbprint, algorithms, private members, test
                    keys, the directory's own signature, caching headers
   --timeout DURATION  bound on each fetch (default 5s)
-  --json           JSON: for --request the evidence ({"outcome", "method",
-                   "agent", "keyid", "created", "expires", "reason", ...});
+  --json           JSON: for IP USER-AGENT and --request the evidence
+                   record ({"outcome", "method", "crawler", "ip", "lists",
+                   "names", "agent", "keyid", "reason", "checked", ...});
                    for --directory {"outcome": "clean" or "findings",
                    "method": "directory-lint", "findings": [...], ...}
 
 Exit status:
-  0  the request is verified; the directory has no error finding
-  1  the request is spoofed or unverified; the directory has errors
+  0  the address or request is verified; the directory has no error
+     finding
+  1  spoofed or unverified (a User-Agent that names no known crawler is
+     unverified); the directory has errors
   2  could not run: bad usage, a file that cannot be read or parsed, a
      directory that cannot be fetched at all
 
 Examples:
+  robotstxt verify 66.249.66.1 'Mozilla/5.0 (compatible; Googlebot/2.1)'
+  robotstxt verify 20.171.206.5 GPTBot/1.1 --published --dns=false --json
   robotstxt verify --request req.txt
   robotstxt verify --request req.txt --keys jwks.json --at 2026-11-01T12:00:00Z
   robotstxt verify --directory https://bot.example --json
@@ -82,13 +104,25 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	scheme := fs.String("scheme", "https", "the request's scheme")
 	timeout := fs.Duration("timeout", webbotauth.DefaultFetchTimeout, "fetch timeout")
 	jsonOut := fs.Bool("json", false, "JSON output")
+	var ranges stringList
+	fs.Var(&ranges, "ip-ranges", "published address list")
+	published := fs.Bool("published", false, "fetch the operator's lists")
+	dnsOn := fs.Bool("dns", true, "reverse DNS")
+	resolver := fs.String("resolver", "", "DNS server")
+	storeSpec := fs.String("store", defaultStoreSpec, "store")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagFailed(stderr, "verify", verifyHelp, args, err)
 	}
+	ipForm := len(ranges) > 0 || *published || !*dnsOn || *resolver != ""
 	switch {
-	case len(pos) > 0:
-		complain(stderr, "verify", "unexpected argument %q: checking an address against the crawler its User-Agent claims is not in this build; use --request or --directory (robotstxt verify -h)", pos[0])
+	case len(pos) > 0 && (*request != "" || *directory != ""):
+		complain(stderr, "verify", "unexpected argument %q: IP USER-AGENT, --request and --directory are separate forms (robotstxt verify -h)", pos[0])
+		return 2
+	case len(pos) == 2:
+		return verifyAddress(pos[0], pos[1], verifyIPFlags{ranges, *published, *dnsOn, *resolver, *storeSpec, *jsonOut}, stdout, stderr)
+	case len(pos) > 0 || ipForm:
+		complain(stderr, "verify", "give an address and the User-Agent it sent (robotstxt verify IP USER-AGENT), --request FILE or --directory URL (robotstxt verify -h)")
 		return 2
 	case (*request == "") == (*directory == ""):
 		complain(stderr, "verify", "give one of --request FILE or --directory URL (robotstxt verify -h)")
@@ -147,7 +181,7 @@ func runVerify(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	res := webbotauth.New(o).Verify(ctx, req)
 	if *jsonOut {
-		if err := writeJSON(stdout, res); err != nil {
+		if err := writeJSON(stdout, verify.FromSignature(res)); err != nil {
 			complain(stderr, "verify", "%v", err)
 			return 2
 		}

@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/verify"
 	"github.com/seed53c283f5/robotstxt/webbotauth"
 )
 
@@ -179,11 +182,100 @@ func TestVerifyUsage(t *testing.T) {
 		{"verify", "--request", filepath.Join(t.TempDir(), "none")},
 		{"verify", "--directory", "https://x", "--keys", "k"},
 		{"verify", "--request", "-", "--at", "yesterday"},
-		{"verify", "66.249.66.1", "Googlebot"},
+		{"verify", "66.249.66.1"},
+		{"verify", "not-an-ip", "Googlebot"},
+		{"verify", "66.249.66.1", "Googlebot", "--dns=false", "--resolver", "127.0.0.1:53"},
+		{"verify", "66.249.66.1", "Googlebot", "--request", "x"},
+		{"verify", "66.249.66.1", "Googlebot", "--ip-ranges", "NoSuchBot=x.json"},
 	} {
 		code, out, stderr := runCmd(t, "GET / HTTP/1.1\nHost: x\n", args...)
 		if code != 2 || out != "" || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%q: exit %d, %q, %q", args, code, out, stderr)
 		}
+	}
+}
+
+// TestVerifyAddress: verify IP USER-AGENT decides as audit does, by
+// reverse DNS through a resolver on loopback and by an address list, with
+// the evidence record in --json and the exit status of the outcome.
+func TestVerifyAddress(t *testing.T) {
+	resolver := auditDNS(t, map[string]string{
+		"66.249.66.1": "crawl-66-249-66-1.googlebot.com.",
+		"203.0.113.9": "crawl-203-0-113-9.googlebot.com.",
+	}, map[string][]string{
+		"crawl-66-249-66-1.googlebot.com.": {"66.249.66.1"},
+		"crawl-203-0-113-9.googlebot.com.": {"66.249.66.99"}, // does not confirm
+	})
+	ranges := writeTemp(t, "gptbot.json", `{"creationTime":"2026-11-20T00:00:00","prefixes":[{"ipv4Prefix":"20.171.206.0/24"}]}`)
+	gb := "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	for _, c := range []struct {
+		ip, ua        string
+		code          int
+		outcome, meth string
+		want          string // in the JSON
+	}{
+		{"66.249.66.1", gb, 0, "verified", "reverse-dns", `"crawl-66-249-66-1.googlebot.com"`},
+		{"203.0.113.9", gb, 1, "spoofed", "reverse-dns", "does not resolve back"},
+		{"20.171.206.5", "GPTBot/1.1", 0, "verified", "ip-ranges", `"creation_time": "2026-11-20T00:00:00"`},
+		{"192.0.2.50", "GPTBot/1.1", 1, "spoofed", "ip-ranges", ranges},
+		{"192.0.2.51", "ClaudeBot/1.0", 1, "unverified", "none", "no address list and no DNS answer"},
+		{"192.0.2.52", "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0", 1, "unverified", "none", "names no crawler"},
+	} {
+		code, out, stderr := runCmd(t, "", "verify", c.ip, c.ua, "--resolver", resolver, "--store", "memory", "--ip-ranges", "GPTBot="+ranges, "--json")
+		var e verify.Evidence
+		if err := json.Unmarshal([]byte(out), &e); err != nil || code != c.code || e.Outcome != c.outcome || e.Method != c.meth || !strings.Contains(out, c.want) || e.Checked.IsZero() {
+			t.Errorf("%s %s: exit %d (%v) %s%s", c.ip, c.ua, code, err, out, stderr)
+		}
+	}
+	code, out, _ := runCmd(t, "", "verify", "20.171.206.5", "GPTBot/1.1", "--dns=false", "--ip-ranges", "GPTBot="+ranges)
+	if code != 0 || !strings.HasPrefix(out, "verified\n") || !strings.Contains(out, "list") {
+		t.Errorf("text: exit %d\n%s", code, out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if len([]rune(l)) > 80 {
+			t.Errorf("wider than 80 columns: %q", l)
+		}
+	}
+}
+
+// toLoopback sends every request to a loopback server, whatever its URL:
+// the published lists' real hosts are never asked.
+type toLoopback struct{ target string }
+
+func (l toLoopback) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	u, _ := url.Parse(l.target)
+	r.URL.Scheme, r.URL.Host = u.Scheme, u.Host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestVerifyPublished: --published fetches the lists the crawler's
+// operator publishes (here served on loopback), and warns of a stale
+// one.
+func TestVerifyPublished(t *testing.T) {
+	var mu sync.Mutex
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		w.Write([]byte(`{"creationTime":"2020-01-01T00:00:00Z","prefixes":[{"ipv4Prefix":"192.0.2.0/24"}]}`))
+	}))
+	defer srv.Close()
+	old := auditHTTPClient
+	auditHTTPClient = &http.Client{Transport: toLoopback{srv.URL}}
+	defer func() { auditHTTPClient = old }()
+	code, out, stderr := runCmd(t, "", "verify", "192.0.2.7", "GPTBot/1.1", "--published", "--dns=false", "--store", "memory", "--json")
+	if code != 0 || !strings.Contains(out, `"url": "https://openai.com/gptbot.json"`) || !strings.Contains(stderr, "older than 30 days") {
+		t.Errorf("exit %d\n%s%s", code, out, stderr)
+	}
+	mu.Lock()
+	if len(paths) != 1 || paths[0] != "/gptbot.json" {
+		t.Errorf("fetched %v, want GPTBot's one list", paths)
+	}
+	mu.Unlock()
+	code, out, _ = runCmd(t, "", "verify", "203.0.113.7", "GPTBot/1.1", "--published", "--dns=false", "--store", "memory", "--json")
+	if code != 1 || !strings.Contains(out, `"outcome": "spoofed"`) {
+		t.Errorf("outside: exit %d\n%s", code, out)
 	}
 }
