@@ -51,7 +51,7 @@ redis-cluster:// store: one fetch per origin between all processes).
                   fetch policy, each crawler's own reading)
   --format F      jsonl (default) or csv (with a header; the extra fields of
                   JSON input are not copied; see CSV below)
-  --store STORE    the cache's store: memory, a bbolt file path, a redis:// or
+  --store STORE   the cache's store: memory, a bbolt file path, a redis:// or
                   redis-cluster://h1:p1,h2:p2 URL (default: robotstxt/cache.db
                   in the user's cache directory)
   --concurrency N origins fetched at once (default 64)

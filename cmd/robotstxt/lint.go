@@ -31,7 +31,7 @@ lines inside groups, a site closed by Disallow: /, encoding problems, the
                     missing one (4xx: allow all) has nothing to lint, an
                     unreachable one (5xx, network error: disallow all)
                     cannot be read; the output says why
-  --store STORE      the cache's store, with -u: memory (this run only), a
+  --store STORE     the cache's store, with -u: memory (this run only), a
                     bbolt file path, or a redis:// URL (default:
                     robotstxt/cache.db in the user's cache directory)
   --cached          with -u: lint the cache's copy while it is fresh (up to
