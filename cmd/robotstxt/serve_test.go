@@ -182,7 +182,8 @@ func TestServeAddressInUse(t *testing.T) {
 	code, _, stderr := runCmd(t, "", "serve", "--store", "memory", "--addr", ln.Addr().String())
 	if code != 2 || !strings.HasPrefix(stderr, "robotstxt serve: --addr: ") {
 		t.Errorf("exit %d, %q", code, stderr)
-	} // The help says what the exit status is (issue 35 item 6: it said 1).
+	}
+	// The help says what the exit status is (issue 35 item 6: it said 1).
 	_, _, help := runCmd(t, "", "serve", "-h")
 	if !containsWords(help, "2 when the service could not run (bad usage, a store that cannot be opened, the address in use") {
 		t.Errorf("serve -h does not say that a busy address exits 2:\n%s", help)
