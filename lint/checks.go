@@ -13,6 +13,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/internal/suggest"
+	"github.com/seed53c283f5/robotstxt/internal/words"
 )
 
 // Finding is one lint diagnostic. Its JSON form is the one
@@ -1222,10 +1223,5 @@ func commas(n int64) string {
 	return b.String()
 }
 
-// plural is s, with an s for n other than 1.
-func plural(n int, s string) string {
-	if n == 1 {
-		return s
-	}
-	return s + "s"
-}
+// plural is s as it goes with a count of n (words.Plural, the one helper).
+func plural(n int, s string) string { return words.Plural(n, s) }

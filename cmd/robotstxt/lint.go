@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/internal/suggest"
+	"github.com/seed53c283f5/robotstxt/internal/words"
 	"github.com/seed53c283f5/robotstxt/lint"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
@@ -314,9 +315,5 @@ func severityColor(sev string) string {
 	return "36"
 }
 
-func plural(n int, s string) string {
-	if n == 1 {
-		return s
-	}
-	return s + "s"
-}
+// plural is s as it goes with a count of n (words.Plural, the one helper).
+func plural(n int, s string) string { return words.Plural(n, s) }
