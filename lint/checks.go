@@ -742,7 +742,7 @@ func (l *linter) shadowed(groups []robotstxt.Group) {
 				}
 				why := "allow wins a tie of equal length"
 				if len(w.Pattern) > len(ru.Pattern) {
-					why = fmt.Sprintf("its pattern is longer: %d bytes against %d", len(w.Pattern), len(ru.Pattern))
+					why = fmt.Sprintf("its pattern is longer: %s against %d", words.Count(len(w.Pattern), "byte"), len(ru.Pattern))
 				}
 				msg := fmt.Sprintf("this rule never decides: line %d %q matches the same URLs and wins (%s)", w.Line, l.ruleText(w.Line), why)
 				if ru.Line < w.Line && l.draft[gi] {

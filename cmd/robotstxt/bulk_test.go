@@ -550,3 +550,21 @@ func TestCountBulkLines(t *testing.T) {
 		t.Errorf("%d lines, want 100000", n)
 	}
 }
+
+// TestBulkQuotesWhatWasWritten: a line that is not a URL gets an error
+// that quotes it as written, not as normalised (issue 35 item 8: it
+// quoted "not%20a%20url").
+func TestBulkQuotesWhatWasWritten(t *testing.T) {
+	out, stderr, code := runBulkArgs(t, strings.NewReader("not a url\n{\"url\":\"a b\"}\n"), "--store", "memory", "--quiet")
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{`line 1: fetch: \"not a url\" is not an absolute URL`, `line 2: fetch: \"a b\" is not`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "%20") {
+		t.Errorf("an error quotes the normalised form:\n%s", out)
+	}
+}

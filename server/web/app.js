@@ -224,6 +224,8 @@ Disallow: /
   let oldLoaded = null; // what the page last put in the Diff view's old version
 
   function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+  // counted is n with its noun: "1 warning", "2 warnings".
+  function counted(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 
   function setEditor(text) {
     ed.ta.value = text;
@@ -766,8 +768,9 @@ Disallow: /
         ['Dialect', r.dialect + (r.fetch_policy && r.fetch_policy !== r.dialect ? ` (fetch policy: ${r.fetch_policy})` : '')],
         ['Fetch policy', r.policy],
         ['Deciding line', r.line ? el('span', null, lineButton(r.line, kind), ' ', el('code', null, r.rule || '')) : 'none: no rule matches'],
-        ['Group', el('span', null, `${group.kind || 'none'}${group.token ? ' (' + group.token + ')' : ''}: ${group.reason || ''} `,
-          ...(group.lines || []).map((n) => el('span', null, ' ', lineButton(n, 'group')))) ],
+        ['Group', el('span', null, `${group.kind || 'none'}${group.token ? ' (' + group.token + ')' : ''}: ${group.reason || ''}`,
+          (group.lines || []).length ? ' · show ' : '',
+          ...(group.lines || []).map((n, i) => el('span', null, i ? ', ' : '', lineButton(n, 'group')))) ],
         ['Crawl-delay', r.crawl_delay != null ? el('span', null, `${r.crawl_delay} s, `, lineButton(r.crawl_delay_line, 'group')) : ''],
       ]),
       el('h4', null, matches.length ? 'Rules that matched' : 'No rule matched'),
@@ -876,7 +879,7 @@ Disallow: /
     }
     renderGutter();
     $('tab-lint').textContent = findings.length ? `Lint (${findings.length})` : 'Lint';
-    const parts = [el('p', { class: 'summary' }, findings.length ? `${rep.errors} errors, ${rep.warnings} warnings, ${rep.infos} notes.` : 'No finding: the file reads the same everywhere.')];
+    const parts = [el('p', { class: 'summary' }, findings.length ? `${counted(rep.errors, 'error', 'errors')}, ${counted(rep.warnings, 'warning', 'warnings')}, ${counted(rep.infos, 'note', 'notes')}.` : 'No finding: the file reads the same everywhere.')];
     if (findings.length) {
       parts.push(el('ul', { class: 'findings' }, findings.slice(0, 2000).map((f) => el('li', { class: 'sev-' + f.severity },
         lineButton(f.line, f.severity === 'error' ? 'block' : 'group', `line ${f.line}${f.column ? ':' + f.column : ''}`), ' ',
