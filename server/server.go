@@ -620,12 +620,7 @@ func (s *Server) fetchAnswer(ctx context.Context, o fetch.Origin, d robotstxt.Di
 	if err != nil {
 		return nil, tester.FetchInfo{}, err
 	}
-	h := storeopen.Health(s.store)
-	name := h.Name
-	if h.Degraded && h.Name != "memory" {
-		name = "memory, in place of " + h.Name
-	}
-	body, info := tester.ReportAnswer(a, name)
+	body, info := tester.ReportAnswer(a, publicStoreName(storeopen.Health(s.store)))
 	if recordable(a) {
 		if err := s.history.record(ctx, a, body); err != nil {
 			s.metrics.historyErrors.Inc()
