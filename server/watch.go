@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/words"
 	"github.com/seed53c283f5/robotstxt/tester"
 	"github.com/seed53c283f5/robotstxt/watch"
 )
@@ -191,7 +192,7 @@ func (s *Server) handleWatchList(w http.ResponseWriter, r *http.Request) {
 		writeError(w, s.failure(r.Context(), err))
 		return
 	}
-	writeJSON(w, http.StatusOK, &WatchList{Watches: ws, MinInterval: s.watches.MinInterval().String()})
+	writeJSON(w, http.StatusOK, &WatchList{Watches: ws, MinInterval: words.Duration(s.watches.MinInterval())})
 }
 
 // watchID reads the id of a watch's path: 16 hexadecimal digits.

@@ -1050,6 +1050,14 @@ Disallow: /
     const states = rep.usage_lines || rep.signal_lines
       ? `The file has ${rep.usage_lines} Content-Usage and ${rep.signal_lines} Content-Signal ${rep.usage_lines + rep.signal_lines === 1 ? 'line' : 'lines'}.`
       : 'The file states no AI usage preference (no Content-Usage or Content-Signal line): only whether each crawler may fetch.';
+    // The answer first: a line a purpose, as the server computed it
+    // (tester.AISummary; robotstxt ai prints the same lines).
+    const short = rep.summary || [];
+    if (short.length) {
+      parts.push(el('ul', { class: 'ai-answer', id: 'ai-summary', 'aria-label': 'In short' }, short.map((l) => el('li', {
+        'data-purpose': l.purpose, class: l.blocked && l.blocked === l.crawlers ? 'all-blocked' : l.blocked || l.partly ? 'some-blocked' : '',
+      }, el('strong', null, l.title), ': ', l.text.startsWith(l.title + ': ') ? l.text.slice(l.title.length + 2) : l.text))));
+    }
     parts.push(el('p', { class: 'summary' + (rep.errors ? ' warn' : '') }, `${(rep.crawlers || []).length} crawlers asked about ${urls.join(', ')}. `, states, ' ',
       counts.length ? counts.join(', ') + '.' : 'No contradiction found.'));
     if (findings.length) {
