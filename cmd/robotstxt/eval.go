@@ -30,9 +30,10 @@ Question fields:
                                       given, as to Google's library), several
                                       tokens (Google's semantics), or a crawler
                                       from the table (its fallback tokens, its
-                                      '*' handling and its dialect); exactly one.
-                                      "agents": [] names no crawler: the '*'
-                                      group answers, as Google's library does
+                                      '*' handling and its dialect); exactly
+                                      one. "agents": [] names no crawler: the
+                                      '*' group answers, as Google's library
+                                      does
   url                                 an absolute URL or a path starting with
                                       '/' (taken as given, not normalised; "" is
                                       "/"); anything else is an error
