@@ -304,3 +304,20 @@ func TestWrapKeepsURLs(t *testing.T) {
 		t.Errorf("a long word that is not a URL: %q", got)
 	}
 }
+
+// TestEmptyFileNote: an empty file gets a note that says what it means,
+// everything allowed (issue 35 item 8), in check and in ai.
+func TestEmptyFileNote(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "robots.txt")
+	for _, body := range []string{"", "\n\n  \n"} {
+		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"check", "-f", f, "/x"}, {"ai", f}} {
+			_, out, stderr := runCmd(t, "", args...)
+			if !containsWords(out, "it gives no rule, so every crawler may fetch every URL") {
+				t.Errorf("%q, %s: no note:\n%s%s", body, args[0], out, stderr)
+			}
+		}
+	}
+}
