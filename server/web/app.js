@@ -327,6 +327,15 @@ Disallow: /
     return `from the server's cache${at}`;
   }
 
+  // urlText is a URL as text that wraps after its slashes (and before a
+  // query), not inside a word: "…/robots.txt", never "robots.tx / t".
+  function urlText(u) {
+    const parts = String(u || '').split(/(?<=\/)|(?=\?)/);
+    const span = el('span');
+    parts.forEach((p, i) => { if (i) span.append(el('wbr')); span.append(p); });
+    return span;
+  }
+
   function renderFetch(info) {
     const out = $('fetch-trace');
     const trace = info.trace || [];
@@ -334,8 +343,8 @@ Disallow: /
       el('caption', null, 'Requests'),
       el('thead', null, el('tr', null, ['#', 'URL', 'Status', 'Bytes', 'Location', 'Type', 'Cache-Control'].map((h) => el('th', { scope: 'col' }, h)))),
       el('tbody', null, trace.map((r, i) => el('tr', null,
-        el('td', null, String(i + 1)), el('td', { class: 'url' }, r.url || ''), el('td', null, String(r.status || '')),
-        el('td', null, String(r.bytes ?? '')), el('td', { class: 'url' }, r.location || ''),
+        el('td', null, String(i + 1)), el('td', { class: 'url' }, urlText(r.url)), el('td', null, String(r.status || '')),
+        el('td', null, String(r.bytes ?? '')), el('td', { class: 'url' }, urlText(r.location)),
         el('td', null, r.content_type || ''), el('td', null, r.cache_control || '')))));
     // A fetch this server refused (its address guard) is not the site's
     // answer: say so, and why, instead of the policy it stands in for.
@@ -349,7 +358,7 @@ Disallow: /
       el('button', { type: 'button', id: 'fetch-again', title: 'Fetch the robots.txt as it is now, after a change on the site (the server\'s cache is not used)', onclick: () => fetchLive() }, 'Fetch again'));
     out.replaceChildren(
       head, when,
-      kv([['robots.txt', info.robots_url], ['Status', info.status ? String(info.status) : ''], ['Bytes', String(info.bytes ?? 0) + (info.truncated ? ' (cut at 500 KiB)' : '')],
+      kv([['robots.txt', info.robots_url ? urlText(info.robots_url) : ''], ['Status', info.status ? String(info.status) : ''], ['Bytes', String(info.bytes ?? 0) + (info.truncated ? ' (cut at 500 KiB)' : '')],
         ['Fetched', info.fetched_at], ['Expires', info.expires_at], ['Failing since', info.failing_since], ['Error', info.error], ['Store', info.store]]),
       el('div', { class: 'table-wrap' }, table));
   }
