@@ -473,6 +473,14 @@ func TestE2EPhone(t *testing.T) {
 	if got := eval[string](b, ctx, `document.getElementById('editor').dataset.highlight`); got != "3" {
 		t.Errorf("highlighted line %s, want 3 (Disallow: /private/)", got)
 	}
+	// No view tab alone on its row (issue 35 item 8: History wrapped
+	// alone at 375 px): each row of tabs holds at least two.
+	rows := eval[[]int](b, ctx, `(() => { const m = new Map(); for (const t of document.querySelectorAll('#view-tabs [role=tab]')) m.set(t.offsetTop, (m.get(t.offsetTop) || 0) + 1); return [...m.values()]; })()`)
+	for _, n := range rows {
+		if n < 2 {
+			t.Errorf("a row of the view tabs holds %d tab at 375 px (rows: %v)", n, rows)
+		}
+	}
 	b.screenshot(ctx, "phone")
 	b.check()
 }
@@ -918,6 +926,15 @@ func TestE2EAIScreenshots(t *testing.T) {
 			b.open(ctx, b.base+"/")
 			b.paste(ctx, "robots", aiRobots)
 			b.openAI(ctx)
+			// The answer comes first: the summary, a line a purpose, above
+			// the tables, within the first screen (issue 35 item 9).
+			sum := eval[[]string](b, ctx, `[...document.querySelectorAll('#ai-summary li')].map(li => li.textContent)`)
+			if len(sum) < 4 || !strings.HasPrefix(sum[0], "AI training: ") || !strings.HasPrefix(sum[len(sum)-1], "Any other crawler") {
+				t.Errorf("the AI summary: %q", sum)
+			}
+			if below := eval[bool](b, ctx, `(() => { const s = document.getElementById('ai-summary').getBoundingClientRect(), v = document.getElementById('ai-out').getBoundingClientRect(), t = document.querySelector('#ai-out .ai-section').getBoundingClientRect(); return s.bottom <= t.top && s.bottom - v.top < 700; })()`); !below {
+				t.Error("the AI summary is not above the tables, within 700 px of the view's top")
+			}
 			b.do(ctx, chromedp.Click(chromedp.CSS(`#ai-out tr[data-crawler="GPTBot"] td.fetch button`)))
 			if got := eval[string](b, ctx, `document.getElementById('editor').dataset.highlight`); got != "10" {
 				t.Errorf("highlighted line %s, want 10", got)
