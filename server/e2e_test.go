@@ -1081,6 +1081,22 @@ func TestE2EPolicyLive(t *testing.T) {
 	ctx := b.ctx
 	b.open(ctx, b.base+"/")
 	b.fetchLive(ctx, site.URL)
+	// At 375 px the fetch's URLs wrap after a slash, never inside a word
+	// (issue 35 item 8: "robots.tx / t").
+	split := eval[[]string](b, ctx, `(() => {
+		const out = [], w = document.createTreeWalker(document.getElementById('fetch-trace'), NodeFilter.SHOW_TEXT);
+		for (let n = w.nextNode(); n; n = w.nextNode()) {
+			const i = n.data.indexOf('robots.txt');
+			if (i < 0) continue;
+			const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 10);
+			const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+			if (tops.size > 1) out.push(n.parentElement.closest('td, dd').textContent);
+		}
+		return out;
+	})()`)
+	if len(split) > 0 {
+		t.Errorf("robots.txt broken across lines in the fetch table: %q", split)
+	}
 	b.openAI(ctx)
 	if file := eval[string](b, ctx, `document.querySelector('#ai-out .summary').textContent`); !strings.Contains(file, "contradiction") {
 		t.Errorf("summary %q", file)
