@@ -588,6 +588,15 @@ func TestE2ELive(t *testing.T) {
 			t.Errorf("the history's diff lacks %q: %s", want, diff)
 		}
 	}
+	// Each edit of the summary on a line of its own, and what it changed
+	// below it: not run together (issue 35 item 8).
+	together := eval[[]string](b, ctx, `[...document.querySelectorAll('#history-diff ol.causes li')].filter((li) => {
+		const tops = [...li.querySelectorAll('code.edit, .sub')].map((e) => e.getBoundingClientRect().top);
+		return tops.length < 2 || new Set(tops.map(Math.round)).size !== tops.length;
+	}).map((li) => li.textContent)`)
+	if len(together) > 0 {
+		t.Errorf("edits run together in the diff's summary: %q", together)
+	}
 	b.screenshot(ctx, "history")
 	b.check()
 }

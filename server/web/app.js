@@ -1292,8 +1292,8 @@ Disallow: /
     const changes = rep.changes || [];
     const v = (x) => el('span', { class: x.allowed ? 'allowed' : 'blocked' }, verdictText(x.allowed, x.line), x.rule ? el('code', null, ' ' + x.rule) : '');
     const parts = [el('p', { class: 'summary' + (changes.length ? ' warn' : '') },
-      changes.length ? `${changes.length} verdicts change` : 'No verdict changes',
-      ` (${rep.urls} URLs${rep.derived ? ' derived from the rules' : ''} × ${(rep.crawlers || []).length} crawlers: ${(rep.crawlers || []).join(', ')}).`)];
+      changes.length ? `${counted(changes.length, 'verdict changes', 'verdicts change')}` : 'No verdict changes',
+      ` (${counted(rep.urls, 'URL', 'URLs')}${rep.derived ? ' derived from the rules' : ''} × ${counted((rep.crawlers || []).length, 'crawler', 'crawlers')}: ${(rep.crawlers || []).join(', ')}).`)];
     if (changes.length) {
       // As robotstxt diff says it: the verdicts that change per crawler,
       // then the edits that changed them (the rule that decided before
@@ -1326,10 +1326,11 @@ Disallow: /
       const bodies = [];
       if (causes.length) {
         parts.push(el('h4', null, 'The edits that changed them'), el('ol', { class: 'causes' }, causes.map((k) => el('li', null,
-          causeLabel(k).map((l) => el('code', { class: l.startsWith('+') ? 'add' : l.startsWith('−') ? 'del' : null }, l)),
-          el('span', { class: 'sub' }, `${dirs(k.blocked, k.allowed)} for ${(k.crawlers || []).join(', ')}; ${k.urls} URL${k.urls === 1 ? '' : 's'}`)))));
+          // Each edit on a line of its own, then what it changed.
+          causeLabel(k).map((l) => el('code', { class: 'edit ' + (l.startsWith('+') ? 'add' : l.startsWith('−') ? 'del' : '') }, l)),
+          el('span', { class: 'sub' }, `${dirs(k.blocked, k.allowed)} for ${(k.crawlers || []).join(', ')}; ${counted(k.urls, 'URL', 'URLs')}`)))));
         for (const k of causes) {
-          bodies.push(el('tbody', null, el('tr', { class: 'cause' }, el('th', { scope: 'rowgroup', colspan: 4 }, causeLabel(k).join('  '))),
+          bodies.push(el('tbody', null, el('tr', { class: 'cause' }, el('th', { scope: 'rowgroup', colspan: 4 }, causeLabel(k).join(' · '))),
             groups.get(keyOf(k.old && k.old.line, k.new && k.new.line)).map(row)));
         }
       }
