@@ -47,8 +47,11 @@ unit:
 race:
 	$(GO) test -race -short -count=1 ./...
 
+# No -trimpath here: the compiled packages are those go run, go test and
+# go build compile (-trimpath makes others, and so recompiled everything);
+# only the link differs. make release trims the paths.
 build:
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/robotstxt ./cmd/robotstxt
+	$(GO) build -ldflags '$(LDFLAGS)' -o bin/robotstxt ./cmd/robotstxt
 
 # The binaries of a release, one a platform, in dist/, with SHA256SUMS.
 release:

@@ -87,7 +87,11 @@ func lostReason(h, win *crule, d Dialect) string {
 	case h.n == 0:
 		return "an empty pattern matches with weight 0"
 	case h.n < win.n:
-		return intText("shorter: ", int(h.n), " bytes against ", intText("", int(win.n), " (the longest match wins)", ""))
+		unit := " bytes against "
+		if h.n == 1 {
+			unit = " byte against "
+		}
+		return intText("shorter: ", int(h.n), unit, intText("", int(win.n), " (the longest match wins)", ""))
 	case h.allow() != win.allow():
 		return "same length: allow wins a tie"
 	}

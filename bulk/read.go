@@ -91,6 +91,12 @@ func readBulk(ctx context.Context, in io.Reader, org *origins, order, work chan<
 				if it.err == "" {
 					o, hint, oerr := hosts.originOf(it.norm)
 					if oerr != nil {
+						// Say what is wrong with what the user wrote, not
+						// with its normalised form ("not a url", not
+						// "not%20a%20url").
+						if _, raw := fetch.OriginOf(it.url); raw != nil {
+							oerr = raw
+						}
 						it.err = fmt.Sprintf("line %d: %v", lineNo, oerr)
 					} else {
 						org.lookup(o, hint, now, b, it)

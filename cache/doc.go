@@ -7,7 +7,9 @@
 //   - a copy is fresh for 24 hours, or for its Cache-Control max-age clamped
 //     to [1 minute, 24 hours]; no-store and no-cache keep it 1 minute;
 //   - a refresh is conditional (If-None-Match, If-Modified-Since) and a 304
-//     renews the copy;
+//     renews the copy; a Last-Modified less than a minute before its
+//     answer's Date is not sent back (the fetch package's rule: a file
+//     rewritten within that second would keep its time);
 //   - 4xx answers ("no valid robots.txt": allow all) are cached like a body;
 //   - when a refresh fails (5xx, 429, network error) the last good copy is
 //     served (Source StaleCache), past its 24 hours and past 30 days;

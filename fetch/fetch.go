@@ -318,13 +318,16 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 			if code == http.StatusNotModified && !v.IsZero() {
 				res.Trace = append(res.Trace, tr)
 				res.Policy, res.NotModified = Rules, true
-				res.Validators = v
+				// The answer's own validators replace the ones sent,
+				// judged as a 200's are.
+				etag, lm := v.ETag, v.LastModified
 				if tr.ETag != "" {
-					res.Validators.ETag = tr.ETag
+					etag = tr.ETag
 				}
 				if tr.LastModified != "" {
-					res.Validators.LastModified = tr.LastModified
+					lm = tr.LastModified
 				}
+				res.Validators = validatorsOf(etag, lm, h.Get("Date"), res.FetchedAt)
 				res.Reason = sl + ": the cached copy is still valid"
 				return nil
 			}
@@ -394,7 +397,7 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 			return &Error{Origin: o, URL: redacted(cur), Step: step, Err: err}
 		}
 		res.Truncated = truncated
-		res.Validators = Validators{ETag: tr.ETag, LastModified: tr.LastModified}
+		res.Validators = validatorsOf(tr.ETag, tr.LastModified, h.Get("Date"), res.FetchedAt)
 		size := len(body)
 		if truncated {
 			size = limit + 1 // at least: one byte past the limit was read

@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/internal/suggest"
+	"github.com/seed53c283f5/robotstxt/internal/words"
 )
 
 // Finding is one lint diagnostic. Its JSON form is the one
@@ -723,7 +724,7 @@ func (l *linter) shadowed(groups []robotstxt.Group) {
 				}
 				why := "allow wins a tie of equal length"
 				if len(w.Pattern) > len(ru.Pattern) {
-					why = fmt.Sprintf("its pattern is longer: %d bytes against %d", len(w.Pattern), len(ru.Pattern))
+					why = fmt.Sprintf("its pattern is longer: %s against %d", words.Count(len(w.Pattern), "byte"), len(ru.Pattern))
 				}
 				msg := fmt.Sprintf("this rule never decides: line %d %q matches the same URLs and wins (%s)", w.Line, l.ruleText(w.Line), why)
 				if ru.Line < w.Line && l.draft[gi] {
@@ -1155,10 +1156,5 @@ func commas(n int64) string {
 	return b.String()
 }
 
-// plural is s, with an s for n other than 1.
-func plural(n int, s string) string {
-	if n == 1 {
-		return s
-	}
-	return s + "s"
-}
+// plural is s as it goes with a count of n (words.Plural, the one helper).
+func plural(n int, s string) string { return words.Plural(n, s) }

@@ -3,7 +3,9 @@ package server
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -259,5 +261,31 @@ func TestPolicyCost(t *testing.T) {
 		if c := s.policyCost(in); c.memory < builtFactor*int64(len(b)) {
 			t.Errorf("answer of %d bytes, held %d", len(b), c.memory)
 		}
+	}
+}
+
+// TestAISummaryMember: POST /v1/ai answers with the tester's summary, a
+// line a purpose, the same as robotstxt ai prints (issue 35 item 9).
+func TestAISummaryMember(t *testing.T) {
+	ts := newTestServer(t, nil)
+	body := "User-agent: *\nDisallow: /admin/\nContent-Usage: train-ai=n\n\nUser-agent: GPTBot\nDisallow: /\n"
+	r := post(t, ts.URL+"/v1/ai", `{"robots":`+strconv.Quote(body)+`}`)
+	if r.status != 200 {
+		t.Fatalf("%d %s", r.status, r.body)
+	}
+	var got tester.AIReport
+	if err := json.Unmarshal(r.body, &got); err != nil {
+		t.Fatal(err)
+	}
+	src := &tester.Source{Name: "robots.txt", Body: []byte(body), Robots: robotstxt.Parse([]byte(body))}
+	want, err := tester.AI(src, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Summary) == 0 || !reflect.DeepEqual(got.Summary, want.Summary) {
+		t.Errorf("summary\n%+v\nwant\n%+v", got.Summary, want.Summary)
+	}
+	if got.Summary[0].Purpose != "ai-training" || !strings.HasPrefix(got.Summary[0].Text, "AI training: blocked for 1 of ") {
+		t.Errorf("first line %+v", got.Summary[0])
 	}
 }

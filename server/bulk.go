@@ -113,7 +113,7 @@ func (s *Server) handleBulk(w http.ResponseWriter, r *http.Request) {
 	checker, err := bulk.New(&bulk.Options{
 		Cache: s.caches[fetchDialect], Subjects: in.subjects, Dialect: in.dialect, Order: in.order,
 		Usage: in.usage, Refresh: in.refresh, Concurrency: concurrency, Window: bulkWindow,
-		OriginBytes: originBytes, StoreName: h.Name,
+		OriginBytes: originBytes, StoreName: publicStoreName(h),
 	})
 	if err != nil {
 		writeError(w, &Error{Message: err.Error()})

@@ -473,6 +473,14 @@ func TestE2EPhone(t *testing.T) {
 	if got := eval[string](b, ctx, `document.getElementById('editor').dataset.highlight`); got != "3" {
 		t.Errorf("highlighted line %s, want 3 (Disallow: /private/)", got)
 	}
+	// No view tab alone on its row (issue 35 item 8: History wrapped
+	// alone at 375 px): each row of tabs holds at least two.
+	rows := eval[[]int](b, ctx, `(() => { const m = new Map(); for (const t of document.querySelectorAll('#view-tabs [role=tab]')) m.set(t.offsetTop, (m.get(t.offsetTop) || 0) + 1); return [...m.values()]; })()`)
+	for _, n := range rows {
+		if n < 2 {
+			t.Errorf("a row of the view tabs holds %d tab at 375 px (rows: %v)", n, rows)
+		}
+	}
 	b.screenshot(ctx, "phone")
 	b.check()
 }
@@ -579,6 +587,15 @@ func TestE2ELive(t *testing.T) {
 		if !strings.Contains(diff, want) {
 			t.Errorf("the history's diff lacks %q: %s", want, diff)
 		}
+	}
+	// Each edit of the summary on a line of its own, and what it changed
+	// below it: not run together (issue 35 item 8).
+	together := eval[[]string](b, ctx, `[...document.querySelectorAll('#history-diff ol.causes li')].filter((li) => {
+		const tops = [...li.querySelectorAll('code.edit, .sub')].map((e) => e.getBoundingClientRect().top);
+		return tops.length < 2 || new Set(tops.map(Math.round)).size !== tops.length;
+	}).map((li) => li.textContent)`)
+	if len(together) > 0 {
+		t.Errorf("edits run together in the diff's summary: %q", together)
 	}
 	b.screenshot(ctx, "history")
 	b.check()
@@ -918,6 +935,15 @@ func TestE2EAIScreenshots(t *testing.T) {
 			b.open(ctx, b.base+"/")
 			b.paste(ctx, "robots", aiRobots)
 			b.openAI(ctx)
+			// The answer comes first: the summary, a line a purpose, above
+			// the tables, within the first screen (issue 35 item 9).
+			sum := eval[[]string](b, ctx, `[...document.querySelectorAll('#ai-summary li')].map(li => li.textContent)`)
+			if len(sum) < 4 || !strings.HasPrefix(sum[0], "AI training: ") || !strings.HasPrefix(sum[len(sum)-1], "Any other crawler") {
+				t.Errorf("the AI summary: %q", sum)
+			}
+			if below := eval[bool](b, ctx, `(() => { const s = document.getElementById('ai-summary').getBoundingClientRect(), v = document.getElementById('ai-out').getBoundingClientRect(), t = document.querySelector('#ai-out .ai-section').getBoundingClientRect(); return s.bottom <= t.top && s.bottom - v.top < 700; })()`); !below {
+				t.Error("the AI summary is not above the tables, within 700 px of the view's top")
+			}
 			b.do(ctx, chromedp.Click(chromedp.CSS(`#ai-out tr[data-crawler="GPTBot"] td.fetch button`)))
 			if got := eval[string](b, ctx, `document.getElementById('editor').dataset.highlight`); got != "10" {
 				t.Errorf("highlighted line %s, want 10", got)
@@ -1064,6 +1090,22 @@ func TestE2EPolicyLive(t *testing.T) {
 	ctx := b.ctx
 	b.open(ctx, b.base+"/")
 	b.fetchLive(ctx, site.URL)
+	// At 375 px the fetch's URLs wrap after a slash, never inside a word
+	// (issue 35 item 8: "robots.tx / t").
+	split := eval[[]string](b, ctx, `(() => {
+		const out = [], w = document.createTreeWalker(document.getElementById('fetch-trace'), NodeFilter.SHOW_TEXT);
+		for (let n = w.nextNode(); n; n = w.nextNode()) {
+			const i = n.data.indexOf('robots.txt');
+			if (i < 0) continue;
+			const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 10);
+			const tops = new Set([...r.getClientRects()].map((x) => Math.round(x.top)));
+			if (tops.size > 1) out.push(n.parentElement.closest('td, dd').textContent);
+		}
+		return out;
+	})()`)
+	if len(split) > 0 {
+		t.Errorf("robots.txt broken across lines in the fetch table: %q", split)
+	}
 	b.openAI(ctx)
 	if file := eval[string](b, ctx, `document.querySelector('#ai-out .summary').textContent`); !strings.Contains(file, "contradiction") {
 		t.Errorf("summary %q", file)

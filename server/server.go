@@ -680,7 +680,7 @@ func (s *Server) fetchAnswer(ctx context.Context, o fetch.Origin, d robotstxt.Di
 	if err != nil {
 		return nil, tester.FetchInfo{}, err
 	}
-	body, info := tester.ReportAnswer(a, tester.StoreName(s.store))
+	body, info := tester.ReportAnswer(a, publicStoreName(storeopen.Health(s.store)))
 	if recordable(a) {
 		if err := s.history.record(ctx, a, body); err != nil {
 			s.metrics.historyErrors.Inc()

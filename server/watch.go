@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/words"
 	"github.com/seed53c283f5/robotstxt/store/storeopen"
 	"github.com/seed53c283f5/robotstxt/tester"
 	"github.com/seed53c283f5/robotstxt/watch"
@@ -372,7 +373,7 @@ func (s *Server) handleWatchList(w http.ResponseWriter, r *http.Request) {
 		writeError(w, s.failure(r.Context(), err))
 		return
 	}
-	writeJSON(w, http.StatusOK, &WatchList{Watches: ws, MinInterval: s.watches.MinInterval().String()})
+	writeJSON(w, http.StatusOK, &WatchList{Watches: ws, MinInterval: words.Duration(s.watches.MinInterval())})
 }
 
 // watchID reads the id of a watch's path: 16 hexadecimal digits.

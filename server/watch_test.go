@@ -131,7 +131,7 @@ func TestWatchAPI(t *testing.T) {
 	var w WatchCreated
 	json.Unmarshal(r.body, &w)
 	own := []string{OwnerHeader, w.OwnerSecret}
-	if w.ID == "" || r.header.Get("Location") != "/v1/watches/"+w.ID || w.State != "new" || !w.HasSecret || w.Every != "10m0s" {
+	if w.ID == "" || r.header.Get("Location") != "/v1/watches/"+w.ID || w.State != "new" || !w.HasSecret || w.Every != "10m" {
 		t.Fatalf("created %s", r.body)
 	}
 	if strings.Contains(string(r.body), `"k"`) {
@@ -167,7 +167,7 @@ func TestWatchAPI(t *testing.T) {
 	// The list and the watch, with its history.
 	var list WatchList
 	json.Unmarshal(get(t, ts.URL+"/v1/watches", own...).body, &list)
-	if len(list.Watches) != 1 || list.Watches[0].Checks != 2 || list.Watches[0].State != "ok" || list.MinInterval != "5m0s" {
+	if len(list.Watches) != 1 || list.Watches[0].Checks != 2 || list.Watches[0].State != "ok" || list.MinInterval != "5m" {
 		t.Errorf("list %+v", list)
 	}
 	var one watch.Status
@@ -315,7 +315,7 @@ func TestWatchFile(t *testing.T) {
 	var list WatchList
 	// A watch of the file has no owner: the admin lists it.
 	json.Unmarshal(get(t, ts.URL+"/v1/watches", AdminHeader, "adm").body, &list)
-	if len(list.Watches) != 1 || list.Watches[0].Every != "1h0m0s" || len(list.Watches[0].Crawlers) < 5 {
+	if len(list.Watches) != 1 || list.Watches[0].Every != "1h" || len(list.Watches[0].Crawlers) < 5 {
 		t.Errorf("%+v", list)
 	}
 	if _, err := New(&Options{Watch: WatchOptions{Specs: []watch.Spec{{Origin: "example.com"}}}}); err == nil || !strings.Contains(err.Error(), "urls") {

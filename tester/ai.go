@@ -131,6 +131,9 @@ type AIReport struct {
 	// Sections are the purposes the crawlers are grouped by, in order,
 	// each with the names of its crawlers; only those that have any.
 	Sections []AISection `json:"sections"`
+	// Summary is the report in a few lines, one a purpose (AISummary):
+	// what the faces show before the table.
+	Summary []AISummaryLine `json:"summary"`
 	// Findings are the contradictions found, errors first, then by line.
 	Findings []AIFinding `json:"findings"`
 	// Errors, Warnings and Infos count the findings by severity.
@@ -345,6 +348,7 @@ func AI(src *Source, o *AIOptions) (*AIReport, error) {
 		x := newAIFile(src.Robots)
 		rep.Findings = append(rep.Findings, x.findings(rows, rep.URLs)...)
 	}
+	rep.Summary = AISummary(rep)
 	for _, f := range rep.Findings {
 		switch f.Severity {
 		case "error":

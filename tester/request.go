@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/internal/words"
 )
 
 // Error is a request the tester cannot answer: it names the request's
@@ -189,10 +190,5 @@ func validToken(field string, i int, t string) error {
 	return e
 }
 
-// plural is s, with an s for n other than 1.
-func plural(n int, s string) string {
-	if n == 1 {
-		return s
-	}
-	return s + "s"
-}
+// plural is s as it goes with a count of n (words.Plural, the one helper).
+func plural(n int, s string) string { return words.Plural(n, s) }

@@ -365,6 +365,14 @@ func (f *Source) Truncated() bool {
 // would hide it: a cut at 500 KiB (and Yandex's size rule).
 func (f *Source) fileNotes() []string {
 	var notes []string
+	if f.Policy() == "rules" && len(bytes.TrimSpace(f.Body)) == 0 && !f.Truncated() {
+		// An empty file (or blank lines alone) is a file with no rule.
+		what := "the file is empty"
+		if len(f.Body) > 0 {
+			what = "the file holds only white space"
+		}
+		notes = append(notes, what+": it gives no rule, so every crawler may fetch every URL (every answer is \"allowed\"), as if there were no robots.txt")
+	}
 	if f.Policy() == "rules" && len(bytes.TrimSpace(f.Body)) > 0 {
 		// What crawlers read from a file they cannot read: nothing
 		// usable, so every answer is "allowed"; say why.

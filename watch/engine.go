@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/internal/words"
 	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
@@ -468,7 +469,7 @@ func (e *Engine) Lookup(ctx context.Context, id string) (*Watch, error) {
 
 func statusOf(w *Watch, st *State) *Status {
 	s := &Status{ID: w.ID, Origin: w.Origin, URLs: w.URLs, Sitemap: w.Sitemap, Crawlers: w.Crawlers, Asked: w.Asked,
-		Every: w.Every.String(), Webhook: redactWebhook(w.Webhook), HasSecret: w.Secret != "", Created: w.Created,
+		Every: words.Duration(w.Every), Webhook: redactWebhook(w.Webhook), HasSecret: w.Secret != "", Created: w.Created,
 		State: "new", Checks: st.Checks, Severity: st.Severity, Version: st.Version, Error: st.Error,
 		Warnings: w.Warnings}
 	if w.unreadable != "" {

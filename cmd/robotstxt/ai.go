@@ -135,8 +135,8 @@ func runAI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// writeAI writes the report as text, in aiWidth columns: the crawlers
-// section by section, each with its group, its verdict at each URL, and
+// writeAI writes the report as text, in aiWidth columns: the summary, a
+// line a purpose; the crawlers section by section, each with its group, its verdict at each URL, and
 // the preferences that apply; then the findings.
 func writeAI(w io.Writer, rep *tester.AIReport, color bool) {
 	var b strings.Builder
@@ -159,6 +159,15 @@ func writeAI(w io.Writer, rep *tester.AIReport, color bool) {
 	default:
 		b.WriteString(aiWrap(fmt.Sprintf("Usage preferences: %d Content-Usage and %d Content-Signal %s. Content-Usage applies only to URLs a crawler may fetch; unknown categories are not shown.",
 			rep.UsageLines, rep.SignalLines, plural(rep.SignalLines, "line")), "", "", aiWidth))
+	}
+	// The answer first: a line a purpose (tester.AISummary), the table
+	// after.
+	if len(rep.Summary) > 0 {
+		b.WriteString("\nIn short:\n")
+		for _, l := range rep.Summary {
+			b.WriteString(aiWrap(esc(l.Text), "  ", "      ", aiWidth))
+		}
+		b.WriteString("\nCrawler by crawler:\n")
 	}
 	// Column widths: the names and the groups, over every crawler.
 	rows := append([]tester.AICrawler{rep.Others}, rep.Crawlers...)

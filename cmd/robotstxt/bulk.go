@@ -22,6 +22,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/bulk"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/internal/words"
 	"github.com/seed53c283f5/robotstxt/store/storeopen"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
@@ -51,7 +52,7 @@ redis-cluster:// store: one fetch per origin between all processes).
                   fetch policy, each crawler's own reading)
   --format F      jsonl (default) or csv (with a header; the extra fields of
                   JSON input are not copied; see CSV below)
-  --store STORE    the cache's store: memory, a bbolt file path, a redis:// or
+  --store STORE   the cache's store: memory, a bbolt file path, a redis:// or
                   redis-cluster://h1:p1,h2:p2 URL (default: robotstxt/cache.db
                   in the user's cache directory)
   --concurrency N origins fetched at once (default 64)
@@ -217,7 +218,7 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		opts.Order = bulk.AnyOrder
 	}
 	in := stdin
-	var size int64 // of a file: the bar's ETA
+	var size int64 // of a regular file, whose URLs the bar counts
 	if len(files) == 1 && files[0] != "-" {
 		f, err := os.Open(files[0])
 		if err != nil {
@@ -254,7 +255,21 @@ func runBulk(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return h.Degraded, h.Message
 	}
 	if !*quiet && bulkIsTerminal(stderr) {
-		opts.Progress = bulkBar(stderr, size)
+		total := make(chan int64, 1)
+		if size > 0 {
+			go func() {
+				defer close(total)
+				if f, err := os.Open(files[0]); err == nil {
+					defer f.Close()
+					if n, err := countBulkLines(f); err == nil {
+						total <- n
+					}
+				}
+			}()
+		} else {
+			close(total)
+		}
+		opts.Progress = bulkBar(stderr, total)
 	}
 	checker, err := bulk.New(opts)
 	if err != nil {
@@ -303,35 +318,73 @@ func bulkTuneGC() {
 	debug.SetMemoryLimit(256 << 20)
 }
 
-// bulkBar draws the progress bar on w: the bytes of the input read when its
-// size is known (a file), with the time left; else the URLs known, with a
-// spinner.
-func bulkBar(w io.Writer, size int64) func(bulk.Progress) {
-	opts := []progressbar.Option{
+// bulkBar draws the progress bar on w: the URLs answered, out of the URLs
+// of the input once total delivers their count (a file's, counted beside
+// the run by countBulkLines), with the time left; until then, or without
+// a count (standard input), the URLs answered with a spinner. It counts
+// answers, not input read: the reader runs ahead of the answers by a
+// window of URLs, and a bar of bytes read showed 100% while many waited.
+func bulkBar(w io.Writer, total <-chan int64) func(bulk.Progress) {
+	bar := progressbar.NewOptions64(-1,
 		progressbar.OptionSetWriter(w),
 		progressbar.OptionSetWidth(20),
-		progressbar.OptionThrottle(100 * time.Millisecond),
 		progressbar.OptionShowDescriptionAtLineEnd(),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionSetElapsedTime(true),
-	}
-	if size <= 0 {
-		size = -1 // standard input: a spinner, no ETA
-	} else {
-		opts = append(opts, progressbar.OptionShowBytes(true))
-	}
-	bar := progressbar.NewOptions64(size, opts...)
+	)
+	// No throttle: bulk reports every 200 ms, and each report is drawn.
+	var known int64
 	return func(p bulk.Progress) {
-		rate := float64(p.URLs) / p.Elapsed.Seconds()
-		bar.Describe(fmt.Sprintf("%d URLs, %.0f URLs/s, %d origins fetched, %d failed", p.URLs, rate, p.Fetches, p.Unreachable))
-		if size > 0 {
-			_ = bar.Set64(p.BytesRead)
-		} else {
-			_ = bar.Set64(p.URLs)
+		select {
+		case n, ok := <-total:
+			if ok && n > 0 {
+				known = n
+				bar.ChangeMax64(n)
+			}
+			total = nil
+		default:
 		}
+		answered := words.Count(p.URLs, "URL")
+		if known > 0 {
+			answered = fmt.Sprintf("%d of %s", p.URLs, words.Count(known, "URL"))
+		}
+		rate := float64(p.URLs) / max(p.Elapsed.Seconds(), 1e-3)
+		bar.Describe(fmt.Sprintf("%s answered, %.0f URLs/s, %s fetched, %d failed", answered, rate, words.Count(p.Fetches, "origin"), p.Unreachable))
+		_ = bar.Set64(p.URLs)
 		if p.Done {
 			_ = bar.Finish()
 			fmt.Fprintln(w)
+		}
+	}
+}
+
+// countBulkLines counts the lines of r that bulk answers: those that are
+// neither blank nor a # comment (as bulk reads them), for the progress
+// bar's total. It reads r once, in large blocks.
+func countBulkLines(r io.Reader) (int64, error) {
+	buf := make([]byte, 1<<20)
+	var n int64
+	blank := true // the line read so far is all white space
+	for {
+		k, err := r.Read(buf)
+		for _, c := range buf[:k] {
+			switch {
+			case c == '\n':
+				blank = true
+			case !blank:
+			case c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f':
+			case c == '#':
+				blank = false
+			default:
+				blank = false
+				n++
+			}
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
 		}
 	}
 }
@@ -347,15 +400,15 @@ func writeBulkSummary(w io.Writer, s bulk.Summary) {
 	if s.Interrupted {
 		interrupted = ", interrupted"
 	}
-	line("robotstxt bulk: ", "%d URLs, %d results in %.1fs (%.0f URLs/s)%s", s.URLs, s.Results, s.Seconds, s.URLsPerSec, interrupted)
-	line("  verdicts: ", "%d allowed, %d disallowed, %d lines not checked", s.Allowed, s.Disallowed, s.BadLines)
+	line("robotstxt bulk: ", "%s, %s in %.1fs (%.0f URLs/s)%s", words.Count(s.URLs, "URL"), words.Count(s.Results, "result"), s.Seconds, s.URLsPerSec, interrupted)
+	line("  verdicts: ", "%d allowed, %d disallowed, %s", s.Allowed, s.Disallowed, words.Count(s.BadLines, "line not checked"))
 	line("  policies: ", "%d rules, %d allow-all, %d disallow-all", s.Policies["rules"], s.Policies["allow-all"], s.Policies["disallow-all"])
 	line("  origins: ", "%d (%d network, %d cache, %d stale-cache)", s.Origins, s.Sources["network"], s.Sources["cache"], s.Sources["stale-cache"])
 	line("  fetches: ", "%d (%d rules, %d allow-all, %d disallow-all, %d unreachable, %d not modified)",
 		s.Fetches.Made, s.Fetches.Rules, s.Fetches.AllowAll, s.Fetches.DisallowAll, s.Fetches.Unreachable, s.Fetches.NotModified)
 	if s.Fleet.Leases+s.Fleet.Waits+s.Fleet.LocalFetches > 0 {
-		line("  fleet: ", "%d leases, %d waits (%d answered by another process, %d after the lease expired), %d fetched alone (store unreachable)",
-			s.Fleet.Leases, s.Fleet.Waits, s.Fleet.Shared, s.Fleet.Expired, s.Fleet.LocalFetches)
+		line("  fleet: ", "%s, %s (%d answered by another process, %d after the lease expired), %d fetched alone (store unreachable)",
+			words.Count(s.Fleet.Leases, "lease"), words.Count(s.Fleet.Waits, "wait"), s.Fleet.Shared, s.Fleet.Expired, s.Fleet.LocalFetches)
 	}
 	store := s.Store
 	if s.Degraded {

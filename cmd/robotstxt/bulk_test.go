@@ -373,7 +373,7 @@ func TestBulkProgress(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		if got := strings.Contains(stderr, "URLs/s, ") && strings.Contains(stderr, "origins fetched"); got != tc.bar {
+		if got := strings.Contains(stderr, "URLs/s, ") && strings.Contains(stderr, "origin fetched"); got != tc.bar {
 			t.Errorf("terminal %v quiet %v: bar drawn %v; stderr:\n%q", tc.terminal, tc.quiet, got, stderr)
 		}
 		if tc.quiet && stderr != "" {
@@ -513,5 +513,58 @@ func TestBulkSummaryFits(t *testing.T) {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the summary does not say %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestBulkBarCountsAnswers: the progress bar counts the URLs answered out
+// of the URLs the file holds, not the input's bytes read (issue 35 item 6:
+// it showed 100% while 40% of the URLs waited, the reader being ahead).
+func TestBulkBarCountsAnswers(t *testing.T) {
+	var out bytes.Buffer
+	total := make(chan int64, 1)
+	total <- 10
+	close(total)
+	bar := bulkBar(&out, total)
+	bar(bulk.Progress{URLs: 6, BytesRead: 1 << 20, Elapsed: time.Second})
+	text := out.String()
+	if !strings.Contains(text, "60%") || strings.Contains(text, "100%") || !strings.Contains(text, "6 of 10 URLs answered") {
+		t.Errorf("6 of 10 URLs answered, the whole input read: %q", text)
+	}
+	out.Reset()
+	bar(bulk.Progress{URLs: 10, BytesRead: 1 << 20, Elapsed: 2 * time.Second, Done: true})
+	if text := out.String(); !strings.Contains(text, "100%") {
+		t.Errorf("all answered: %q", text)
+	}
+}
+
+// TestCountBulkLines: the bar's total counts the lines bulk answers,
+// neither blank nor comments.
+func TestCountBulkLines(t *testing.T) {
+	in := "https://a.example/\n\n   \n# a comment\n  # another\n/x\r\n{\"url\":\"https://b.example/\"}\nnot a url\nlast without newline"
+	n, err := countBulkLines(strings.NewReader(in))
+	if err != nil || n != 5 {
+		t.Errorf("countBulkLines = %d, %v; want 5", n, err)
+	}
+	big := strings.Repeat("https://example.com/a\n", 100000)
+	if n, _ := countBulkLines(strings.NewReader(big)); n != 100000 {
+		t.Errorf("%d lines, want 100000", n)
+	}
+}
+
+// TestBulkQuotesWhatWasWritten: a line that is not a URL gets an error
+// that quotes it as written, not as normalised (issue 35 item 8: it
+// quoted "not%20a%20url").
+func TestBulkQuotesWhatWasWritten(t *testing.T) {
+	out, stderr, code := runBulkArgs(t, strings.NewReader("not a url\n{\"url\":\"a b\"}\n"), "--store", "memory", "--quiet")
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{`line 1: fetch: \"not a url\" is not an absolute URL`, `line 2: fetch: \"a b\" is not`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "%20") {
+		t.Errorf("an error quotes the normalised form:\n%s", out)
 	}
 }

@@ -33,7 +33,8 @@ other rules that matched and why they lost.
                 500 KB, allows everything: each row says which, and why.
                 A URL on another origin gets a note: the file does not
                 govern it
-  --store STORE  the cache's store, with -u: memory (this run only), a bbolt
+  --store STORE
+                the cache's store, with -u: memory (this run only), a bbolt
                 file path, or a redis:// URL (default: robotstxt/cache.db in
                 the user's cache directory)
   --cached      with -u: use the cache's copy while it is fresh (up to 24 h,

@@ -256,3 +256,68 @@ func TestCheckCSVMarkdown(t *testing.T) {
 		t.Errorf("--json --csv: %d %q", code, errs)
 	}
 }
+
+// TestLongURLKeptWhole: a URL longer than a line is printed whole on a
+// line of its own, to be copied (the README's promise, issue 35 item 6);
+// the note that follows it goes on the next line.
+func TestLongURLKeptWhole(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "robots.txt")
+	if err := os.WriteFile(f, []byte("User-agent: *\nDisallow: /private\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	long := "https://www.example.com/" + strings.Repeat("section/", 12) + "page.html?q=1234567890"
+	for _, u := range []string{long, long + "/ツ"} {
+		code, out, stderr := runCmd(t, "", "check", "-f", f, u)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		lines := strings.Split(out, "\n")
+		found := false
+		for _, l := range lines {
+			if l == strings.Replace(u, "ツ", "%E3%83%84", 1) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: the URL is not whole on a line of its own:\n%s", u, out)
+		}
+		for i, l := range lines {
+			if w := displayWidth(l); w > termWidth && !strings.HasPrefix(strings.TrimSpace(l), "https://") {
+				t.Errorf("line %d is %d columns and not a URL: %q", i+1, w, l)
+			}
+		}
+	}
+}
+
+// TestWrapKeepsURLs: wrapIndent keeps a word that is a URL whole, on a
+// line of its own, and still cuts any other word longer than a line.
+func TestWrapKeepsURLs(t *testing.T) {
+	u := "http://example.com/" + strings.Repeat("a", 90)
+	got := wrapIndent("redirected to "+u+" and back", 80, "why: ", "  ")
+	want := "why: redirected to\n  " + u + "\n  and back\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	w := strings.Repeat("b", 100)
+	if got := wrapIndent(w, 80, "", ""); got != strings.Repeat("b", 80)+"\n"+strings.Repeat("b", 20)+"\n" {
+		t.Errorf("a long word that is not a URL: %q", got)
+	}
+}
+
+// TestEmptyFileNote: an empty file gets a note that says what it means,
+// everything allowed (issue 35 item 8), in check and in ai.
+func TestEmptyFileNote(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "robots.txt")
+	for _, body := range []string{"", "\n\n  \n"} {
+		if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"check", "-f", f, "/x"}, {"ai", f}} {
+			_, out, stderr := runCmd(t, "", args...)
+			if !containsWords(out, "it gives no rule, so every crawler may fetch every URL") {
+				t.Errorf("%q, %s: no note:\n%s%s", body, args[0], out, stderr)
+			}
+		}
+	}
+}

@@ -33,7 +33,8 @@ each with the crawlers' column.
                 Google and allows Yandex). When
                 every engine reads it alike and no rules apply (a 404), there
                 is nothing to compare: the output says what applies, and why
-  --store STORE  the cache's store, with -u: memory (this run only), a bbolt
+  --store STORE
+                the cache's store, with -u: memory (this run only), a bbolt
                 file path, or a redis:// URL (default: robotstxt/cache.db in
                 the user's cache directory)
   --cached      with -u: use the cache's copy while it is fresh (up to 24 h)

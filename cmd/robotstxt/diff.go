@@ -34,7 +34,8 @@ robots.txt file, with the deciding line on each side.
                 Googlebot-Image, AdsBot-Google, Bingbot, YandexBot,
                 Baiduspider, GPTBot, CCBot and every crawler either file
                 names (at most 32 of those)
-  --crawler NAME  the same as -c
+  --crawler NAME
+                the same as -c
   --purpose P   every crawler of the catalogue that fetches for P
                 (repeatable, or comma separated): search, ai-training,
                 ai-search, user-fetch, agent, preview, ads, archive,
@@ -43,7 +44,8 @@ robots.txt file, with the deciding line on each side.
   --agents A,B  one crawler that obeys several tokens at once (repeatable)
   -d DIALECT    google, rfc9309, bing, yandex, baidu or original, for
                 every crawler
-  --fail-on WHAT  which changes make the exit status 1, for a deploy
+  --fail-on WHAT
+                which changes make the exit status 1, for a deploy
                 pipeline: blocked (a URL allowed before is blocked now),
                 allowed (a URL blocked before is allowed now), change (any
                 verdict change: the default); the last line says which

@@ -30,7 +30,10 @@ Question fields:
                                       given, as to Google's library), several
                                       tokens (Google's semantics), or a crawler
                                       from the table (its fallback tokens, its
-                                      '*' handling and its dialect); exactly one
+                                      '*' handling and its dialect); exactly
+                                      one. "agents": [] names no crawler: the
+                                      '*' group answers, as Google's library
+                                      does
   url                                 an absolute URL or a path starting with
                                       '/' (taken as given, not normalised; "" is
                                       "/"); anything else is an error
@@ -266,9 +269,8 @@ func (e *evaluator) answer(line []byte) (any, error) {
 		if err := json.Unmarshal(q.Agents, &query.Agents); err != nil {
 			return nil, fmt.Errorf("agents: want a list of strings: %v", err)
 		}
-		if len(query.Agents) == 0 {
-			return nil, errors.New("agents: empty list")
-		}
+		// An empty list names no crawler: the * group answers, as
+		// Decide and Google's library answer it.
 	}
 	if q.Crawler != nil {
 		who++

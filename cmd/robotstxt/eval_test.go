@@ -188,6 +188,12 @@ func TestEvalFields(t *testing.T) {
 			`{"allowed":true,"line":2,"rule":"Disallow:","dialect":"google"}`},
 		{"ua not a token", `{"robots":"User-agent: Googlebot\nDisallow: /x\n","ua":"Googlebot/2.1","url":"/x"}`,
 			`{"allowed":true,"line":0,"rule":"","dialect":"google","warning":"ua \"Googlebot/2.1\" holds '/', which a product token cannot (the product token of this User-Agent is \"Googlebot\")"}`},
+		// "agents": [] names no crawler: the * group answers, as Decide
+		// and Google's library answer (issue 35 item 8).
+		{"empty agents: the * group", `{"robots":"User-agent: foo\nAllow: /x\n\nUser-agent: *\nDisallow: /x\n","agents":[],"url":"/x"}`,
+			`{"allowed":false,"line":5,"rule":"Disallow: /x","dialect":"google"}`},
+		{"empty agents, no * group", `{"robots":"User-agent: foo\nDisallow: /\n","agents":[],"url":"/x"}`,
+			`{"allowed":true,"line":0,"rule":"","dialect":"google"}`},
 		{"agents not tokens", `{"robots":"","agents":["a b","c"],"url":"/x"}`,
 			`{"allowed":true,"line":0,"rule":"","dialect":"google","warning":"agents \"a b\" holds a space, which a product token cannot (the product token of this User-Agent is \"a\")"}`},
 		{"not json", `{"robots":`, `{"error":"question 1: not a JSON object: unexpected end of JSON input"}`},

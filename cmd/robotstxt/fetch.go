@@ -30,7 +30,8 @@ stale cache) and when it expires.
                 trace, fetched_at, expires_at, ...)
   --body        print the robots.txt body that applies instead of the report
                 (as it is; on a terminal, control characters escaped)
-  --store STORE  the cache's store: memory (this run only), a bbolt file path,
+  --store STORE
+                the cache's store: memory (this run only), a bbolt file path,
                 or a redis:// URL (default: robotstxt/cache.db in the user's
                 cache directory, so that a second run within the copy's
                 lifetime is answered from it: "source: fresh cache")

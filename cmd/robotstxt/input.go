@@ -453,9 +453,10 @@ const termWidth = 80
 
 // wrapIndent breaks text into lines of at most width display columns, each
 // ending in a newline: the first starts with first, the others with rest.
-// It breaks at spaces (a run of spaces within a line is kept); a word
-// longer than a line is cut where the line ends, so that no line is wider
-// than width. It is linear in the text's length.
+// It breaks at spaces (a run of spaces within a line is kept). A URL
+// longer than a line is kept whole, on a line of its own, to be copied:
+// the one kind of line wider than width. Any other word longer than a
+// line is cut where the line ends. It is linear in the text's length.
 func wrapIndent(text string, width int, first, rest string) string {
 	var b, line strings.Builder
 	line.WriteString(first)
@@ -486,6 +487,16 @@ func wrapIndent(text string, width int, first, rest string) string {
 			lineWidth++
 		}
 		if lineWidth+ww <= width {
+			line.WriteString(w)
+			lineWidth += ww
+			empty = false
+			continue
+		}
+		if strings.Contains(w, "://") {
+			// A URL: whole, alone on its line.
+			if !empty {
+				flush()
+			}
 			line.WriteString(w)
 			lineWidth += ww
 			empty = false

@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/internal/suggest"
+	"github.com/seed53c283f5/robotstxt/internal/words"
 	"github.com/seed53c283f5/robotstxt/lint"
 	"github.com/seed53c283f5/robotstxt/tester"
 )
@@ -31,7 +32,7 @@ lines inside groups, a site closed by Disallow: /, encoding problems, the
                     missing one (4xx: allow all) has nothing to lint, an
                     unreachable one (5xx, network error: disallow all)
                     cannot be read; the output says why
-  --store STORE      the cache's store, with -u: memory (this run only), a
+  --store STORE     the cache's store, with -u: memory (this run only), a
                     bbolt file path, or a redis:// URL (default:
                     robotstxt/cache.db in the user's cache directory)
   --cached          with -u: lint the cache's copy while it is fresh (up to
@@ -311,9 +312,5 @@ func severityColor(sev string) string {
 	return "36"
 }
 
-func plural(n int, s string) string {
-	if n == 1 {
-		return s
-	}
-	return s + "s"
-}
+// plural is s as it goes with a count of n (words.Plural, the one helper).
+func plural(n int, s string) string { return words.Plural(n, s) }

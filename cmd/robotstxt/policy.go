@@ -40,9 +40,11 @@ change; applying it again changes nothing.
                       token-only, other
   --allow PURPOSE     allow the crawlers of a purpose (repeatable); a
                       crawler with a denied and an allowed purpose is denied
-  --deny-crawler NAME   deny one crawler (repeatable, or comma separated): a
+  --deny-crawler NAME
+                      deny one crawler (repeatable, or comma separated): a
                       name from the catalogue or any product token
-  --allow-crawler NAME  allow one crawler (repeatable); wins over the purposes
+  --allow-crawler NAME
+                      allow one crawler (repeatable); wins over the purposes
   --write OUT         write the new file to OUT ("-": standard output, and
                       nothing else there)
   --json              JSON output (see docs/ai.md)

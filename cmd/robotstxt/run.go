@@ -123,9 +123,12 @@ Exit status, the same rule for every command:
 
 const versionHelp = `Usage: robotstxt version [--json]
 
-Prints the version: the one the fetcher's User-Agent sends.
+Prints the version (the one the fetcher's User-Agent sends) and, when the
+build recorded them, the commit it was built from, its time, whether the
+checkout had uncommitted changes, and the Go release. A build from a
+checkout without a release tag is "devel+COMMIT".
 
-  --json        {"version": "..."}
+  --json        {"version", "commit", "commit_time", "modified", "go"}
 `
 
 func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -139,15 +142,28 @@ func runVersion(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		complain(stderr, "version", "unexpected argument %q", pos[0])
 		return 2
 	}
+	b := fetch.BuildInfo
+	b.Version = version
 	if *jsonOut {
-		if err := writeJSON(stdout, struct {
-			Version string `json:"version"`
-		}{version}); err != nil {
+		if err := writeJSON(stdout, b); err != nil {
 			complain(stderr, "version", "%v", err)
 			return 2
 		}
 		return 0
 	}
 	fmt.Fprintln(stdout, "robotstxt", version)
+	if b.Commit != "" {
+		line := "commit " + b.Commit
+		if b.CommitTime != "" {
+			line += " (" + b.CommitTime + ")"
+		}
+		if b.Modified {
+			line += ", with uncommitted changes"
+		}
+		fmt.Fprintln(stdout, line)
+	}
+	if b.Go != "" {
+		fmt.Fprintln(stdout, "built with", b.Go)
+	}
 	return 0
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -225,6 +226,26 @@ func TestDefaultOutputsFitEightyColumns(t *testing.T) {
 					t.Errorf("robotstxt %s: line %d is %d columns: %.120q", strings.Join(args, " "), i+1, w, l)
 				}
 			}
+		}
+	}
+}
+
+// TestHelpColumnsAligned: in every command's help, the descriptions of
+// the flags that share a line with their description start in one column
+// (issue 35 item 8: --store STORE was one column off in every help).
+func TestHelpColumnsAligned(t *testing.T) {
+	flagLine := regexp.MustCompile(`^  (-[^ ]+(?: [A-Z0-9:,._|-]+)?)( {2,})[^ ]`)
+	for _, c := range commands() {
+		_, out, stderr := runCmd(t, "", c.name, "-h")
+		cols := map[int][]string{}
+		for _, l := range strings.Split(out+stderr, "\n") {
+			if m := flagLine.FindStringSubmatch(l); m != nil {
+				col := len(m[0]) - 1
+				cols[col] = append(cols[col], m[1])
+			}
+		}
+		if len(cols) > 1 {
+			t.Errorf("robotstxt %s -h: descriptions start in %d columns: %v", c.name, len(cols), cols)
 		}
 	}
 }

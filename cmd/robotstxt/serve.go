@@ -33,7 +33,7 @@ finishes the requests in flight.
 
   --addr HOST:PORT      where to listen (default 127.0.0.1:8080; :0 picks a
                         free port)
-  --store STORE          the cache's store, shared with the history: memory,
+  --store STORE         the cache's store, shared with the history: memory,
                         a bbolt file path, or a redis:// URL (several servers
                         on one Redis share one cache); default
                         robotstxt/cache.db in the user's cache directory
@@ -137,8 +137,9 @@ finishes the requests in flight.
                         request (default 10s, within the request's
                         deadline); past it the claims left are unverified
 
-Exit status: 0 after a clean shutdown, 1 when serving failed (the address
-in use), 2 on bad usage.
+Exit status: 0 after a clean shutdown; 2 when the service could not run
+(bad usage, a store that cannot be opened, the address in use, serving
+failed). serve flags nothing, so it never exits 1.
 
 Examples:
   robotstxt serve

@@ -188,6 +188,11 @@ func TestServeAddressInUse(t *testing.T) {
 	if code != 2 || !strings.HasPrefix(stderr, "robotstxt serve: --addr: ") {
 		t.Errorf("exit %d, %q", code, stderr)
 	}
+	// The help says what the exit status is (issue 35 item 6: it said 1).
+	_, _, help := runCmd(t, "", "serve", "-h")
+	if !containsWords(help, "2 when the service could not run (bad usage, a store that cannot be opened, the address in use") {
+		t.Errorf("serve -h does not say that a busy address exits 2:\n%s", help)
+	}
 }
 
 // post sends a JSON body to the page's API, with Host host when not "".

@@ -55,7 +55,7 @@ func TestServeWatch(t *testing.T) {
 		MinInterval string `json:"min_interval"`
 	}
 	if err := json.Unmarshal(body, &list); err != nil || code != 200 || len(list.Watches) != 1 || list.Watches[0].Origin != s.URL ||
-		list.Watches[0].Every != "1h0m0s" || list.MinInterval != "10m0s" {
+		list.Watches[0].Every != "1h" || list.MinInterval != "10m" {
 		t.Errorf("GET /v1/watches: %d %s", code, body)
 	}
 	if code := stop(); code != 0 {

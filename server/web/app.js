@@ -224,6 +224,8 @@ Disallow: /
   let oldLoaded = null; // what the page last put in the Diff view's old version
 
   function cap(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
+  // counted is n with its noun: "1 warning", "2 warnings".
+  function counted(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 
   function setEditor(text) {
     ed.ta.value = text;
@@ -325,6 +327,15 @@ Disallow: /
     return `from the server's cache${at}`;
   }
 
+  // urlText is a URL as text that wraps after its slashes (and before a
+  // query), not inside a word: "…/robots.txt", never "robots.tx / t".
+  function urlText(u) {
+    const parts = String(u || '').split(/(?<=\/)|(?=\?)/);
+    const span = el('span');
+    parts.forEach((p, i) => { if (i) span.append(el('wbr')); span.append(p); });
+    return span;
+  }
+
   function renderFetch(info) {
     const out = $('fetch-trace');
     const trace = info.trace || [];
@@ -332,8 +343,8 @@ Disallow: /
       el('caption', null, 'Requests'),
       el('thead', null, el('tr', null, ['#', 'URL', 'Status', 'Bytes', 'Location', 'Type', 'Cache-Control'].map((h) => el('th', { scope: 'col' }, h)))),
       el('tbody', null, trace.map((r, i) => el('tr', null,
-        el('td', null, String(i + 1)), el('td', { class: 'url' }, r.url || ''), el('td', null, String(r.status || '')),
-        el('td', null, String(r.bytes ?? '')), el('td', { class: 'url' }, r.location || ''),
+        el('td', null, String(i + 1)), el('td', { class: 'url' }, urlText(r.url)), el('td', null, String(r.status || '')),
+        el('td', null, String(r.bytes ?? '')), el('td', { class: 'url' }, urlText(r.location)),
         el('td', null, r.content_type || ''), el('td', null, r.cache_control || '')))));
     // A fetch this server refused (its address guard) is not the site's
     // answer: say so, and why, instead of the policy it stands in for.
@@ -347,7 +358,7 @@ Disallow: /
       el('button', { type: 'button', id: 'fetch-again', title: 'Fetch the robots.txt as it is now, after a change on the site (the server\'s cache is not used)', onclick: () => fetchLive() }, 'Fetch again'));
     out.replaceChildren(
       head, when,
-      kv([['robots.txt', info.robots_url], ['Status', info.status ? String(info.status) : ''], ['Bytes', String(info.bytes ?? 0) + (info.truncated ? ' (cut at 500 KiB)' : '')],
+      kv([['robots.txt', info.robots_url ? urlText(info.robots_url) : ''], ['Status', info.status ? String(info.status) : ''], ['Bytes', String(info.bytes ?? 0) + (info.truncated ? ' (cut at 500 KiB)' : '')],
         ['Fetched', info.fetched_at], ['Expires', info.expires_at], ['Failing since', info.failing_since], ['Error', info.error], ['Store', info.store]]),
       el('div', { class: 'table-wrap' }, table));
   }
@@ -773,8 +784,9 @@ Disallow: /
         ['Dialect', r.dialect + (r.fetch_policy && r.fetch_policy !== r.dialect ? ` (fetch policy: ${r.fetch_policy})` : '')],
         ['Fetch policy', r.policy],
         ['Deciding line', r.line ? el('span', null, lineButton(r.line, kind), ' ', el('code', null, r.rule || '')) : 'none: no rule matches'],
-        ['Group', el('span', null, `${group.kind || 'none'}${group.token ? ' (' + group.token + ')' : ''}: ${group.reason || ''} `,
-          ...(group.lines || []).map((n) => el('span', null, ' ', lineButton(n, 'group')))) ],
+        ['Group', el('span', null, `${group.kind || 'none'}${group.token ? ' (' + group.token + ')' : ''}: ${group.reason || ''}`,
+          (group.lines || []).length ? ' · show ' : '',
+          ...(group.lines || []).map((n, i) => el('span', null, i ? ', ' : '', lineButton(n, 'group')))) ],
         ['Crawl-delay', r.crawl_delay != null ? el('span', null, `${r.crawl_delay} s, `, lineButton(r.crawl_delay_line, 'group')) : ''],
       ]),
       el('h4', null, matches.length ? 'Rules that matched' : 'No rule matched'),
@@ -889,7 +901,7 @@ Disallow: /
     }
     renderGutter();
     $('tab-lint').textContent = findings.length ? `Lint (${findings.length})` : 'Lint';
-    const parts = [el('p', { class: 'summary' }, findings.length ? `${rep.errors} errors, ${rep.warnings} warnings, ${rep.infos} notes.` : 'No finding: the file reads the same everywhere.')];
+    const parts = [el('p', { class: 'summary' }, findings.length ? `${counted(rep.errors, 'error', 'errors')}, ${counted(rep.warnings, 'warning', 'warnings')}, ${counted(rep.infos, 'note', 'notes')}.` : 'No finding: the file reads the same everywhere.')];
     if (findings.length) {
       parts.push(el('ul', { class: 'findings' }, findings.slice(0, 2000).map((f) => el('li', { class: 'sev-' + f.severity },
         lineButton(f.line, f.severity === 'error' ? 'block' : 'group', `line ${f.line}${f.column ? ':' + f.column : ''}`), ' ',
@@ -1062,6 +1074,14 @@ Disallow: /
     const states = rep.usage_lines || rep.signal_lines
       ? `The file has ${rep.usage_lines} Content-Usage and ${rep.signal_lines} Content-Signal ${rep.usage_lines + rep.signal_lines === 1 ? 'line' : 'lines'}.`
       : 'The file states no AI usage preference (no Content-Usage or Content-Signal line): only whether each crawler may fetch.';
+    // The answer first: a line a purpose, as the server computed it
+    // (tester.AISummary; robotstxt ai prints the same lines).
+    const short = rep.summary || [];
+    if (short.length) {
+      parts.push(el('ul', { class: 'ai-answer', id: 'ai-summary', 'aria-label': 'In short' }, short.map((l) => el('li', {
+        'data-purpose': l.purpose, class: l.blocked && l.blocked === l.crawlers ? 'all-blocked' : l.blocked || l.partly ? 'some-blocked' : '',
+      }, el('strong', null, l.title), ': ', l.text.startsWith(l.title + ': ') ? l.text.slice(l.title.length + 2) : l.text))));
+    }
     parts.push(el('p', { class: 'summary' + (rep.errors ? ' warn' : '') }, `${(rep.crawlers || []).length} crawlers asked about ${urls.join(', ')}. `, states, ' ',
       counts.length ? counts.join(', ') + '.' : 'No contradiction found.'));
     if (findings.length) {
@@ -1287,8 +1307,8 @@ Disallow: /
     const changes = rep.changes || [];
     const v = (x) => el('span', { class: x.allowed ? 'allowed' : 'blocked' }, verdictText(x.allowed, x.line), x.rule ? el('code', null, ' ' + x.rule) : '');
     const parts = [el('p', { class: 'summary' + (changes.length ? ' warn' : '') },
-      changes.length ? `${changes.length} verdicts change` : 'No verdict changes',
-      ` (${rep.urls} URLs${rep.derived ? ' derived from the rules' : ''} × ${(rep.crawlers || []).length} crawlers: ${(rep.crawlers || []).join(', ')}).`)];
+      changes.length ? `${counted(changes.length, 'verdict changes', 'verdicts change')}` : 'No verdict changes',
+      ` (${counted(rep.urls, 'URL', 'URLs')}${rep.derived ? ' derived from the rules' : ''} × ${counted((rep.crawlers || []).length, 'crawler', 'crawlers')}: ${(rep.crawlers || []).join(', ')}).`)];
     if (changes.length) {
       // As robotstxt diff says it: the verdicts that change per crawler,
       // then the edits that changed them (the rule that decided before
@@ -1321,10 +1341,11 @@ Disallow: /
       const bodies = [];
       if (causes.length) {
         parts.push(el('h4', null, 'The edits that changed them'), el('ol', { class: 'causes' }, causes.map((k) => el('li', null,
-          causeLabel(k).map((l) => el('code', { class: l.startsWith('+') ? 'add' : l.startsWith('−') ? 'del' : null }, l)),
-          el('span', { class: 'sub' }, `${dirs(k.blocked, k.allowed)} for ${(k.crawlers || []).join(', ')}; ${k.urls} URL${k.urls === 1 ? '' : 's'}`)))));
+          // Each edit on a line of its own, then what it changed.
+          causeLabel(k).map((l) => el('code', { class: 'edit ' + (l.startsWith('+') ? 'add' : l.startsWith('−') ? 'del' : '') }, l)),
+          el('span', { class: 'sub' }, `${dirs(k.blocked, k.allowed)} for ${(k.crawlers || []).join(', ')}; ${counted(k.urls, 'URL', 'URLs')}`)))));
         for (const k of causes) {
-          bodies.push(el('tbody', null, el('tr', { class: 'cause' }, el('th', { scope: 'rowgroup', colspan: 4 }, causeLabel(k).join('  '))),
+          bodies.push(el('tbody', null, el('tr', { class: 'cause' }, el('th', { scope: 'rowgroup', colspan: 4 }, causeLabel(k).join(' · '))),
             groups.get(keyOf(k.old && k.old.line, k.new && k.new.line)).map(row)));
         }
       }
