@@ -773,6 +773,7 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 			delete(seen, strings.ToLower(a.Token))
 		}
 	}
+	var sc *StarCheck
 	for gi := range groups {
 		for _, a := range groups[gi].Agents {
 			tok := strings.ToLower(a.Token)
@@ -780,7 +781,10 @@ func (l *linter) starDropped(groups []robotstxt.Group) {
 				continue
 			}
 			seen[tok] = true
-			drop, ok := StarRulesDropped(l.r, robotstxt.Query{Agents: []string{a.Token}, Dialect: robotstxt.Google}, nil)
+			if sc == nil {
+				sc = NewStarCheck(l.r, robotstxt.Google)
+			}
+			drop, ok := sc.Dropped(robotstxt.Query{Agents: []string{a.Token}}, nil)
 			if !ok {
 				continue
 			}

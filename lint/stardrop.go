@@ -30,36 +30,63 @@ type StarDrop struct {
 // as the * rule: "Allow: /$" beside "Disallow: /"). ok is false when no
 // probe counts, or when no group names the crawler.
 func StarRulesDropped(r *robotstxt.Robots, q robotstxt.Query, urls []string) (StarDrop, bool) {
-	var out StarDrop
-	d := q.Dialect
-	if d == robotstxt.DefaultDialect && q.Crawler != nil {
-		d = q.Crawler.Dialect
-	}
+	return NewStarCheck(r, q.ReadsIn()).Dropped(q, urls)
+}
+
+// StarCheck is StarRulesDropped for one file in one reading, asked about
+// many crawlers: the * group and its probes are read once, so a file
+// naming thousands of crawlers costs one reading of its groups, not one
+// per crawler.
+type StarCheck struct {
+	r      *robotstxt.Robots
+	d      robotstxt.Dialect
+	star   *robotstxt.Decider
+	probes []string
+	ok     bool // the file has a * group in this reading
+}
+
+// NewStarCheck reads the * group of r in dialect d (DefaultDialect:
+// Google's) and the probes its disallow rules give.
+func NewStarCheck(r *robotstxt.Robots, d robotstxt.Dialect) *StarCheck {
 	if d == robotstxt.DefaultDialect {
 		d = robotstxt.Google
 	}
-	q.Dialect, q.URL, q.Explain = d, "", false
-	own := r.Decider(q)
-	if own.Decide("/").Group.Kind != robotstxt.GroupSpecific {
-		return out, false
-	}
-	star := r.Decider(robotstxt.Query{Agents: []string{probeToken}, Dialect: d})
-	sd := star.Decide("/")
+	sc := &StarCheck{r: r, d: d}
+	sc.star = r.Decider(robotstxt.Query{Agents: []string{probeToken}, Dialect: d})
+	sd := sc.star.Decide("/")
 	if sd.Group.Kind != robotstxt.GroupGlobal {
-		return out, false
+		return sc
 	}
-	var probes []string
+	sc.ok = true
 	groups := r.GroupsFor(d)
 	for _, gi := range sd.Group.Groups {
 		for _, ru := range groups[gi].Rules {
-			if !ru.Allow && ru.CanMatch && ru.Pattern != "" && len(probes) < maxStarProbes {
-				probes = append(probes, probePath(ru.Pattern))
+			if !ru.Allow && ru.CanMatch && ru.Pattern != "" && len(sc.probes) < maxStarProbes {
+				sc.probes = append(sc.probes, probePath(ru.Pattern))
 			}
 		}
 	}
-	probes = append(probes, urls...)
+	return sc
+}
+
+// Dropped is StarRulesDropped for the crawler q asks about, read in the
+// check's dialect (q.Dialect is set to it).
+func (sc *StarCheck) Dropped(q robotstxt.Query, urls []string) (StarDrop, bool) {
+	var out StarDrop
+	if !sc.ok {
+		return out, false
+	}
+	q.Dialect, q.URL, q.Explain = sc.d, "", false
+	own := sc.r.Decider(q)
+	if own.Decide("/").Group.Kind != robotstxt.GroupSpecific {
+		return out, false
+	}
+	probes := sc.probes
+	if len(urls) > 0 {
+		probes = append(slices.Clip(probes), urls...)
+	}
 	for _, p := range probes {
-		s := star.Decide(p)
+		s := sc.star.Decide(p)
 		if s.Allowed || !s.HasRule() || siteWide(s.Rule.Pattern) {
 			continue
 		}

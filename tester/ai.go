@@ -802,12 +802,20 @@ func (x *aiFile) starDropped(rows []aiRow, urls []string) []AIFinding {
 	}
 	var order []string
 	drops := map[string]*drop{}
+	checks := map[robotstxt.Dialect]*lint.StarCheck{} // one a reading
 	for i := range rows {
 		w := &rows[i]
 		if w.d == nil || !w.named() || w.c.Purposes.Has(robotstxt.PurposeTokenOnly) {
 			continue // a token that fetches nothing drops no crawl rule
 		}
-		found, ok := lint.StarRulesDropped(x.r, robotstxt.Query{Crawler: &w.c, Dialect: w.dialect}, urls)
+		q := robotstxt.Query{Crawler: &w.c, Dialect: w.dialect}
+		d := q.ReadsIn()
+		sc := checks[d]
+		if sc == nil {
+			sc = lint.NewStarCheck(x.r, d)
+			checks[d] = sc
+		}
+		found, ok := sc.Dropped(q, urls)
 		if !ok {
 			continue
 		}
