@@ -13,7 +13,7 @@ import (
 func aiUsageFile() []byte {
 	var sb strings.Builder
 	sb.WriteString("User-agent: *\nDisallow: /private/\n")
-	for i := 0; sb.Len() < manyGroupsBytes; i++ {
+	for i := 0; sb.Len() < 500_000; i++ {
 		fmt.Fprintf(&sb, "Content-Usage: /p%d/ train-ai=n, search=y\n", i)
 	}
 	return []byte(sb.String())
@@ -69,7 +69,7 @@ func TestAIManyGroups(t *testing.T) {
 	for i := range 6000 {
 		fmt.Fprintf(&sb, "Content-Usage: /p%d/ train-ai=n\n", i)
 	}
-	for i := 0; sb.Len() < manyGroupsBytes; i++ {
+	for i := 0; sb.Len() < 500_000; i++ {
 		fmt.Fprintf(&sb, "\nUser-agent: bot%s\nAllow: /\n", letters26(i))
 	}
 	src := NewSource("many", []byte(sb.String()))
@@ -105,5 +105,3 @@ func letters26(i int) string {
 		}
 	}
 }
-
-var manyGroupsBytes = 500_000
