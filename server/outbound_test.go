@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/store/storetest"
-	"github.com/seed53c283f5/robotstxt/watch"
 )
 
 // loopbackResolver resolves every name to 127.0.0.1: the sites of a test,
@@ -225,7 +224,7 @@ func TestWatchOutboundRefusalNoAlert(t *testing.T) {
 	if r.status != http.StatusCreated {
 		t.Fatalf("POST: %d %s", r.status, r.body)
 	}
-	var w watch.Status
+	var w WatchCreated
 	json.Unmarshal(r.body, &w)
 	watchTick(t, ts, 1) // the baseline, with the one fetch the bound gives
 	clk.Advance(10 * time.Minute)
@@ -235,7 +234,7 @@ func TestWatchOutboundRefusalNoAlert(t *testing.T) {
 		t.Errorf("an alert for a fetch the server's own bound refused: %v %s", hd, <-h.body)
 	case <-time.After(300 * time.Millisecond):
 	}
-	if b := get(t, ts.URL+"/v1/watches/"+w.ID).body; !strings.Contains(string(b), "at their bound") {
+	if b := get(t, ts.URL+"/v1/watches/"+w.ID, OwnerHeader, w.OwnerSecret).body; !strings.Contains(string(b), "at their bound") {
 		t.Errorf("the watch does not say why it was not checked: %s", b)
 	}
 }
