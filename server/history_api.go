@@ -7,22 +7,19 @@ import (
 	"github.com/seed53c283f5/robotstxt/fetch"
 )
 
-func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	if e := onlyParams(q, "origin"); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	o, e := originParam(q.Get("origin"))
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	versions, err := s.history.list(r.Context(), o)
 	if err != nil {
 		s.metrics.historyErrors.Inc()
-		writeError(w, s.failure(r.Context(), err))
-		return
+		return err
 	}
 	// Newest first.
 	out := make([]Version, 0, len(versions))
@@ -30,6 +27,7 @@ func (s *Server) handleHistory(w http.ResponseWriter, r *http.Request) {
 		out = append(out, versions[i])
 	}
 	writeJSON(w, http.StatusOK, HistoryAnswer{Origin: o.String(), Versions: out})
+	return nil
 }
 
 func originParam(raw string) (fetch.Origin, *Error) {
@@ -43,31 +41,27 @@ func originParam(raw string) (fetch.Origin, *Error) {
 	return o, nil
 }
 
-func (s *Server) handleHistoryVersion(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleHistoryVersion(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	if e := onlyParams(q, "origin", "hash"); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	o, e := originParam(q.Get("origin"))
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	hash := q.Get("hash")
 	if !validHash(hash) {
-		writeError(w, badField("hash", "want the 64 hexadecimal digits of a version's SHA-256 (from GET /v1/history)"))
-		return
+		return badField("hash", "want the 64 hexadecimal digits of a version's SHA-256 (from GET /v1/history)")
 	}
 	v, body, found, err := s.history.version(r.Context(), o, hash)
 	if err != nil {
 		s.metrics.historyErrors.Inc()
-		writeError(w, s.failure(r.Context(), err))
-		return
+		return err
 	}
 	if !found {
-		writeError(w, &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no version %s of %s in the history", hash, o), Field: "hash"})
-		return
+		return &Error{Status: http.StatusNotFound, Message: fmt.Sprintf("no version %s of %s in the history", hash, o), Field: "hash"}
 	}
 	writeJSON(w, http.StatusOK, VersionAnswer{Origin: o.String(), Version: v, Body: string(body)})
+	return nil
 }

@@ -47,48 +47,42 @@ func (s *Server) fetchAnswer(ctx context.Context, o fetch.Origin, d robotstxt.Di
 	return a, *info, nil
 }
 
-func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) {
-	if !s.sameOrigin(w, r) {
-		return
+func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request) error {
+	if e := fromOtherOrigin(r); e != nil {
+		return e
 	}
 	q := r.URL.Query()
 	if e := onlyParams(q, "url", "dialect", "refresh"); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	refresh := false
 	if v := q.Get("refresh"); v != "" {
 		var err error
 		if refresh, err = strconv.ParseBool(v); err != nil {
-			writeError(w, badField("refresh", "want true or false, not %q", clip(v)))
-			return
+			return badField("refresh", "want true or false, not %q", clip(v))
 		}
 	}
 	raw := q.Get("url")
 	if raw == "" {
-		writeError(w, badField("url", "give the URL of a site (?url=https://example.com/)"))
-		return
+		return badField("url", "give the URL of a site (?url=https://example.com/)")
 	}
 	o, err := parseOrigin(raw)
 	if err != nil {
-		writeError(w, badField("url", "%v", err))
-		return
+		return badField("url", "%v", err)
 	}
 	d, e := checkDialect(q.Get("dialect"))
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	release, e := s.acquire(r.Context(), s.admit.work, liveWeight)
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	defer release()
 	_, info, err := s.fetchAnswer(r.Context(), o, d, refresh)
 	if err != nil {
-		writeError(w, s.failure(r.Context(), err))
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, info)
+	return nil
 }

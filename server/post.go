@@ -14,34 +14,32 @@ import (
 
 // respond answers a POST route with the engine's value, and notes about
 // files past the size limit: a check's answer as it is made (writeCheck),
-// any other encoded whole, within MaxAnswerBytes.
-func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err error, notes []string) {
+// any other encoded whole, within MaxAnswerBytes. It returns the error
+// of an answer not started, for handle to write.
+func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err error, notes []string) error {
 	if err != nil {
-		writeError(w, s.failure(r.Context(), apiError(err)))
-		return
+		return apiError(err)
 	}
 	if cs, ok := v.(*checkStream); ok {
-		s.writeCheck(w, r, cs, notes)
-		return
+		return s.writeCheck(w, r, cs, notes)
 	}
 	if rep, ok := v.(*tester.CheckReport); ok && len(notes) == 0 && writeCheckReport(w, rep, s.opts.MaxAnswerBytes) {
-		return
+		return nil
 	}
 	if len(notes) == 0 {
 		// Encoded into one buffer and written from it, not copied.
 		aw := &answerWriter{w: w, max: s.opts.MaxAnswerBytes}
 		switch err := json.NewEncoder(aw).Encode(v); {
 		case aw.size > 0:
-			writeError(w, s.answerTooLarge(aw.size))
+			return s.answerTooLarge(aw.size)
 		case err != nil && !aw.started:
-			writeError(w, &Error{Message: "the answer cannot be encoded: " + err.Error()})
+			return &Error{Message: "the answer cannot be encoded: " + err.Error()}
 		}
-		return
+		return nil
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		writeError(w, &Error{Message: "the answer cannot be encoded: " + err.Error()})
-		return
+		return &Error{Message: "the answer cannot be encoded: " + err.Error()}
 	}
 	if len(b) > 1 && b[0] == '{' && b[len(b)-1] == '}' {
 		// The notes go last: {..., "size_notes": [...]}.
@@ -54,14 +52,14 @@ func (s *Server) respond(w http.ResponseWriter, r *http.Request, v any, err erro
 	}
 	b = append(b, '\n')
 	if int64(len(b)) > s.opts.MaxAnswerBytes {
-		writeError(w, s.answerTooLarge(int64(len(b))))
-		return
+		return s.answerTooLarge(int64(len(b)))
 	}
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["Cache-Control"] = noStore
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
+	return nil
 }
 
 // stallWriter is the writer of a streamed answer: each piece past the
@@ -140,8 +138,9 @@ func (s *Server) answerTooLarge(n int64) *Error {
 
 // writeCheck answers a check with writeCheck, result by result. An answer
 // cut after its start breaks the connection (http.ErrAbortHandler), so
-// that the client does not take a part for the whole.
-func (s *Server) writeCheck(w http.ResponseWriter, r *http.Request, cs *checkStream, notes []string) {
+// that the client does not take a part for the whole; the error of an
+// answer not started is returned, for handle to write.
+func (s *Server) writeCheck(w http.ResponseWriter, r *http.Request, cs *checkStream, notes []string) error {
 	ctx := r.Context()
 	sw := &stallWriter{ResponseWriter: w, rc: http.NewResponseController(w), stall: s.opts.StallTimeout}
 	started, err := writeCheck(sw, cs, notes, s.opts.MaxAnswerBytes, func() bool { return expired(ctx) })
@@ -150,16 +149,16 @@ func (s *Server) writeCheck(w http.ResponseWriter, r *http.Request, cs *checkStr
 	}
 	switch {
 	case err == nil:
-		return
+		return nil
 	case started:
 		s.log.Warn("check answer cut", "err", err, "client", clientIP(r).String())
 		panic(http.ErrAbortHandler)
 	case errors.Is(err, errAnswerTooLarge):
-		writeError(w, s.answerTooLarge(0))
+		return s.answerTooLarge(0)
 	case errors.Is(err, errNotFinite):
-		writeError(w, &Error{Message: err.Error()})
+		return &Error{Message: err.Error()}
 	default:
-		writeError(w, s.failure(ctx, apiError(err)))
+		return apiError(err)
 	}
 }
 
@@ -169,41 +168,51 @@ type sizeFile = struct {
 	size int
 }
 
-// answerPost answers a POST route: it decodes the request, validates it into
-// the engine's input, checks its cost against the limits and takes the
-// memory it needs, asks the engine, and answers with the value and the
-// notes on files past the size limit.
+// answerPost answers a POST route: servePost, its errors written by
+// handle. The routes whose handlers are plain http.HandlerFuncs (AI,
+// policy) call it.
 func answerPost[Req, In any](s *Server, w http.ResponseWriter, r *http.Request,
 	decodeReq func(http.ResponseWriter, *http.Request, *Req) *Error,
 	input func(*Req) (In, *Error),
 	costOf func(In) cost,
 	run func(context.Context, In) (any, error),
 	sizes func(In) []sizeFile) {
+	s.handle(func(w http.ResponseWriter, r *http.Request) error {
+		return servePost(s, w, r, decodeReq, input, costOf, run, sizes)
+	})(w, r)
+}
+
+// servePost answers a POST route: it decodes the request, validates it
+// into the engine's input, checks its cost against the limits and takes
+// the memory it needs, asks the engine, and answers with the value and
+// the notes on files past the size limit.
+func servePost[Req, In any](s *Server, w http.ResponseWriter, r *http.Request,
+	decodeReq func(http.ResponseWriter, *http.Request, *Req) *Error,
+	input func(*Req) (In, *Error),
+	costOf func(In) cost,
+	run func(context.Context, In) (any, error),
+	sizes func(In) []sizeFile) error {
 	var req Req
 	if e := decodeReq(w, r, &req); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	in, e := input(&req)
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	c := costOf(in)
 	if e := s.checkLimits(c); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	if c.memory > 0 {
 		release, e := s.acquire(r.Context(), s.admit.work, c.memory)
 		if e != nil {
-			writeError(w, e)
-			return
+			return e
 		}
 		defer release()
 	}
 	v, err := run(r.Context(), in)
-	s.respond(w, r, v, err, truncationNotes(sizes(in)...))
+	return s.respond(w, r, v, err, truncationNotes(sizes(in)...))
 }
 
 // decodeAny is decode for a request type (the routes other than check).
@@ -211,50 +220,46 @@ func decodeAny[Req any](w http.ResponseWriter, r *http.Request, req *Req) *Error
 	return decode(w, r, req)
 }
 
-// handleCheck is answerPost written out: the hot route, with its own
+// handleCheck is servePost written out: the hot route, with its own
 // decoder, keeps every allocation it can.
-func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleCheck(w http.ResponseWriter, r *http.Request) error {
 	var req CheckRequest
 	if e := decodeCheck(w, r, &req, s.strings); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	in, e := s.checkInput(&req)
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	c := checkCost(in)
 	if e := s.checkLimits(c); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	if c.memory > 0 {
 		release, e := s.acquire(r.Context(), s.admit.work, c.memory)
 		if e != nil {
-			writeError(w, e)
-			return
+			return e
 		}
 		defer release()
 	}
 	v, err := s.opts.Engine.Check(r.Context(), in)
-	s.respond(w, r, v, err, truncationNotes(sizeFile{"robots", in.Truncated, len(in.Robots)}))
+	return s.respond(w, r, v, err, truncationNotes(sizeFile{"robots", in.Truncated, len(in.Robots)}))
 }
 
-func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) {
-	answerPost(s, w, r, decodeAny[LintRequest], s.lintInput, lintCost, s.opts.Engine.Lint, func(in *LintInput) []sizeFile {
+func (s *Server) handleLint(w http.ResponseWriter, r *http.Request) error {
+	return servePost(s, w, r, decodeAny[LintRequest], s.lintInput, lintCost, s.opts.Engine.Lint, func(in *LintInput) []sizeFile {
 		return []sizeFile{{"robots", in.Truncated, len(in.Robots)}}
 	})
 }
 
-func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) {
-	answerPost(s, w, r, decodeAny[CompareRequest], s.compareInput, compareCost, s.opts.Engine.Compare, func(in *CompareInput) []sizeFile {
+func (s *Server) handleCompare(w http.ResponseWriter, r *http.Request) error {
+	return servePost(s, w, r, decodeAny[CompareRequest], s.compareInput, compareCost, s.opts.Engine.Compare, func(in *CompareInput) []sizeFile {
 		return []sizeFile{{"robots", in.Truncated, len(in.Robots)}}
 	})
 }
 
-func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) {
-	answerPost(s, w, r, decodeAny[DiffRequest], s.diffInput, s.diffCost, s.opts.Engine.Diff, func(in *DiffInput) []sizeFile {
+func (s *Server) handleDiff(w http.ResponseWriter, r *http.Request) error {
+	return servePost(s, w, r, decodeAny[DiffRequest], s.diffInput, s.diffCost, s.opts.Engine.Diff, func(in *DiffInput) []sizeFile {
 		return []sizeFile{{"old", in.OldTruncated, len(in.Old)}, {"new", in.NewTruncated, len(in.New)}}
 	})
 }

@@ -10,6 +10,23 @@ import (
 	"strings"
 )
 
+// handlerFunc is a route that returns its error rather than writing it:
+// handle writes it. A handler returns an error only while it has written
+// nothing; one that streams its answer writes, or breaks the connection
+// on, the errors it meets after its start itself.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// handle adapts h to net/http. It is the one place where a route's error
+// becomes its answer: failure turns it into an *Error (kept as it is when
+// it is one), writeError writes it.
+func (s *Server) handle(h handlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			writeError(w, s.failure(r.Context(), err))
+		}
+	}
+}
+
 // writeJSON answers v as JSON with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)

@@ -25,29 +25,29 @@ var webFiles embed.FS
 
 func (s *Server) routeTable() []route {
 	return []route{
-		{"GET /{$}", false, s.handlePage},
+		{"GET /{$}", false, s.handle(s.handlePage)},
 		{"GET /healthz", false, s.handleHealthz},
 		{"GET /readyz", false, s.handleReadyz},
 		{"GET /metrics", false, s.tokenGate(s.metrics.handler()).ServeHTTP},
 		{"GET /app.js", false, servePageFile("app.js", pageFiles["app.js"])},
 		{"GET /style.css", false, servePageFile("style.css", pageFiles["style.css"])},
 		{"GET /v1/openapi.json", false, s.handleOpenAPI},
-		{"GET /v1/crawlers", true, s.handleCrawlers},
-		{"GET /v1/fetch", true, s.handleFetch},
-		{"GET /v1/history", true, s.handleHistory},
-		{"GET /v1/history/version", true, s.handleHistoryVersion},
-		{"POST /v1/check", true, s.handleCheck},
-		{"POST /v1/lint", true, s.handleLint},
-		{"POST /v1/compare", true, s.handleCompare},
-		{"POST /v1/diff", true, s.handleDiff},
+		{"GET /v1/crawlers", true, s.handle(s.handleCrawlers)},
+		{"GET /v1/fetch", true, s.handle(s.handleFetch)},
+		{"GET /v1/history", true, s.handle(s.handleHistory)},
+		{"GET /v1/history/version", true, s.handle(s.handleHistoryVersion)},
+		{"POST /v1/check", true, s.handle(s.handleCheck)},
+		{"POST /v1/lint", true, s.handle(s.handleLint)},
+		{"POST /v1/compare", true, s.handle(s.handleCompare)},
+		{"POST /v1/diff", true, s.handle(s.handleDiff)},
 		{"POST /v1/ai", true, s.handleAI},
 		{"POST /v1/policy", true, s.handlePolicy},
-		{"POST /v1/bulk", true, s.handleBulk},
-		{"POST /v1/audit", true, s.handleAudit},
-		{"POST /v1/watches", true, s.handleWatchCreate},
-		{"GET /v1/watches", true, s.handleWatchList},
-		{"GET /v1/watches/{id}", true, s.handleWatchGet},
-		{"DELETE /v1/watches/{id}", true, s.handleWatchDelete},
+		{"POST /v1/bulk", true, s.handle(s.handleBulk)},
+		{"POST /v1/audit", true, s.handle(s.handleAudit)},
+		{"POST /v1/watches", true, s.handle(s.handleWatchCreate)},
+		{"GET /v1/watches", true, s.handle(s.handleWatchList)},
+		{"GET /v1/watches/{id}", true, s.handle(s.handleWatchGet)},
+		{"DELETE /v1/watches/{id}", true, s.handle(s.handleWatchDelete)},
 	}
 }
 
@@ -117,14 +117,14 @@ func routeOf(r *http.Request) string {
 	return r.Pattern
 }
 
-func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) error {
 	b, err := fs.ReadFile(webFiles, "web/index.html")
 	if err != nil {
-		writeError(w, &Error{Message: "the page is missing from the binary"})
-		return
+		return &Error{Message: "the page is missing from the binary"}
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Write(b)
+	return nil
 }
 
 func (s *Server) handleOpenAPI(w http.ResponseWriter, r *http.Request) {
