@@ -52,30 +52,26 @@ const maxAuditVersions = 100
 // --json writes. With Options.Identity the claims are checked as the
 // command line checks them (the service's address lists, reverse DNS
 // bounded by a total budget); without it every claim is unverified.
-func (s *Server) handleAudit(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleAudit(w http.ResponseWriter, r *http.Request) error {
 	var req AuditRequest
 	if e := decodeFrom(http.MaxBytesReader(w, r.Body, MaxBodyBytes), &req); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	if c := accesslog.Compressed([]byte(req.Log[:min(len(req.Log), 16)])); c != "" {
 		// Compressed bytes do not survive a JSON string (the ones that
 		// are not UTF-8 become U+FFFD): they would be read as lines of
 		// noise, or a bomb's worth of them.
-		writeError(w, badField("log", "the log is %s-compressed: the service reads a log as text; decompress it first, or use robotstxt audit, which reads gzip and zstd files", c))
-		return
+		return badField("log", "the log is %s-compressed: the service reads a log as text; decompress it first, or use robotstxt audit, which reads gzip and zstd files", c)
 	}
 	versions, e := s.auditVersions(r.Context(), &req)
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	format := accesslog.Auto
 	if req.Format != "" {
 		f, err := accesslog.ParseFormat(req.Format)
 		if err != nil {
-			writeError(w, badField("format", "%s", strings.TrimPrefix(err.Error(), "accesslog: ")))
-			return
+			return badField("format", "%s", strings.TrimPrefix(err.Error(), "accesslog: "))
 		}
 		format = f
 	}
@@ -83,14 +79,12 @@ func (s *Server) handleAudit(w http.ResponseWriter, r *http.Request) {
 	if req.Fields != "" {
 		m, err := accesslog.ParseFieldMap(req.Fields)
 		if err != nil {
-			writeError(w, badField("fields", "%s", strings.TrimPrefix(err.Error(), "accesslog: ")))
-			return
+			return badField("fields", "%s", strings.TrimPrefix(err.Error(), "accesslog: "))
 		}
 		fields = m
 	}
 	if req.Top < 0 || req.Top > 100 {
-		writeError(w, badField("top", "want 1 to 100, got %d", req.Top))
-		return
+		return badField("top", "want 1 to 100, got %d", req.Top)
 	}
 	var v *verify.Verifier
 	if s.identity != nil {
@@ -98,15 +92,14 @@ func (s *Server) handleAudit(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := audit.New(&audit.Options{Versions: versions, Format: format, Fields: fields, Verifier: v, UnknownBots: req.UnknownBots, TopPaths: req.Top})
 	if err != nil {
-		writeError(w, &Error{Status: http.StatusBadRequest, Message: err.Error()})
-		return
+		return &Error{Status: http.StatusBadRequest, Message: err.Error()}
 	}
 	defer a.Close()
 	if err := a.Scan(r.Context(), accesslog.NewScanner(strings.NewReader(req.Log), 0)); err != nil {
-		writeError(w, s.failure(r.Context(), err))
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, a.Report())
+	return nil
 }
 
 // auditVersions reads the versions a request gives.

@@ -86,23 +86,20 @@ type bulkInput struct {
 	order    bulk.Order
 }
 
-func (s *Server) handleBulk(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleBulk(w http.ResponseWriter, r *http.Request) error {
 	in, e := s.bulkInput(w, r)
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	concurrency := int(min(bulkMaxConcurrency, max(1, s.admit.work.capacity/(8*liveWeight))))
 	originBytes := min(bulkMaxOriginBytes, max(bulkMinOriginBytes, s.admit.work.capacity/16))
 	c := bulkCost(in, concurrency, originBytes)
 	if e := s.checkLimits(c); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	release, e := s.acquire(r.Context(), s.admit.work, c.memory)
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	defer release()
 	fetchDialect := in.dialect
@@ -116,8 +113,7 @@ func (s *Server) handleBulk(w http.ResponseWriter, r *http.Request) {
 		OriginBytes: originBytes, StoreName: publicStoreName(h),
 	})
 	if err != nil {
-		writeError(w, &Error{Message: err.Error()})
-		return
+		return &Error{Message: err.Error()}
 	}
 	ctx := r.Context()
 	sw := &stallWriter{ResponseWriter: w, rc: http.NewResponseController(w), stall: s.opts.StallTimeout}
@@ -128,7 +124,7 @@ func (s *Server) handleBulk(w http.ResponseWriter, r *http.Request) {
 		if !bw.started {
 			bw.start() // no URL in the body: an empty answer
 		}
-		return
+		return nil
 	case bw.started:
 		if sw.stalled(err) {
 			s.metrics.stalls.Inc()
@@ -138,11 +134,12 @@ func (s *Server) handleBulk(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("bulk answer cut", "err", err, "results", sum.Results, "client", clientIP(r).String())
 		panic(http.ErrAbortHandler)
 	case errors.Is(err, errAnswerTooLarge):
-		writeError(w, s.answerTooLarge(0))
+		return s.answerTooLarge(0)
 	case ctx.Err() != nil || errors.Is(err, bulk.ErrInterrupted):
-		writeError(w, s.failure(ctx, ctx.Err()))
+		// The request's end, not the fetch's error it caused.
+		return s.failure(ctx, ctx.Err())
 	default:
-		writeError(w, s.failure(ctx, err))
+		return err
 	}
 }
 

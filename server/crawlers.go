@@ -71,24 +71,21 @@ func NewCrawlerInfo(c *robotstxt.Crawler) CrawlerInfo {
 // (names separated by commas, or the parameter repeated) the crawlers that
 // fetch for any of those purposes, and with operator those whose
 // operator's name holds one of the names given, ignoring case.
-func (s *Server) handleCrawlers(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleCrawlers(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	for k := range q {
 		if k != "purpose" && k != "operator" {
-			writeError(w, badField(k, "unknown parameter (want purpose, operator)"))
-			return
+			return badField(k, "unknown parameter (want purpose, operator)")
 		}
 	}
 	var want robotstxt.Purpose
 	for _, v := range q["purpose"] {
 		p, err := robotstxt.ParsePurpose(v)
 		if err != nil {
-			writeError(w, badField("purpose", "%s", strings.TrimPrefix(err.Error(), "robotstxt: ")))
-			return
+			return badField("purpose", "%s", strings.TrimPrefix(err.Error(), "robotstxt: "))
 		}
 		if p == 0 {
-			writeError(w, badField("purpose", "no purpose given"))
-			return
+			return badField("purpose", "no purpose given")
 		}
 		want |= p
 	}
@@ -101,8 +98,7 @@ func (s *Server) handleCrawlers(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if q.Has("operator") && len(ops) == 0 {
-		writeError(w, badField("operator", "no operator given"))
-		return
+		return badField("operator", "no operator given")
 	}
 
 	out := CrawlersAnswer{Crawlers: []CrawlerInfo{}, Defaults: tester.DefaultCrawlers()}
@@ -122,6 +118,7 @@ func (s *Server) handleCrawlers(w http.ResponseWriter, r *http.Request) {
 		out.Purposes = append(out.Purposes, p.String())
 	}
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
 // holdsAny reports whether s holds one of subs.

@@ -92,4 +92,38 @@
 // answered (not a refused fetch, nor one that got no answer): MaxVersions
 // an origin, each for Options.HistoryTTL after it was last seen (its keys'
 // time to live in the store), for at most Options.HistoryOrigins origins.
+//
+// # Files
+//
+// Each file holds one job of the server:
+//
+//   - options.go: the defaults and Options; server.go: Server, New (the
+//     options given their defaults, the parts built and wired) and
+//     ServeHTTP.
+//   - routes.go: the route table, the mux and its JSON 404 and 405
+//     (jsonMisses), the page and the OpenAPI document.
+//   - reply.go: the answers' writers (writeJSON, writeError) and the one
+//     error writer: a route is a handlerFunc that returns its error, and
+//     handle turns it into its answer (failure) and writes it.
+//   - middleware.go: the outermost layer (observe: the deadline, the
+//     security headers, the log line, the metrics); hosts.go the Host
+//     check, the cross-origin refusal and the POST gate; auth.go and
+//     ratelimit.go the token and the rate limit of /v1/ (apiGate).
+//   - serve.go: Serve, the connections it counts and bounds, the graceful
+//     shutdown.
+//   - limits.go, deadline.go: the work a request may ask for and the
+//     memory it holds (admission), and the request's deadline.
+//   - post.go: the POST routes (servePost: decode, validate, limits,
+//     engine, answer), the check's streamed answer and its writers;
+//     engine.go, api.go, encode.go, fastdecode.go, parsed.go, usage.go:
+//     the engine, the request and answer types, the check's fast encoder
+//     and decoder, the parsed inline files, the usage members.
+//   - live.go: the live fetch through the caches (answer, fetchAnswer) and
+//     GET /v1/fetch; guard.go and outbound.go: the addresses and the
+//     bounds of every request made to a site.
+//   - history.go, history_read.go, history_api.go: the versions recorded,
+//     read back, and the routes GET /v1/history and /v1/history/version.
+//   - health.go: /healthz and /readyz; metrics.go: /metrics.
+//   - One file per remaining route family: ai.go, bulk.go, audit.go (with
+//     identity.go), crawlers.go, watch.go; page.go and web/ the page.
 package server

@@ -173,6 +173,17 @@ var crossOrigin = http.NewCrossOriginProtection()
 // sameOrigin answers 403 and reports false when r may change state and a
 // browser says it comes from another origin.
 func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
+	if e := fromOtherOrigin(r); e != nil {
+		writeError(w, e)
+		return false
+	}
+	return true
+}
+
+// fromOtherOrigin is the refusal (403) of a request that may change state
+// and that a browser says comes from another origin; nil when it may go
+// on.
+func fromOtherOrigin(r *http.Request) *Error {
 	var err error
 	switch r.Method {
 	case http.MethodPost:
@@ -183,10 +194,9 @@ func (s *Server) sameOrigin(w http.ResponseWriter, r *http.Request) bool {
 		}
 	}
 	if err == nil {
-		return true
+		return nil
 	}
-	writeError(w, &Error{Status: http.StatusForbidden, Message: "this request comes from a page of another origin (" + err.Error() + "); the API answers its own page and clients that are not browsers"})
-	return false
+	return &Error{Status: http.StatusForbidden, Message: "this request comes from a page of another origin (" + err.Error() + "); the API answers its own page and clients that are not browsers"}
 }
 
 // postGate refuses a POST whose body is not declared as JSON (415) or that

@@ -331,11 +331,10 @@ type WatchList struct {
 	MinInterval string `json:"min_interval"`
 }
 
-func (s *Server) handleWatchCreate(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleWatchCreate(w http.ResponseWriter, r *http.Request) error {
 	var sp watch.Spec
 	if e := decode(w, r, &sp); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	m := watch.Maker{Client: ClientKey(r)}
 	if secs := ownerSecrets(r); len(secs) > 0 {
@@ -344,25 +343,22 @@ func (s *Server) handleWatchCreate(w http.ResponseWriter, r *http.Request) {
 	wt, err := s.watches.CreateAs(r.Context(), &sp, m)
 	if err != nil {
 		if e := watchError(err); e != nil {
-			writeError(w, e)
-			return
+			return e
 		}
-		writeError(w, s.failure(r.Context(), err))
-		return
+		return err
 	}
 	st, err := s.watches.Get(r.Context(), wt.ID)
 	if err != nil {
-		writeError(w, s.failure(r.Context(), err))
-		return
+		return err
 	}
 	w.Header().Set("Location", "/v1/watches/"+wt.ID)
 	writeJSON(w, http.StatusCreated, &WatchCreated{Status: st, OwnerSecret: wt.OwnerSecret})
+	return nil
 }
 
-func (s *Server) handleWatchList(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleWatchList(w http.ResponseWriter, r *http.Request) error {
 	if e := onlyParams(r.URL.Query()); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	keep := func(w *watch.Watch) bool { return s.owns(r, w) }
 	if s.isAdmin(r) {
@@ -370,10 +366,10 @@ func (s *Server) handleWatchList(w http.ResponseWriter, r *http.Request) {
 	}
 	ws, err := s.watches.ListFunc(r.Context(), keep)
 	if err != nil {
-		writeError(w, s.failure(r.Context(), err))
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, &WatchList{Watches: ws, MinInterval: words.Duration(s.watches.MinInterval())})
+	return nil
 }
 
 // watchID reads the id of a watch's path: 16 hexadecimal digits.
@@ -389,45 +385,39 @@ func watchID(r *http.Request) (string, *Error) {
 	return id, nil
 }
 
-func (s *Server) handleWatchGet(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleWatchGet(w http.ResponseWriter, r *http.Request) error {
 	if e := onlyParams(r.URL.Query()); e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	id, e := s.lookupOwned(r)
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	st, err := s.watches.Get(r.Context(), id)
 	if err != nil {
 		if e := watchError(err); e != nil {
-			writeError(w, e)
-			return
+			return e
 		}
-		writeError(w, s.failure(r.Context(), err))
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, st)
+	return nil
 }
 
-func (s *Server) handleWatchDelete(w http.ResponseWriter, r *http.Request) {
+func (s *Server) handleWatchDelete(w http.ResponseWriter, r *http.Request) error {
 	if err := crossOrigin.Check(r); err != nil {
-		writeError(w, &Error{Status: http.StatusForbidden, Message: "this request comes from a page of another origin (" + err.Error() + "); the API answers its own page and clients that are not browsers"})
-		return
+		return &Error{Status: http.StatusForbidden, Message: "this request comes from a page of another origin (" + err.Error() + "); the API answers its own page and clients that are not browsers"}
 	}
 	id, e := s.lookupOwned(r)
 	if e != nil {
-		writeError(w, e)
-		return
+		return e
 	}
 	if err := s.watches.Delete(r.Context(), id); err != nil {
 		if e := watchError(err); e != nil {
-			writeError(w, e)
-			return
+			return e
 		}
-		writeError(w, s.failure(r.Context(), err))
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"deleted": id})
+	return nil
 }
