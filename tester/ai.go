@@ -23,17 +23,6 @@ var aiSectionOrder = []robotstxt.Purpose{
 	robotstxt.PurposeSEO, robotstxt.PurposeOther,
 }
 
-// aiSectionPriority is which of its purposes places a crawler that has
-// several: the use of the content a site owner is asked about first
-// (Bytespider fetches for search and AI training: it is listed with the
-// training crawlers).
-var aiSectionPriority = []robotstxt.Purpose{
-	robotstxt.PurposeTokenOnly, robotstxt.PurposeAITraining, robotstxt.PurposeAISearch,
-	robotstxt.PurposeUserFetch, robotstxt.PurposeAgent, robotstxt.PurposeSearch,
-	robotstxt.PurposePreview, robotstxt.PurposeAds, robotstxt.PurposeArchive,
-	robotstxt.PurposeSEO, robotstxt.PurposeOther,
-}
-
 // aiSectionTitles say in a few words what each section's crawlers do.
 var aiSectionTitles = map[string]string{
 	"search":      "search engines' indexes",
@@ -48,17 +37,6 @@ var aiSectionTitles = map[string]string{
 	"seo-tool":    "SEO tools",
 	"other":       "other uses",
 	"unknown":     "crawlers the catalogue does not know",
-}
-
-// sectionOf returns the name of the section a crawler of purposes p is
-// listed in: "unknown" for the empty set.
-func sectionOf(p robotstxt.Purpose) string {
-	for _, s := range aiSectionPriority {
-		if p.Has(s) {
-			return s.String()
-		}
-	}
-	return "unknown"
 }
 
 // AIOptions say which crawlers and URLs AI asks about. The zero value (or

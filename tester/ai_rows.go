@@ -224,3 +224,25 @@ func usageOf(u robotstxt.Usage) *AIUsage {
 func (w *aiRow) named() bool {
 	return len(w.decs) > 0 && w.decs[0].Group.Kind == robotstxt.GroupSpecific
 }
+
+// aiSectionPriority is which of its purposes places a crawler that has
+// several: the use of the content a site owner is asked about first
+// (Bytespider fetches for search and AI training: it is listed with the
+// training crawlers).
+var aiSectionPriority = []robotstxt.Purpose{
+	robotstxt.PurposeTokenOnly, robotstxt.PurposeAITraining, robotstxt.PurposeAISearch,
+	robotstxt.PurposeUserFetch, robotstxt.PurposeAgent, robotstxt.PurposeSearch,
+	robotstxt.PurposePreview, robotstxt.PurposeAds, robotstxt.PurposeArchive,
+	robotstxt.PurposeSEO, robotstxt.PurposeOther,
+}
+
+// sectionOf returns the name of the section a crawler of purposes p is
+// listed in: "unknown" for the empty set.
+func sectionOf(p robotstxt.Purpose) string {
+	for _, s := range aiSectionPriority {
+		if p.Has(s) {
+			return s.String()
+		}
+	}
+	return "unknown"
+}

@@ -450,3 +450,17 @@ func (w *policyWriter) pathContradicts(v string) bool {
 	}
 	return false
 }
+
+// verifyStances asks r whether each crawler may fetch "/" as its stance
+// says, and returns a note for each that may not: the merge failed for it.
+func verifyStances(r *robotstxt.Robots, stances []policyStance) []string {
+	var notes []string
+	for i := range stances {
+		s := &stances[i]
+		d := r.Decide(s.query("/"))
+		if d.Allowed != s.allow {
+			notes = append(notes, fmt.Sprintf("%s: the new file does not follow the stance (%s at /: %s)", s.c.Name, pick(d.Allowed, "allowed", "blocked"), d.Reason))
+		}
+	}
+	return notes
+}
