@@ -30,7 +30,8 @@ draft-ietf-webbotauth-httpsig-protocol-01 profiles them).
 
   IP USER-AGENT    the address and the User-Agent header it sent: says
                    verified, spoofed or unverified, how (method) and why
-  --ip-ranges NAME=SRC  the crawler NAME's published address list, a JSON
+  --ip-ranges NAME=SRC
+                   the crawler NAME's published address list, a JSON
                    file or URL (repeatable; URLs are kept in the store and
                    fetched at most daily, the last good copy kept)
   --published      fetch the lists the crawler's operator publishes (the
@@ -49,8 +50,9 @@ draft-ietf-webbotauth-httpsig-protocol-01 profiles them).
                    and time)
   --at TIME        with --request: check as of TIME (RFC 3339, or seconds
                    since 1970), not now: a logged request
-  --skew DURATION  clock skew allowed on created and expires (default 1m0s)
-  --allow-test-keys  accept RFC 9421's published test keys (refused by
+  --skew DURATION  clock skew allowed on created and expires (default 1m)
+  --allow-test-keys
+                   accept RFC 9421's published test keys (refused by
                    default: anyone can sign with them)
   --scheme S       the request's scheme, for @target-uri (default https)
   --directory URL  lint a key directory: an origin (its well-known
@@ -58,7 +60,8 @@ draft-ietf-webbotauth-httpsig-protocol-01 profiles them).
                    media type, the keys array and its size, each key's kid
                    is its thumbprint, algorithms, private members, test
                    keys, the directory's own signature, caching headers
-  --timeout DURATION  bound on each fetch (default 5s)
+  --timeout DURATION
+                   bound on each fetch (default 5s)
   --json           JSON: for IP USER-AGENT and --request the evidence
                    record ({"outcome", "method", "crawler", "ip", "lists",
                    "names", "agent", "keyid", "reason", "checked", ...});
