@@ -9,6 +9,7 @@ import { ed, countLines, renderGutter, highlight } from './editor.js';
 import { lineDiff } from './linediff.js';
 import { VIEWS, encodeState, decodeState } from './permalink.js';
 import { save, copyText, toCSV, toMarkdown } from './files.js';
+import { S } from './state.js';
 
 // The example a fresh page starts from: Test answers on the first click.
 const EXAMPLE = `# An example: edit it, or paste your own file.
@@ -34,7 +35,7 @@ function editorChanged() {
 }
 ed.ta.addEventListener('input', () => {
   editorChanged();
-  if (mode === 'live' && liveBody !== null && ed.ta.value !== liveBody) {
+  if (S.mode === 'live' && S.liveBody !== null && ed.ta.value !== S.liveBody) {
     // An edited live file is a pasted one; the live one stays the old
     // version of the diff view.
     setMode('paste', true);
@@ -43,21 +44,6 @@ ed.ta.addEventListener('input', () => {
 });
 
 // ---- Source: pasted or live ---------------------------------------------
-
-let mode = 'paste';
-let liveBody = null; // the live file's text, once fetched with rules to show
-let liveInfo = null;
-let fetching = false;
-
-// The page never drops text from the editor. loaded is what the page
-// itself put there last (a live file, a history version: {text, label});
-// kept is the text it replaced, kept aside ({text, label, button}) until
-// the undo bar swaps it back. Swapping keeps the other text aside in its
-// turn, so neither is lost.
-let loaded = null;
-let kept = null;
-let oldLoaded = null; // what the page last put in the Diff view's old version
-
 
 function setEditor(text) {
   ed.ta.value = text;
@@ -70,42 +56,42 @@ function setEditor(text) {
 // is kept aside, and the undo bar offers to put it back.
 function putInEditor(text, label) {
   const cur = ed.ta.value;
-  if (cur !== text && cur.trim() !== '' && !(loaded && cur === loaded.text)) {
-    kept = { text: cur, label: 'your text', button: 'Put back my text' };
+  if (cur !== text && cur.trim() !== '' && !(S.loaded && cur === S.loaded.text)) {
+    S.kept = { text: cur, label: 'your text', button: 'Put back my text' };
   }
-  loaded = { text, label };
+  S.loaded = { text, label };
   setEditor(text);
   renderUndo();
 }
 
 function renderUndo() {
   const bar = $('undo-bar');
-  if (!kept || kept.text === ed.ta.value) { bar.hidden = true; return; }
-  $('undo-text').textContent = kept.label === 'your text'
-    ? `${cap(loaded ? loaded.label : 'a loaded file')} replaced your text in the editor; your text is kept here.`
-    : `${cap(kept.label)} is kept here.`;
-  $('undo-btn').textContent = kept.button;
+  if (!S.kept || S.kept.text === ed.ta.value) { bar.hidden = true; return; }
+  $('undo-text').textContent = S.kept.label === 'your text'
+    ? `${cap(S.loaded ? S.loaded.label : 'a loaded file')} replaced your text in the editor; your text is kept here.`
+    : `${cap(S.kept.label)} is kept here.`;
+  $('undo-btn').textContent = S.kept.button;
   bar.hidden = false;
 }
 
 $('undo-btn').addEventListener('click', () => {
-  if (!kept) return;
-  const back = kept;
+  if (!S.kept) return;
+  const back = S.kept;
   const cur = ed.ta.value;
-  if (cur.trim() === '') kept = null;
-  else if (loaded && cur === loaded.text) kept = { text: cur, label: loaded.label, button: 'Put back ' + loaded.label };
-  else kept = { text: cur, label: 'the edited file', button: 'Put back the edited file' };
+  if (cur.trim() === '') S.kept = null;
+  else if (S.loaded && cur === S.loaded.text) S.kept = { text: cur, label: S.loaded.label, button: 'Put back ' + S.loaded.label };
+  else S.kept = { text: cur, label: 'the edited file', button: 'Put back the edited file' };
   setEditor(back.text);
   // The live file back in the editor is the live file again; any other
   // text is the user's own, which tests ask about.
-  setMode(liveBody !== null && back.text === liveBody ? 'live' : 'paste', true);
+  setMode(S.liveBody !== null && back.text === S.liveBody ? 'live' : 'paste', true);
   renderUndo();
-  setStatus(`${cap(back.label)} is back in the editor${kept ? `; ${kept.label} is kept aside` : ''}.`);
+  setStatus(`${cap(back.label)} is back in the editor${S.kept ? `; ${S.kept.label} is kept aside` : ''}.`);
   schedulePermalink();
 });
 
 function setMode(m, keepFocus) {
-  mode = m;
+  S.mode = m;
   const paste = $('mode-paste');
   const live = $('mode-live');
   paste.setAttribute('aria-selected', String(m === 'paste'));
@@ -197,7 +183,7 @@ function renderFetch(info) {
 
 // fetchBusy disables the fetch buttons while a fetch is under way.
 function fetchBusy(on) {
-  fetching = on;
+  S.fetching = on;
   for (const b of [$('live-form').querySelector('button'), $('fetch-again')]) if (b) b.disabled = on;
   $('fetch-trace').setAttribute('aria-busy', String(on));
 }
@@ -210,7 +196,7 @@ function fetchBusy(on) {
 async function fetchLive(quiet) {
   const origin = originValue();
   if (!origin) { setStatus('Give an origin to fetch, e.g. https://example.com', true); return false; }
-  if (fetching) return false;
+  if (S.fetching) return false;
   setMode('live', true);
   setStatus('Fetching ' + origin + ' …');
   fetchBusy(true);
@@ -226,16 +212,16 @@ async function fetchLiveFrom(origin, quiet) {
   try {
     info = await api('GET', '/v1/fetch?refresh=true&url=' + encodeURIComponent(origin));
   } catch (e) {
-    liveBody = null;
-    liveInfo = null;
+    S.liveBody = null;
+    S.liveInfo = null;
     setStatus(e.message + ' (the editor keeps its text)', true);
     $('fetch-trace').replaceChildren(el('p', { class: 'error' }, e.message));
     return false;
   }
-  liveInfo = info;
+  S.liveInfo = info;
   renderFetch(info);
   if (info.policy !== 'rules') {
-    liveBody = null;
+    S.liveBody = null;
     if (info.refused) setStatus(`This server refused to fetch ${origin}: ${info.refused}. The editor keeps its text; tests ask about it.`, true);
     else setStatus(`No robots.txt to show from ${origin} (${info.policy}: ${info.reason}). The editor keeps its text; tests ask about it.`);
     return false;
@@ -252,15 +238,15 @@ async function fetchLiveFrom(origin, quiet) {
     }
   } catch (e) { /* the trace says what there is */ }
   if (body === null) {
-    liveBody = null;
+    S.liveBody = null;
     setStatus(`Fetched ${origin} (${fetchedWhen(info)}), but this server keeps no copy of the file's text to show (its history is off or failed). The editor keeps its text; tests ask about it.`, true);
     return false;
   }
-  liveBody = body;
+  S.liveBody = body;
   putInEditor(body, `the live file of ${origin}`);
-  if ($('old').value === '' || $('old').value === oldLoaded) {
+  if ($('old').value === '' || $('old').value === S.oldLoaded) {
     $('old').value = body;
-    oldLoaded = body;
+    S.oldLoaded = body;
   }
   setMode('live', true);
   if (!quiet) setStatus(`${origin}: ${info.policy} (${fetchedWhen(info)}). Tests now ask the server about the live file.`);
@@ -271,20 +257,18 @@ $('live-form').addEventListener('submit', (ev) => { ev.preventDefault(); fetchLi
 
 // subject is the file part of a request: the live origin, or the text.
 function subject() {
-  if (mode === 'live' && liveBody !== null) return { origin: originValue() };
+  if (S.mode === 'live' && S.liveBody !== null) return { origin: originValue() };
   return { robots: ed.ta.value };
 }
 
 // ---- Questions: URLs, crawlers, tokens ------------------------------------
 
-let table = { crawlers: [], defaults: [], dialects: [] };
-
-function renderCrawlers(selected) {
+function renderCrawlers(chosen) {
   const box = $('crawler-list');
-  const sel = new Set(selected);
+  const sel = new Set(chosen);
   // The chosen crawlers first, so that they are all in view in the
   // list's box, the rest in the table's order.
-  const order = table.crawlers.map((c, i) => [c, i]);
+  const order = S.table.crawlers.map((c, i) => [c, i]);
   order.sort((a, b) => (sel.has(b[0].name) - sel.has(a[0].name)) || (a[1] - b[1]));
   box.replaceChildren(...order.map(([c, i]) => el('label', {
     class: 'crawler', title: `${c.operator}: ${c.purpose}. Token ${c.token}, ${c.dialect} dialect` + (c.ignores_global ? ', ignores the * group' : ''),
@@ -388,7 +372,7 @@ function renderFileNames() {
 }
 $('agents').addEventListener('input', () => renderFileNames());
 
-$('crawlers-default').addEventListener('click', () => setCrawlers(table.defaults));
+$('crawlers-default').addEventListener('click', () => setCrawlers(S.table.defaults));
 $('crawlers-none').addEventListener('click', () => setCrawlers([]));
 $('crawler-filter').addEventListener('input', () => {
   const f = $('crawler-filter').value.trim().toLowerCase();
@@ -404,7 +388,7 @@ function agentList() {
 // dot segments are the server's to read, as check reads them).
 function urlList() {
   const out = [];
-  const origin = mode === 'live' ? originValue() : '';
+  const origin = S.mode === 'live' ? originValue() : '';
   for (let line of $('urls').value.split('\n')) {
     line = line.trim();
     if (!line) continue;
@@ -426,12 +410,11 @@ function safeJoin(origin, path) {
 
 // ---- Views ----------------------------------------------------------------
 
-let view = 'results';
 const viewTabs = VIEWS.map((v) => $('tab-' + v));
 
 function showView(v, focus) {
   if (!VIEWS.includes(v)) v = 'results';
-  view = v;
+  S.view = v;
   VIEWS.forEach((name, i) => {
     const on = name === v;
     viewTabs[i].setAttribute('aria-selected', String(on));
@@ -439,9 +422,9 @@ function showView(v, focus) {
     $('view-' + name).hidden = !on;
   });
   if (focus) viewTabs[VIEWS.indexOf(v)].focus();
-  if (v === 'dialects' && dialectsDirty && lastQuestion) runCompare();
-  if (v === 'lint' && lintDirty && lastQuestion) runLint();
-  if (v === 'ai' && aiDirty) runAI();
+  if (v === 'dialects' && S.dialectsDirty && S.lastQuestion) runCompare();
+  if (v === 'lint' && S.lintDirty && S.lastQuestion) runLint();
+  if (v === 'ai' && S.aiDirty) runAI();
   schedulePermalink();
 }
 
@@ -449,13 +432,6 @@ viewTabs.forEach((t, i) => t.addEventListener('click', () => showView(VIEWS[i]))
 tabKeys(viewTabs, (j) => showView(VIEWS[j]));
 
 // ---- Check: the results table ---------------------------------------------
-
-let lastQuestion = null; // {sub, urls, crawlers, agents}
-let report = null;
-let selected = null; // [row, column]
-let seq = 0;
-let dialectsDirty = true;
-let lintDirty = true;
 
 function question() {
   const urls = urlList();
@@ -473,10 +449,10 @@ function askBody(q) {
 async function run(restoreSel) {
   const q = question();
   if (!q) return;
-  const my = ++seq;
-  lastQuestion = q;
-  dialectsDirty = true;
-  lintDirty = true;
+  const my = ++S.seq;
+  S.lastQuestion = q;
+  S.dialectsDirty = true;
+  S.lintDirty = true;
   markAIDirty();
   setStatus('Testing …');
   const t0 = performance.now();
@@ -484,17 +460,17 @@ async function run(restoreSel) {
   try {
     rep = await api('POST', '/v1/check', askBody(q));
   } catch (e) {
-    if (my === seq) setStatus(e.message, true);
+    if (my === S.seq) setStatus(e.message, true);
     return;
   }
-  if (my !== seq) return;
+  if (my !== S.seq) return;
   renderResults(rep, q);
   const ms = Math.round(performance.now() - t0);
   document.body.dataset.checkMs = String(ms);
   setStatus(`${rep.results.length} answers: ${rep.allowed} allowed, ${rep.blocked} blocked (${ms} ms).`);
   if (restoreSel) selectCell(restoreSel[0], restoreSel[1], false);
   runLint();
-  if (view === 'dialects') runCompare();
+  if (S.view === 'dialects') runCompare();
   schedulePermalink();
 }
 
@@ -517,12 +493,12 @@ function verdictLabel(allowed, line) {
 }
 
 function renderResults(rep, q) {
-  report = rep;
-  selected = null;
+  S.report = rep;
+  S.selected = null;
   const res = rep.results || [];
   const n = q.urls.length;
   const k = n ? Math.floor(res.length / n) : 0;
-  report.cols = k;
+  S.report.cols = k;
   const head = el('tr', null, el('th', { scope: 'col' }, 'URL'));
   for (let j = 0; j < k; j++) {
     const r = res[j];
@@ -558,19 +534,19 @@ function cellButton(i, j) {
 }
 
 function selectCell(i, j, focus) {
-  if (!report) return;
-  const k = report.cols;
-  const r = report.results[i * k + j];
+  if (!S.report) return;
+  const k = S.report.cols;
+  const r = S.report.results[i * k + j];
   if (!r) return;
-  const prev = selected && cellButton(selected[0], selected[1]);
+  const prev = S.selected && cellButton(S.selected[0], S.selected[1]);
   if (prev) { prev.setAttribute('aria-pressed', 'false'); prev.tabIndex = -1; }
   const first = cellButton(0, 0);
   if (first) first.tabIndex = -1;
-  selected = [i, j];
+  S.selected = [i, j];
   const b = cellButton(i, j);
   if (b) { b.setAttribute('aria-pressed', 'true'); b.tabIndex = 0; if (focus) b.focus(); }
   highlight(r.line, r.allowed ? 'allow' : 'block');
-  renderDetail(r, lastQuestion ? lastQuestion.urls[i] : r.url);
+  renderDetail(r, S.lastQuestion ? S.lastQuestion.urls[i] : r.url);
   schedulePermalink();
 }
 
@@ -580,11 +556,11 @@ $('results-out').addEventListener('click', (ev) => {
 });
 $('results-out').addEventListener('keydown', (ev) => {
   const b = ev.target.closest('button.cell');
-  if (!b || !report) return;
+  if (!b || !S.report) return;
   let i = +b.dataset.row;
   let j = +b.dataset.col;
-  const rows = lastQuestion.urls.length;
-  const cols = report.cols;
+  const rows = S.lastQuestion.urls.length;
+  const cols = S.report.cols;
   switch (ev.key) {
     case 'ArrowRight': j = Math.min(cols - 1, j + 1); break;
     case 'ArrowLeft': j = Math.max(0, j - 1); break;
@@ -632,10 +608,10 @@ function renderDetail(r, asked) {
 // ---- Dialects -------------------------------------------------------------
 
 async function runCompare() {
-  const q = lastQuestion;
+  const q = S.lastQuestion;
   if (!q) return;
-  dialectsDirty = false;
-  const my = seq;
+  S.dialectsDirty = false;
+  const my = S.seq;
   const out = $('dialects-out');
   out.replaceChildren(el('p', { class: 'hint' }, 'Reading the file in every dialect …'));
   let c;
@@ -643,10 +619,10 @@ async function runCompare() {
     c = await api('POST', '/v1/compare', Object.assign(askBody(q), $('dialects-original').checked ? { original: true } : {}));
   } catch (e) {
     out.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
-    dialectsDirty = true;
+    S.dialectsDirty = true;
     return;
   }
-  if (my !== seq) return;
+  if (my !== S.seq) return;
   renderCompare(c);
 }
 
@@ -691,7 +667,7 @@ function renderCompare(c) {
   $('dialects-out').replaceChildren(...parts);
 }
 
-$('dialects-original').addEventListener('change', () => { if (lastQuestion) runCompare(); });
+$('dialects-original').addEventListener('change', () => { if (S.lastQuestion) runCompare(); });
 
 $('dialects-out').addEventListener('click', (ev) => {
   const a = ev.target.closest('a.note-ref');
@@ -704,19 +680,19 @@ $('dialects-out').addEventListener('click', (ev) => {
 // ---- Lint -----------------------------------------------------------------
 
 async function runLint() {
-  const q = lastQuestion;
+  const q = S.lastQuestion;
   if (!q) return;
-  lintDirty = false;
-  const my = seq;
+  S.lintDirty = false;
+  const my = S.seq;
   let rep;
   try {
     rep = await api('POST', '/v1/lint', Object.assign({}, q.sub, $('lint-original').checked ? { original: true } : {}));
   } catch (e) {
     $('lint-out').replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
-    lintDirty = true;
+    S.lintDirty = true;
     return;
   }
-  if (my !== seq) return;
+  if (my !== S.seq) return;
   renderLint(rep);
 }
 
@@ -745,7 +721,7 @@ function renderLint(rep) {
   $('lint-out').replaceChildren(...parts);
 }
 
-$('lint-original').addEventListener('change', () => { if (lastQuestion) runLint(); });
+$('lint-original').addEventListener('change', () => { if (S.lastQuestion) runLint(); });
 
 // ---- AI: who may use the content, and a policy writer ----------------------
 
@@ -765,7 +741,6 @@ const PURPOSE_TITLE = {
   preview: 'link previews', ads: 'advertising', archive: 'web archives', 'seo-tool': 'SEO tools', other: 'other uses',
 };
 
-let aiDirty = true;
 let aiSeq = 0;
 let aiTimer = 0;
 let aiReport = null;
@@ -773,8 +748,8 @@ let aiReport = null;
 const stances = { purposes: Object.create(null), crawlers: Object.create(null) };
 
 function markAIDirty() {
-  aiDirty = true;
-  if (view !== 'ai') return;
+  S.aiDirty = true;
+  if (S.view !== 'ai') return;
   clearTimeout(aiTimer);
   aiTimer = setTimeout(runAI, 500);
 }
@@ -789,7 +764,7 @@ function aiBody() {
 
 async function runAI() {
   clearTimeout(aiTimer);
-  aiDirty = false;
+  S.aiDirty = false;
   const my = ++aiSeq;
   const out = $('ai-out');
   out.setAttribute('aria-busy', 'true');
@@ -801,7 +776,7 @@ async function runAI() {
     if (my !== aiSeq) return;
     out.replaceChildren(el('p', { class: 'error', role: 'alert' }, e.message));
     out.setAttribute('aria-busy', 'false');
-    aiDirty = true;
+    S.aiDirty = true;
     return;
   }
   if (my !== aiSeq) return;
@@ -1111,19 +1086,19 @@ function applyPolicy() {
   const rep = policyReport;
   if (!rep) return;
   const cur = ed.ta.value;
-  if (cur !== policyFrom && !(mode === 'live' && liveBody !== null)) {
+  if (cur !== policyFrom && !(S.mode === 'live' && S.liveBody !== null)) {
     setStatus('The editor changed since the policy was written: write it again first.', true);
     return;
   }
   if (cur !== rep.body) {
-    const label = loaded && cur === loaded.text ? loaded.label : 'your text';
-    kept = label === 'your text' ? { text: cur, label, button: 'Put back my text' } : { text: cur, label, button: 'Put back ' + label };
+    const label = S.loaded && cur === S.loaded.text ? S.loaded.label : 'your text';
+    S.kept = label === 'your text' ? { text: cur, label, button: 'Put back my text' } : { text: cur, label, button: 'Put back ' + label };
   }
-  if ($('old').value === '' || $('old').value === oldLoaded) {
+  if ($('old').value === '' || $('old').value === S.oldLoaded) {
     $('old').value = cur;
-    oldLoaded = cur;
+    S.oldLoaded = cur;
   }
-  loaded = { text: rep.body, label: 'the file the policy wrote' };
+  S.loaded = { text: rep.body, label: 'the file the policy wrote' };
   setEditor(rep.body);
   setMode('paste', true);
   renderUndo();
@@ -1194,7 +1169,7 @@ function renderChanges(rep, out, extra) {
 
 async function diffFiles(oldText, newText, mine) {
   const b = { old: oldText, new: newText };
-  if (mine && lastQuestion) {
+  if (mine && S.lastQuestion) {
     const q = question();
     if (q) {
       b.urls = q.urls;
@@ -1216,7 +1191,6 @@ $('diff-run').addEventListener('click', async () => {
   }
   schedulePermalink();
 });
-
 
 // ---- History --------------------------------------------------------------
 
@@ -1280,14 +1254,13 @@ async function compareVersions(origin) {
 
 $('history-load').addEventListener('click', loadHistory);
 
-
 // ---- Permalink: the whole state in the address's fragment -------------------
 
 // getState is the page's state as a permalink keeps it.
 function getState() {
   return {
-    v: 1, mode, origin: $('origin').value, robots: ed.ta.value, urls: $('urls').value,
-    crawlers: selectedCrawlers(), agents: $('agents').value, view, sel: selected, old: $('old').value,
+    v: 1, mode: S.mode, origin: $('origin').value, robots: ed.ta.value, urls: $('urls').value,
+    crawlers: selectedCrawlers(), agents: $('agents').value, view: S.view, sel: S.selected, old: $('old').value,
     aiAll: $('ai-all').checked, stances, denyMore: $('policy-deny-more').value, allowMore: $('policy-allow-more').value,
   };
 }
@@ -1346,8 +1319,8 @@ async function restore(hash) {
     renderPurposeStances();
     ed.ta.value = st.robots;
     editorChanged();
-    liveBody = null;
-    kept = null;
+    S.liveBody = null;
+    S.kept = null;
     renderUndo();
     if (st.mode === 'live' && st.origin) {
       // The permalink's text was the live file then: the file fetched
@@ -1382,7 +1355,7 @@ $('load-example').addEventListener('click', () => {
   setMode('paste', true);
   putInEditor(EXAMPLE, 'the example');
   $('urls').value = EXAMPLE_URLS;
-  setCrawlers(table.defaults || []);
+  setCrawlers(S.table.defaults || []);
   setStatus('The example is in the editor: press Test.');
   schedulePermalink();
 });
@@ -1393,7 +1366,7 @@ $('download-file').addEventListener('click', () => save(ed.ta.value, 'robots.txt
 // check --csv writes them.
 const EXPORT_HEAD = ['url', 'crawler', 'dialect', 'verdict', 'line', 'rule', 'policy'];
 function exportRows() {
-  const res = (report && report.results) || [];
+  const res = (S.report && S.report.results) || [];
   return res.map((r) => [r.url, r.who, r.dialect, r.allowed ? 'allowed' : 'blocked', r.line ? String(r.line) : '', r.rule || '', r.policy || '']);
 }
 
@@ -1402,12 +1375,12 @@ $('export-md').addEventListener('click', () => copyText(toMarkdown(EXPORT_HEAD, 
 
 async function init() {
   try {
-    table = await api('GET', '/v1/crawlers');
+    S.table = await api('GET', '/v1/crawlers');
   } catch (e) {
     setStatus('The crawler table cannot be loaded: ' + e.message, true);
   }
-  renderCrawlers(table.defaults || []);
-  $('default-dialects').textContent = (table.default_dialects || []).join(', ');
+  renderCrawlers(S.table.defaults || []);
+  $('default-dialects').textContent = (S.table.default_dialects || []).join(', ');
   renderPurposeStances();
   showChosen();
   editorChanged();
