@@ -5,7 +5,7 @@
 // paths, each a link that opens the tester (a permalink: the file, the path
 // and the crawler). Everything from the server is put in the page as text.
 import { $, el } from './page.js';
-import { b64u } from './permalink.js';
+import { b64u } from './statecodec.js';
 
 function startAudit() {
   if (!$('audit')) return;
