@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"io/fs"
 	"net/http"
 	"strings"
@@ -34,14 +35,15 @@ func servePageFile(name, contentType string) http.HandlerFunc {
 
 // servePageModule answers GET /js/{name}: one of the page's JavaScript
 // modules (web/js/NAME.js, embedded), served as it is, with no build step.
-// Any other name is not found.
+// A name that is not a module's (NAME.js, one path segment) is refused
+// with 400; a module the binary does not hold is not found.
 func servePageModule(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
-	var b []byte
-	err := fs.ErrNotExist
-	if strings.HasSuffix(name, ".js") && fs.ValidPath(name) && !strings.Contains(name, "/") {
-		b, err = fs.ReadFile(webFiles, "web/js/"+name)
+	if !strings.HasSuffix(name, ".js") || strings.Contains(name, "/") || !fs.ValidPath(name) {
+		writeError(w, &Error{Status: http.StatusBadRequest, Message: fmt.Sprintf("%q is not a module's name (NAME.js)", name)})
+		return
 	}
+	b, err := fs.ReadFile(webFiles, "web/js/"+name)
 	if err != nil {
 		writeError(w, &Error{Status: http.StatusNotFound, Message: "no page module " + name})
 		return

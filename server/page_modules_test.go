@@ -17,7 +17,8 @@ var moduleImport = regexp.MustCompile(`(?m)^import\s+(?:[^'";]*?\s+from\s+)?'([^
 // as a module; every module reachable from it through its imports is
 // served with a JavaScript type (a browser runs no module served as
 // anything else) and the page's headers, under the same strict CSP; every
-// file of web/js is reached; a name that is not a module is not found.
+// file of web/js is reached; a name that is not a module's is refused, a
+// module the binary does not hold is not found.
 func TestPageModules(t *testing.T) {
 	ts := newTestServer(t, nil)
 	page := get(t, ts.URL+"/")
@@ -76,9 +77,9 @@ func TestPageModules(t *testing.T) {
 			t.Errorf("web/js/%s is in the binary but no module imports it", f.Name())
 		}
 	}
-	for _, p := range []string{"/js/nope.js", "/js/style.css", "/js/", "/js/..%2Fapp.js", "/js/.js"} {
-		if r := get(t, ts.URL+p); r.status != 404 {
-			t.Errorf("%s: %d, want 404", p, r.status)
+	for p, status := range map[string]int{"/js/nope.js": 404, "/js/.js": 404, "/js/style.css": 400, "/js/..%2Fapp.js": 400, "/js/": 404} {
+		if r := get(t, ts.URL+p); r.status != status {
+			t.Errorf("%s: %d, want %d", p, r.status, status)
 		}
 	}
 }
