@@ -31,6 +31,7 @@ func (s *Server) routeTable() []route {
 		{"GET /metrics", false, s.tokenGate(s.metrics.handler()).ServeHTTP},
 		{"GET /app.js", false, servePageFile("app.js", pageFiles["app.js"])},
 		{"GET /style.css", false, servePageFile("style.css", pageFiles["style.css"])},
+		{"GET /js/{name}", false, servePageModule},
 		{"GET /v1/openapi.json", false, s.handleOpenAPI},
 		{"GET /v1/crawlers", true, s.handle(s.handleCrawlers)},
 		{"GET /v1/fetch", true, s.handle(s.handleFetch)},
