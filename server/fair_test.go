@@ -177,9 +177,7 @@ func TestSlowBodiesDoNotStallOthers(t *testing.T) {
 		}
 	}
 	t.Logf("resident memory %d MiB", rss(t)>>20)
-	if m := rss(t); m > rssBound {
-		t.Errorf("resident memory %d MiB, want under %d MiB", m>>20, rssBound>>20)
-	}
+	checkRSS(t)
 }
 
 // TestUnreadBulkAnswersDoNotStallOthers: one client's streamed bulk
@@ -225,9 +223,7 @@ func TestUnreadBulkAnswersDoNotStallOthers(t *testing.T) {
 		}
 	}
 	t.Logf("resident memory %d MiB", rss(t)>>20)
-	if m := rss(t); m > rssBound {
-		t.Errorf("resident memory %d MiB, want under %d MiB", m>>20, rssBound>>20)
-	}
+	checkRSS(t)
 	// The hostile client holds at most its share of each pool.
 	if b, w := s.admit.bodies.held.Load(), s.admit.work.held.Load(); b > s.admit.bodies.share || w > s.admit.work.share {
 		t.Errorf("one client holds %d bytes of bodies (share %d) and %d of work (share %d)", b, s.admit.bodies.share, w, s.admit.work.share)
@@ -402,5 +398,21 @@ func TestWatchesPerClientByKey(t *testing.T) {
 	}
 	if c := create("[2001:db8:1:3::1]:1000", "example.net"); c != 201 {
 		t.Errorf("another /64: %d", c)
+	}
+}
+
+// checkRSS fails the test when the process's resident memory is over
+// rssBound. Under the race detector, whose shadow memory multiplies the
+// process's size (1,275 MiB seen for what is 120 MiB without it), the
+// bound is not checked: the run without -race checks it.
+func checkRSS(t *testing.T) {
+	t.Helper()
+	m := rss(t)
+	if raceEnabled {
+		t.Logf("resident memory %d MiB (not checked under the race detector)", m>>20)
+		return
+	}
+	if m > rssBound {
+		t.Errorf("resident memory %d MiB, want under %d MiB", m>>20, rssBound>>20)
 	}
 }

@@ -183,9 +183,7 @@ func TestOutboundBytes(t *testing.T) {
 	if refusedLines(lines) == 0 {
 		t.Error("no result refused by the client's bytes")
 	}
-	if m := rss(t); m > rssBound {
-		t.Errorf("resident memory %d MiB, want under %d MiB", m>>20, rssBound>>20)
-	}
+	checkRSS(t)
 	t.Logf("%d bytes sent in %v (bound %d)", site.sent.Load(), took, allowed)
 	if got := metric(t, ts.URL, "robotstxt_outbound_bytes_total"); got < float64(len(body)) {
 		t.Errorf("robotstxt_outbound_bytes_total %v", got)
