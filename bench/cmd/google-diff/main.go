@@ -41,7 +41,7 @@ type question struct {
 
 func main() {
 	bin := flag.String("bin", "", "Google's answer program (google/answer.cc)")
-	shared := flag.String("shared", filepath.Join("..", "..", "testdata"), "the test data folder (conformance/, corpus/real/)")
+	shared := flag.String("shared", filepath.Join("..", "testdata"), "the test data folder (conformance/, corpus/real/)")
 	perFile := flag.Int("per-file", 200, "questions made per file, at most (besides the golden ones)")
 	generated := flag.Int("generated", 0, "generated files of large rule sets to ask about too")
 	genSeed := flag.Uint64("gen-seed", 0, "the first generated file's seed")
