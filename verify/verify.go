@@ -34,28 +34,19 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/store"
+	"github.com/seed53c283f5/robotstxt/webbotauth"
 )
 
-// Outcome is what a check of a claimed identity found.
-type Outcome int
+// Outcome is what a check of a claimed identity found: one type for every
+// method, the signatures' (webbotauth) and the addresses'.
+type Outcome = webbotauth.Outcome
 
 // The outcomes.
 const (
-	Unverified Outcome = iota
-	Verified
-	Spoofed
+	Unverified = webbotauth.Unverified
+	Verified   = webbotauth.Verified
+	Spoofed    = webbotauth.Spoofed
 )
-
-// String returns "unverified", "verified" or "spoofed".
-func (o Outcome) String() string {
-	switch o {
-	case Verified:
-		return "verified"
-	case Spoofed:
-		return "spoofed"
-	}
-	return "unverified"
-}
 
 // Result is the outcome of a check, with how it was reached.
 type Result struct {
