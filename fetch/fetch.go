@@ -308,7 +308,11 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 		tr.ETag = h.Get("ETag")
 		tr.LastModified = h.Get("Last-Modified")
 		tr.RetryAfter = h.Get("Retry-After")
+		tr.CrawlerPrice = traceHeader(h, HeaderCrawlerPrice)
+		tr.CrawlerCharged = traceHeader(h, HeaderCrawlerCharged)
+		tr.CrawlerError = traceHeader(h, HeaderCrawlerError)
 		res.Status = code
+		res.Payment = tr.Payment()
 		res.CacheControl = parseCacheControl(h.Values("Cache-Control"))
 		res.RetryAfter, res.HasRetryAfter = parseRetryAfter(tr.RetryAfter, res.FetchedAt)
 		sl := statusLine(code)
@@ -384,7 +388,7 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 		if code < 200 || code >= 300 {
 			resp.Body.Close()
 			res.Trace = append(res.Trace, tr)
-			f.decideStatus(res, code)
+			f.decideStatus(res, code, res.Payment)
 			return nil
 		}
 
@@ -402,7 +406,7 @@ func (f *Fetcher) fetchHTTP(ctx context.Context, res *Result, o Origin, v Valida
 		if truncated {
 			size = limit + 1 // at least: one byte past the limit was read
 		}
-		v := decide(d, code, tr.ContentType, len(body), size, limit)
+		v := decide(d, code, tr.ContentType, len(body), size, limit, res.Payment)
 		res.Policy, res.Reason, res.Unreachable = v.policy, v.reason, v.unreachable
 		if v.policy != Rules {
 			return nil
@@ -436,8 +440,8 @@ func (f *Fetcher) notFound(res *Result, why string) {
 
 // decideStatus sets the policy of a final answer that has no body to parse:
 // a 4xx, 5xx or another status that is neither 2xx nor a redirect.
-func (f *Fetcher) decideStatus(res *Result, code int) {
-	v := decide(f.dialect(), code, "", 0, 0, f.maxBytes())
+func (f *Fetcher) decideStatus(res *Result, code int, pay Payment) {
+	v := decide(f.dialect(), code, "", 0, 0, f.maxBytes(), pay)
 	res.Policy, res.Reason, res.Unreachable = v.policy, v.reason, v.unreachable
 }
 

@@ -3,6 +3,7 @@ package fetch
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
 )
@@ -30,7 +31,8 @@ type Response struct {
 	// Status is the HTTP status; 0 means no answer came (a DNS failure,
 	// a timeout, a reset): unreachable in every dialect.
 	Status int
-	// Header is the answer's header; only Content-Type is read. It may
+	// Header is the answer's header; only Content-Type and the pay per
+	// crawl headers (crawler-price, for a 402's reason) are read. It may
 	// be nil.
 	Header http.Header
 	// Body is the body, or its first part when the client stopped reading.
@@ -78,7 +80,7 @@ func (r Response) Verdict(d robotstxt.Dialect) *Answer {
 		a.Reason = "no answer: everything is disallowed until a retry gets an answer"
 		return a
 	}
-	v := decide(d, r.Status, ct, len(r.Body), size, robotstxt.DefaultMaxBytes)
+	v := decide(d, r.Status, ct, len(r.Body), size, robotstxt.DefaultMaxBytes, PaymentOf(r.Status, r.Header))
 	a.Policy, a.Reason, a.Unreachable = v.policy, v.reason, v.unreachable
 	return a
 }
@@ -142,10 +144,19 @@ type verdict struct {
 
 // decide is the fetch policy of dialect d for a final answer with this
 // status (not 0) and content type, and a body of which n bytes are held
-// out of size; limit is how much of a body is parsed. The Fetcher and
-// Interpret both decide here.
-func decide(d robotstxt.Dialect, code int, contentType string, n, size, limit int) verdict {
+// out of size; limit is how much of a body is parsed; pay is what the
+// answer says about pay per crawl (PaymentOf). The Fetcher and Interpret
+// both decide here.
+//
+// A 402 Payment Required is a 4xx like the others (RFC 9309 §2.3.1.3:
+// everything allowed, as Google reads it; the dialects that refuse on 401
+// and 403 do not on 402): its reason names the price, when the answer
+// gives one (docs/protocol.md, Pay per crawl).
+func decide(d robotstxt.Dialect, code int, contentType string, n, size, limit int, pay Payment) verdict {
 	sl := statusLine(code)
+	if pay.Status == PaymentRequired {
+		sl += priceNote(pay)
+	}
 	if code >= 200 && code < 300 {
 		switch {
 		case d == robotstxt.Yandex && code != http.StatusOK:
@@ -182,7 +193,23 @@ func decide(d robotstxt.Dialect, code int, contentType string, n, size, limit in
 	case d == robotstxt.Baidu && (code == http.StatusUnauthorized || code == http.StatusForbidden):
 		return verdict{policy: DisallowAll, reason: sl + ": Baidu, as the original standard, reads refused access as everything disallowed"}
 	}
+	if code == http.StatusPaymentRequired {
+		return verdict{policy: AllowAll, reason: sl + ": robots.txt offered at a price (pay per crawl) is no valid robots.txt: everything is allowed"}
+	}
 	return verdict{policy: AllowAll, reason: sl + ": no valid robots.txt, everything is allowed"}
+}
+
+// priceNote is what a 402's reason says of its price: " (crawler-price:
+// USD 0.01)", " (crawler-price unreadable: ...)", or "" when the answer
+// names none.
+func priceNote(pay Payment) string {
+	switch {
+	case pay.Err != nil:
+		return " (crawler-price unreadable: " + strings.TrimPrefix(pay.Err.Error(), "fetch: ") + ")"
+	case !pay.Price.IsZero():
+		return " (crawler-price: " + pay.Price.String() + ")"
+	}
+	return ""
 }
 
 // byteCount is "1 byte" or "n bytes".

@@ -135,7 +135,13 @@ type Request struct {
 	ETag            string `json:"etag,omitempty"`
 	LastModified    string `json:"last_modified,omitempty"`
 	RetryAfter      string `json:"retry_after,omitempty"`
-	Err             string `json:"error,omitempty"` // what went wrong, when something did
+	// The pay per crawl headers (docs/protocol.md, Pay per crawl), as
+	// given (several values joined by ", ", cut at 128 bytes): Payment
+	// reads them.
+	CrawlerPrice   string `json:"crawler_price,omitempty"`
+	CrawlerCharged string `json:"crawler_charged,omitempty"`
+	CrawlerError   string `json:"crawler_error,omitempty"`
+	Err            string `json:"error,omitempty"` // what went wrong, when something did
 }
 
 // Result is the outcome of one fetch of an origin's robots.txt.
@@ -160,6 +166,11 @@ type Result struct {
 	// and must be retried: 5xx, 429 (except in the rfc9309 dialect) and
 	// network failures. A cached copy takes precedence over them.
 	Unreachable bool
+	// Payment is what the final answer said about pay per crawl
+	// (PaymentOf): PaymentRequired for a 402, with the price when the
+	// answer names one. A 402 is a 4xx all the same: Policy is AllowAll
+	// (docs/protocol.md, Pay per crawl); Payment names the outcome.
+	Payment Payment
 	// Validators of the body, for the next conditional refresh.
 	Validators Validators
 	// CacheControl of the final answer.
