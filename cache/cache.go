@@ -7,7 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"net/http"
+
 	"strings"
 	"sync/atomic"
 	"time"
@@ -314,8 +314,10 @@ func (a *Answer) For(d robotstxt.Dialect) *Answer {
 		return a
 	}
 	r := fetch.Response{Status: a.Status}
-	if n := len(a.Trace); n > 0 && a.Trace[n-1].ContentType != "" {
-		r.Header = http.Header{"Content-Type": {a.Trace[n-1].ContentType}}
+	if n := len(a.Trace); n > 0 {
+		// Content-Type, and the pay per crawl headers a 402's reason
+		// names.
+		r.Header = a.Trace[n-1].AnswerHeader()
 	}
 	if a.Robots != nil {
 		r.Size = len(a.Robots.Body())

@@ -43,8 +43,10 @@ func (e *entry) failing() bool { return e.Failures > 0 }
 
 // entryVersion is the first byte of an encoded entry. A value with another
 // first byte is not understood and reads as a miss. Version 2 added the
-// checksum.
-const entryVersion = 2
+// checksum; version 3 the pay per crawl headers of each traced request
+// (crawler-price, crawler-charged, crawler-error). Version 2 entries are
+// still read.
+const entryVersion = 3
 
 // checksumSize is the length of the checksum that ends an encoded entry:
 // CRC-32C (Castagnoli) of the bytes before it, big-endian. A bit flipped in
@@ -107,7 +109,8 @@ func (e *entry) encode() []byte {
 		} else {
 			b = append(b, 0)
 		}
-		for _, s := range []string{r.Location, r.ContentType, r.ContentEncoding, r.CacheControl, r.ETag, r.LastModified, r.RetryAfter, r.Err} {
+		for _, s := range []string{r.Location, r.ContentType, r.ContentEncoding, r.CacheControl, r.ETag, r.LastModified, r.RetryAfter, r.Err,
+			r.CrawlerPrice, r.CrawlerCharged, r.CrawlerError} {
 			b = appendString(b, s)
 		}
 	}
@@ -208,7 +211,7 @@ func (d *decoder) policy() fetch.Policy {
 // unknown version, a cut or altered value) is an error, never a panic; the
 // cache reads it as a miss.
 func decodeEntry(b []byte) (*entry, error) {
-	if len(b) < 2+checksumSize || b[0] != entryVersion {
+	if len(b) < 2+checksumSize || b[0] != entryVersion && b[0] != 2 {
 		return nil, errCorrupt
 	}
 	sum := binary.BigEndian.Uint32(b[len(b)-checksumSize:])
@@ -216,6 +219,7 @@ func decodeEntry(b []byte) (*entry, error) {
 	if crc32.Checksum(b, castagnoli) != sum {
 		return nil, errCorrupt
 	}
+	version := b[0]
 	d := &decoder{b: b[1:]}
 	e := &entry{}
 	flags := d.byte()
@@ -255,6 +259,9 @@ func decodeEntry(b []byte) (*entry, error) {
 		r.Truncated = d.byte() == 1
 		for _, s := range []*string{&r.Location, &r.ContentType, &r.ContentEncoding, &r.CacheControl, &r.ETag, &r.LastModified, &r.RetryAfter, &r.Err} {
 			*s = d.string()
+		}
+		if version >= 3 {
+			r.CrawlerPrice, r.CrawlerCharged, r.CrawlerError = d.string(), d.string(), d.string()
 		}
 		e.Trace = append(e.Trace, r)
 	}
