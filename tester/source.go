@@ -103,6 +103,10 @@ type FetchInfo struct {
 	// because of anything it answered.
 	Refused string `json:"refused,omitempty"`
 	Store   string `json:"store"` // the cache's store: memory, bolt, redis...; "memory, in place of ..." when it fell back
+	// Payment is what the final answer said about pay per crawl
+	// (fetch.PaymentOfTrace), when it said something: a 402 is
+	// "required", with its price when named. Absent otherwise.
+	Payment *fetch.PaymentJSON `json:"payment,omitempty"`
 }
 
 // FetchOptions say how FetchInfoOf and Fetch ask the cache. The zero
@@ -202,6 +206,10 @@ func ReportAnswer(a *cache.Answer, storeName string) (body []byte, info *FetchIn
 	if info.Trace == nil {
 		info.Trace = []fetch.Request{}
 	}
+	if p := fetch.PaymentOfTrace(a.Status, a.Trace); !p.IsZero() {
+		j := p.JSON()
+		info.Payment = &j
+	}
 	if a.Err != nil {
 		info.Error = a.Err.Error()
 		var r cache.Refusal
@@ -251,8 +259,8 @@ func FetchedSource(body []byte, info *FetchInfo, d robotstxt.Dialect) *Source {
 		// is what every crawler keeps using, and no answer at all means
 		// the same to every crawler: unreachable.)
 		h := http.Header{}
-		if n := len(info.Trace); n > 0 && info.Trace[n-1].ContentType != "" {
-			h.Set("Content-Type", info.Trace[n-1].ContentType)
+		if n := len(info.Trace); n > 0 {
+			h = info.Trace[n-1].AnswerHeader() // Content-Type, and a 402's price
 		}
 		resp := &fetch.Response{Status: info.Status, Header: h, Body: body, Size: size}
 		// Unless the cache decided beside the status (an origin given

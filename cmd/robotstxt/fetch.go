@@ -27,7 +27,7 @@ stale cache) and when it expires.
 
   URL           any URL of the site; "example.com" means https://example.com
   --json        one JSON object (origin, policy, source, reason, status,
-                trace, fetched_at, expires_at, ...)
+                trace, fetched_at, expires_at, payment for a 402, ...)
   --body        print the robots.txt body that applies instead of the report
                 (as it is; on a terminal, control characters escaped)
   --store STORE
@@ -213,6 +213,15 @@ func writeFetchReport(w io.Writer, info fetchInfo) {
 		if len(cacheHeaders) > 0 {
 			fmt.Fprintf(&b, "    %s\n", strings.Join(cacheHeaders, "; "))
 		}
+		var payHeaders []string
+		for _, h := range [][2]string{{fetch.HeaderCrawlerPrice, r.CrawlerPrice}, {fetch.HeaderCrawlerCharged, r.CrawlerCharged}, {fetch.HeaderCrawlerError, r.CrawlerError}} {
+			if h[1] != "" {
+				payHeaders = append(payHeaders, h[0]+": "+esc(h[1]))
+			}
+		}
+		if len(payHeaders) > 0 {
+			b.WriteString(fitLine(strings.Join(payHeaders, "; "), "    ", "      "))
+		}
 		if r.Err != "" {
 			fmt.Fprintf(&b, "    error: %s\n", esc(r.Err))
 		}
@@ -221,6 +230,9 @@ func writeFetchReport(w io.Writer, info fetchInfo) {
 	policy := map[string]string{"rules": "the file's rules", "allow-all": "allow all", "disallow-all": "disallow all"}[info.Policy]
 	fmt.Fprintf(&b, "policy:   %s\n", policy)
 	fmt.Fprintf(&b, "why:      %s\n", esc(info.Reason))
+	if info.Payment != nil {
+		b.WriteString(fitLine(esc(paymentText(info.Payment)), "payment:  ", "          "))
+	}
 	source := map[string]string{"network": "network", "cache": "fresh cache", "stale-cache": "stale cache (the refresh failed)"}[info.Source]
 	retry := ""
 	if info.Source == "cache" && info.FailingSince != "" {
@@ -252,4 +264,36 @@ func statusText(url string, code int) string {
 		return fmt.Sprintf("%d %s", code, t)
 	}
 	return fmt.Sprint(code)
+}
+
+// paymentText says a fetch's pay per crawl outcome for people: "required,
+// crawler-price USD 0.01", "required, no crawler-price", "required,
+// crawler-price unreadable: ...", "charged USD 0.01"; a crawler-error
+// follows.
+func paymentText(p *fetch.PaymentJSON) string {
+	var s string
+	switch p.Status {
+	case "required":
+		switch {
+		case p.PriceError != "":
+			s = "required (402: offered at a price), crawler-price unreadable: " + p.PriceError
+		case p.Price != "":
+			s = "required (402: offered at a price), crawler-price " + p.Price
+		default:
+			s = "required (402: offered at a price), no crawler-price"
+		}
+	case "charged":
+		switch {
+		case p.PriceError != "":
+			s = "charged, crawler-charged unreadable: " + p.PriceError
+		default:
+			s = "charged " + p.Price
+		}
+	default:
+		s = p.Status
+	}
+	if p.CrawlerError != "" {
+		s += "; crawler-error: " + p.CrawlerError
+	}
+	return s
 }

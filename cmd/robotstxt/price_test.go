@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// pricedSite answers /robots.txt 402 Payment Required, with crawler-price
+// when price is not "".
+func pricedSite(t *testing.T, price string) *httptest.Server {
+	t.Helper()
+	useTempCache(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if price != "" {
+			w.Header().Set("crawler-price", price)
+		}
+		w.WriteHeader(http.StatusPaymentRequired)
+		w.Write([]byte("payment required"))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestFetch402 is robotstxt fetch of a robots.txt answered 402: allow all
+// (a 4xx), and the report names the outcome and the price in text and
+// JSON.
+func TestFetch402(t *testing.T) {
+	fixedClock(t)
+	srv := pricedSite(t, "USD 0.01")
+	code, out, stderr := runCmd(t, "", "fetch", "--store", "memory", srv.URL)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "fetch_402.txt", normalise(out, srv.URL))
+	for _, want := range []string{"402 Payment Required", "crawler-price: USD 0.01", "policy:   allow all",
+		"payment:  required (402: offered at a price), crawler-price USD 0.01"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "payment:") && len(l) > 80 {
+			t.Errorf("line over 80 columns: %q", l)
+		}
+	}
+	code, out, stderr = runCmd(t, "", "fetch", "--json", "--store", "memory", srv.URL)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden(t, "fetch_402.json", normalise(out, srv.URL))
+	var info struct {
+		Policy  string
+		Status  int
+		Payment map[string]string
+		Trace   []map[string]any
+	}
+	if err := json.Unmarshal([]byte(out), &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Policy != "allow-all" || info.Status != 402 || info.Payment["status"] != "required" || info.Payment["price"] != "USD 0.01" {
+		t.Errorf("JSON: %+v", info)
+	}
+	if len(info.Trace) != 1 || info.Trace[0]["crawler_price"] != "USD 0.01" {
+		t.Errorf("trace: %+v", info.Trace)
+	}
+}
+
+// TestFetch402NoOrBadPrice: without crawler-price, and with one that
+// does not read, the outcome is still payment required, and says which.
+func TestFetch402NoOrBadPrice(t *testing.T) {
+	for _, tc := range []struct{ price, text, json string }{
+		{"", "required (402: offered at a price), no crawler-price", `"payment": { "status": "required" }`},
+		{"USD a penny", `crawler-price unreadable: invalid price "USD a penny": the amount`, `"price_error": "invalid price \"USD a penny\": the amount is not a decimal number`},
+	} {
+		srv := pricedSite(t, tc.price)
+		code, out, stderr := runCmd(t, "", "fetch", "--store", "memory", srv.URL)
+		if code != 0 || !strings.Contains(out, tc.text) || !strings.Contains(out, "policy:   allow all") {
+			t.Errorf("%q: exit %d, report lacks %q:\n%s%s", tc.price, code, tc.text, out, stderr)
+		}
+		_, out, _ = runCmd(t, "", "fetch", "--json", "--store", "memory", srv.URL)
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(tc.json), " ")) {
+			t.Errorf("%q: JSON lacks %s:\n%s", tc.price, tc.json, out)
+		}
+	}
+}
+
+// TestCheckURL402: check -u says the site answered 402 and names the
+// price; everything is allowed, as for any 4xx.
+func TestCheckURL402(t *testing.T) {
+	fixedClock(t)
+	srv := pricedSite(t, "USD 0.01")
+	code, out, stderr := runCmd(t, "", "check", "--store", "memory", "-u", srv.URL, "/a")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0 (everything allowed): %s", code, stderr)
+	}
+	golden(t, "check_url_402.txt", normalise(out, srv.URL))
+	if !containsWords(out, "402 Payment Required (crawler-price: USD 0.01)") {
+		t.Errorf("check -u does not name the price:\n%s", out)
+	}
+	_, out, _ = runCmd(t, "", "check", "--json", "--store", "memory", "-u", srv.URL, "/a")
+	var rep struct {
+		Fetch struct {
+			Status  int
+			Payment map[string]string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Fetch.Status != 402 || rep.Fetch.Payment["status"] != "required" || rep.Fetch.Payment["price"] != "USD 0.01" {
+		t.Errorf("check --json: %+v\n%s", rep.Fetch, out)
+	}
+}
