@@ -102,10 +102,21 @@ type Stats struct {
 	// Pauses counts the 429 and 503 answers that paused their origin:
 	// ReasonRetryAfter or ReasonBackoff.
 	Pauses map[Reason]uint64
+	// Priced counts the 402 Payment Required answers (each a
+	// *PriceError): pages offered at a price.
+	Priced uint64
+	// Charged counts the answers that said they were paid for
+	// (crawler-charged on a 2xx); ChargedTotal adds up what they charged,
+	// by currency ("USD": USD 1.23), exactly; ChargedUnreadable counts
+	// those whose crawler-charged did not read (not in the totals).
+	Charged           uint64
+	ChargedTotal      map[string]fetch.Price
+	ChargedUnreadable uint64
 }
 
 type counters struct {
 	sent, refused    atomic.Uint64
+	priced           atomic.Uint64
 	waits, waitNanos [numReasons]atomic.Uint64
 	pauses           [numReasons]atomic.Uint64
 }
@@ -113,7 +124,9 @@ type counters struct {
 // Stats returns a snapshot of the counters.
 func (t *Transport) Stats() Stats {
 	s := Stats{Sent: t.stats.sent.Load(), Refused: t.stats.refused.Load(),
-		Waits: map[Reason]uint64{}, WaitTime: map[Reason]time.Duration{}, Pauses: map[Reason]uint64{}}
+		Waits: map[Reason]uint64{}, WaitTime: map[Reason]time.Duration{}, Pauses: map[Reason]uint64{},
+		Priced: t.stats.priced.Load()}
+	s.ChargedTotal, s.Charged, s.ChargedUnreadable = t.charged.snapshot()
 	for r := Reason(1); r < numReasons; r++ {
 		if n := t.stats.waits[r].Load(); n > 0 {
 			s.Waits[r] = n
@@ -244,6 +257,7 @@ func (t *Transport) send(req *http.Request, a *cache.Answer, q robotstxt.Query, 
 	}
 	r := req.Clone(context.WithValue(ctx, waitedKey{}, w))
 	r.Header.Set("User-Agent", t.ua)
+	t.setOffer(r)
 	t.stats.sent.Add(1)
 	resp, err := t.base.RoundTrip(r)
 	if err != nil {
@@ -253,6 +267,13 @@ func (t *Transport) send(req *http.Request, a *cache.Answer, q robotstxt.Query, 
 	}
 	t.answered(st, resp, delay)
 	t.release(st)
+	if resp.StatusCode == http.StatusPaymentRequired {
+		t.stats.priced.Add(1)
+		e := priced(r, origin, resp)
+		done()
+		return nil, e
+	}
+	t.charged.add(fetch.PaymentOf(resp.StatusCode, resp.Header))
 	if resp.Body == nil || resp.StatusCode == http.StatusSwitchingProtocols {
 		done()
 		return resp, nil

@@ -7,7 +7,10 @@
 // pauses the origin for its Retry-After, or an exponential back-off with
 // jitter, up to MaxPause; and at most MaxPerOrigin requests (default 1) are
 // in flight to one origin. WaitedFrom tells how long a request waited and
-// why; Stats counts the waits.
+// why; Stats counts the waits. A page answered 402 Payment Required (pay
+// per crawl) is a *PriceError carrying its price; a crawler may offer to
+// pay (Options.MaxPrice, WithOffer), and Stats adds up what it was
+// charged.
 //
 //	t, err := polite.New(&polite.Options{Crawler: "bingbot", UserAgent: "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"})
 //	client := &http.Client{Transport: t}
@@ -123,6 +126,13 @@ type Options struct {
 	// Retry-After (seconds or a date), or without one an exponential
 	// back-off with jitter (default 5 minutes). Negative turns pauses off.
 	MaxPause time.Duration
+	// MaxPrice, when not zero, is offered on every request as
+	// crawler-max-price: the most the crawler pays for a page (pay per
+	// crawl; see PriceError). ExactPrice offers exactly a price, as
+	// crawler-exact-price. At most one of them (a site answers both with
+	// 400). WithOffer replaces them for one request.
+	MaxPrice   fetch.Price
+	ExactPrice fetch.Price
 	// Now and Sleep are the clock; nil means time.Now and a sleep that
 	// returns early with the context's error when it is done.
 	Now   func() time.Time
@@ -153,6 +163,8 @@ type Transport struct {
 	now     func() time.Time
 	sleep   func(ctx context.Context, d time.Duration) error
 	jitter  func() float64 // in [0, 1)
+	offer   Offer          // MaxPrice or ExactPrice
+	charged charges
 
 	mu      sync.Mutex
 	origins map[string]*originState
@@ -220,6 +232,21 @@ func New(opts *Options) (*Transport, error) {
 	if t.dialect == robotstxt.DefaultDialect {
 		t.dialect = robotstxt.Google
 	}
+	switch {
+	case !o.MaxPrice.IsZero() && !o.ExactPrice.IsZero():
+		return nil, errors.New("polite: Options.MaxPrice and Options.ExactPrice both set: a request offers one (a site answers both with 400 ConflictingPriceHeaders)")
+	case !o.ExactPrice.IsZero():
+		t.offer = Offer{Price: o.ExactPrice, Exact: true}
+	case !o.MaxPrice.IsZero():
+		t.offer = Offer{Price: o.MaxPrice}
+	}
+	if !t.offer.IsZero() {
+		// A Price made by hand, not by fetch.ParsePrice: it must read
+		// back, or the site answers 400.
+		if _, err := fetch.ParsePrice(t.offer.Price.String()); err != nil || t.offer.Price.Amount < 0 {
+			return nil, fmt.Errorf("polite: the price offered, %+v, cannot be sent: %v", t.offer.Price, err)
+		}
+	}
 	t.cache = o.Cache
 	if t.cache == nil {
 		// With no Base, robots.txt files come through the fetcher's own
@@ -257,8 +284,11 @@ func sleepContext(ctx context.Context, d time.Duration) error {
 // refuse "/a%2Fb", "/~user" and "/private". An allowed one waits for its
 // place among the requests in flight to its origin and for its turn
 // (crawl-delay, request-rate, MinDelay, a pause after 429 or 503), then
-// goes to the base transport with the configured User-Agent. A 429 or 503
-// answer is returned as is, and pauses the origin for the next requests.
+// goes to the base transport with the configured User-Agent (and the
+// price offered, if any). A 429 or 503 answer is returned as is, and
+// pauses the origin for the next requests. A 402 Payment Required answer
+// is a *PriceError carrying the price (see Offer): the page is offered at
+// a price.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	fail := func(err error) (*http.Response, error) {
 		if req.Body != nil {
