@@ -311,6 +311,7 @@ type itemStats struct {
 	answered        bool   // its origin answered: one result per subject
 	bad             bool
 	first           cache.Source // the answer's source, when the item is its origin's first; else 0
+	priced          bool         // the item is its origin's first, and the origin answered 402
 }
 
 // count counts a result read with policy p.
@@ -351,6 +352,7 @@ func newBulkBatch() *bulkBatch {
 // bulkTally counts the results written; the summary adds them up.
 type bulkTally struct {
 	urls, results, allowed, disallowed, bad, rules, allowAll, disallowAll int64
+	priced                                                                int64
 	sources                                                               [cache.StaleCache + 1]int64
 }
 
@@ -371,6 +373,9 @@ func (t *bulkTally) add(st *itemStats, subjects int64) {
 	if st.first != 0 && int(st.first) < len(t.sources) {
 		t.sources[st.first]++
 	}
+	if st.priced {
+		t.priced++
+	}
 }
 
 func (t *bulkTally) addTo(s *Summary) {
@@ -379,6 +384,7 @@ func (t *bulkTally) addTo(s *Summary) {
 	s.Allowed += t.allowed
 	s.Disallowed += t.disallowed
 	s.BadLines += t.bad
+	s.Priced += t.priced
 	for p, n := range map[string]int64{"rules": t.rules, "allow-all": t.allowAll, "disallow-all": t.disallowAll} {
 		if n > 0 {
 			s.Policies[p] += n
@@ -395,22 +401,26 @@ func (t *bulkTally) addTo(s *Summary) {
 // Fetches and Fleet count the cache's work during the run (other users of
 // the cache at the same time included).
 type Summary struct {
-	URLs        int64            `json:"urls"`
-	Results     int64            `json:"results"`
-	BadLines    int64            `json:"bad_lines"`
-	Allowed     int64            `json:"allowed"`
-	Disallowed  int64            `json:"disallowed"`
-	Policies    map[string]int64 `json:"policies"`
-	Sources     map[string]int64 `json:"origins_by_source"`
-	Origins     int64            `json:"origins"`
-	Fetches     Fetches          `json:"fetches"`
-	Fleet       Fleet            `json:"fleet"`
-	Store       string           `json:"store"`
-	Degraded    bool             `json:"store_degraded"`
-	StoreNote   string           `json:"store_message,omitempty"`
-	Seconds     float64          `json:"seconds"`
-	URLsPerSec  float64          `json:"urls_per_second"`
-	Interrupted bool             `json:"interrupted"`
+	URLs       int64            `json:"urls"`
+	Results    int64            `json:"results"`
+	BadLines   int64            `json:"bad_lines"`
+	Allowed    int64            `json:"allowed"`
+	Disallowed int64            `json:"disallowed"`
+	Policies   map[string]int64 `json:"policies"`
+	Sources    map[string]int64 `json:"origins_by_source"`
+	Origins    int64            `json:"origins"`
+	// Priced counts the origins whose robots.txt answered 402 Payment
+	// Required (pay per crawl: offered at a price; read as any 4xx, so
+	// allow-all); absent when none did.
+	Priced      int64   `json:"priced_origins,omitempty"`
+	Fetches     Fetches `json:"fetches"`
+	Fleet       Fleet   `json:"fleet"`
+	Store       string  `json:"store"`
+	Degraded    bool    `json:"store_degraded"`
+	StoreNote   string  `json:"store_message,omitempty"`
+	Seconds     float64 `json:"seconds"`
+	URLsPerSec  float64 `json:"urls_per_second"`
+	Interrupted bool    `json:"interrupted"`
 }
 
 // Fetches are the origins fetched, by outcome.
@@ -507,7 +517,7 @@ func run(ctx context.Context, cfg config, in io.Reader, out io.Writer) (Summary,
 		if cfg.anyOrder {
 			bw.buf = append(bw.buf, "input_line,"...)
 		}
-		head := "url," + bulkWho(cfg.subjects) + ",allowed,line,rule,origin,policy,reason,source,error"
+		head := "url," + bulkWho(cfg.subjects) + ",allowed,line,rule,origin,policy,reason,source,error,payment"
 		if cfg.usage {
 			head += ",train_ai,search,usage_lines,signals"
 		}

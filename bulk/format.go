@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
+	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/internal/termesc"
 	"github.com/seed53c283f5/robotstxt/internal/usagejson"
 )
@@ -51,6 +52,7 @@ func bulkResults(buf []byte, cfg *config, it *bulkItem) []byte {
 			a = oa.answer
 			source, sourceJSON = oa.sourceFirstText, oa.sourceFirstJSON
 			it.stats.first = a.Source
+			it.stats.priced = oa.payment.Status == fetch.PaymentRequired
 		default:
 			a = oa.answer
 			source, sourceJSON = oa.sourceLaterText, oa.sourceLaterJSON
@@ -105,9 +107,13 @@ func bulkResults(buf []byte, cfg *config, it *bulkItem) []byte {
 			if dec.Line() > 0 {
 				buf = strconv.AppendInt(buf, int64(dec.Line()), 10)
 			}
-			for _, f := range [...]string{rule, origin, policy, dec.Reason, source, errText} {
+			for _, f := range [...]string{rule, origin, policy, dec.Reason, source, errText} { // then payment
 				buf = append(buf, ',')
 				buf = appendCSV(buf, f)
+			}
+			buf = append(buf, ',')
+			if a != nil {
+				buf = appendCSV(buf, oa.paymentCSV)
 			}
 			if cfg.usage {
 				buf = appendUsageCSV(buf, a != nil && dec.Allowed, ua)
@@ -153,6 +159,7 @@ func bulkResults(buf []byte, cfg *config, it *bulkItem) []byte {
 		buf = appendJSONString(buf, dec.Reason)
 		buf = append(buf, `,"source":`...)
 		buf = append(buf, sourceJSON...)
+		buf = append(buf, oa.paymentJSON...)
 		if cfg.usage {
 			u, sig := usagejson.Encode(ua, dec.Allowed)
 			buf = append(buf, `,"usage":`...)

@@ -61,7 +61,7 @@ func TestRunCSV(t *testing.T) {
 	if err != nil {
 		t.Fatalf("not CSV: %v\n%s", err, out.String())
 	}
-	if len(recs) != 7 || strings.Join(recs[0], ",") != "url,crawler,allowed,line,rule,origin,policy,reason,source,error" {
+	if len(recs) != 7 || strings.Join(recs[0], ",") != "url,crawler,allowed,line,rule,origin,policy,reason,source,error,payment" {
 		t.Fatalf("records:\n%s", out.String())
 	}
 	if got := strings.Join(recs[1][:7], ","); got != "http://s1.test/private/a,Googlebot,false,2,Disallow: /private,http://s1.test,rules" {

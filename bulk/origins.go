@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"container/list"
 	"context"
+	"encoding/json"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -77,6 +78,12 @@ type originAnswer struct {
 	sourceFirstText, sourceLaterText string
 	subjects                         []subjectAnswer
 	weight                           int64
+	// payment is what the answer said about pay per crawl
+	// (fetch.PaymentOfTrace); paymentJSON its member of a JSON result
+	// (`,"payment":{...}`) and paymentCSV its CSV field, "" when it said
+	// nothing.
+	payment                 fetch.Payment
+	paymentJSON, paymentCSV string
 }
 
 // subjectAnswer is one subject's question of an origin: the decider, and
@@ -119,7 +126,13 @@ func newOriginAnswer(a *cache.Answer, cfg *config) *originAnswer {
 		oa.subjects[i] = subjectAnswer{decider: d, policy: p, policyText: p.String()}
 		oa.subjects[i].policyJSON = bulkQuote(oa.subjects[i].policyText)
 	}
-	oa.weight = originWeight + int64(len(a.Reason))
+	if oa.payment = fetch.PaymentOfTrace(a.Status, a.Trace); !oa.payment.IsZero() {
+		j := oa.payment.JSON()
+		b, _ := json.Marshal(j)
+		oa.paymentJSON = `,"payment":` + string(b)
+		oa.paymentCSV = paymentCSV(j)
+	}
+	oa.weight = originWeight + int64(len(a.Reason)) + int64(len(oa.paymentJSON)+len(oa.paymentCSV))
 	if a.Robots != nil {
 		oa.weight += a.Robots.Footprint()
 	}
@@ -398,4 +411,29 @@ func (q *anyQueue) take(buf []bulkWaiter) []bulkWaiter {
 	ws := q.ready
 	q.ready = buf[:0]
 	return ws
+}
+
+// paymentCSV is the payment column of a CSV result: "required: USD 0.01",
+// "required" (no crawler-price), "required: crawler-price unreadable",
+// "charged: USD 0.01"; a crawler-error follows ("; crawler-error: X").
+func paymentCSV(j fetch.PaymentJSON) string {
+	s := ""
+	if j.Status != fetch.NoPayment.String() {
+		s = j.Status
+		switch {
+		case j.PriceError != "" && j.Status == fetch.PaymentCharged.String():
+			s += ": crawler-charged unreadable"
+		case j.PriceError != "":
+			s += ": crawler-price unreadable"
+		case j.Price != "":
+			s += ": " + j.Price
+		}
+	}
+	if j.CrawlerError != "" {
+		if s != "" {
+			s += "; "
+		}
+		s += "crawler-error: " + j.CrawlerError
+	}
+	return s
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/seed53c283f5/robotstxt/fetch"
 )
 
 // Result is one result of a run (a URL asked about for one subject), as
@@ -31,6 +33,11 @@ type Result struct {
 	// Source says where the answer came from: "network", "cache" or
 	// "stale-cache".
 	Source string `json:"source,omitempty"`
+	// Payment is what the origin's robots.txt answer said about pay per
+	// crawl, when it said something: {"status":"required","price":"USD
+	// 0.01"} for a 402 Payment Required (offered at a price; read as any
+	// 4xx, so Policy is allow-all). Absent otherwise.
+	Payment *fetch.PaymentJSON `json:"payment,omitempty"`
 	// Error says why the line could not be checked.
 	Error string `json:"error,omitempty"`
 	// Usage and Signals are the AI usage preferences and signals, with

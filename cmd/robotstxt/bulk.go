@@ -79,7 +79,10 @@ redis-cluster:// store: one fetch per origin between all processes).
 Output, one result per (URL, crawler): url, crawler (or agent for -a),
 allowed, line and rule (the deciding rule, when one decided), origin, policy
 (rules, allow-all, disallow-all), reason, source (network, cache,
-stale-cache), and error for a line that could not be checked. Results are
+stale-cache), error for a line that could not be checked, and payment when
+the origin's robots.txt answered 402 Payment Required (pay per crawl: allow-
+all, as any 4xx; "payment": {"status": "required", "price": "USD 0.01"} in
+JSON, "required: USD 0.01" in CSV's payment column, after error). Results are
 written as soon as they are known, so memory stays bounded whatever the input
 size; the progress bar counts the URLs whose results are known. HTTP_PROXY,
 HTTPS_PROXY and NO_PROXY are honoured. SIGINT or SIGTERM stops the run: every
@@ -404,6 +407,9 @@ func writeBulkSummary(w io.Writer, s bulk.Summary) {
 	line("  verdicts: ", "%d allowed, %d disallowed, %s", s.Allowed, s.Disallowed, words.Count(s.BadLines, "line not checked"))
 	line("  policies: ", "%d rules, %d allow-all, %d disallow-all", s.Policies["rules"], s.Policies["allow-all"], s.Policies["disallow-all"])
 	line("  origins: ", "%d (%d network, %d cache, %d stale-cache)", s.Origins, s.Sources["network"], s.Sources["cache"], s.Sources["stale-cache"])
+	if s.Priced > 0 {
+		line("  priced: ", "%s answered 402 Payment Required: robots.txt offered at a price, read as any 4xx (allow-all)", words.Count(s.Priced, "origin"))
+	}
 	line("  fetches: ", "%d (%d rules, %d allow-all, %d disallow-all, %d unreachable, %d not modified)",
 		s.Fetches.Made, s.Fetches.Rules, s.Fetches.AllowAll, s.Fetches.DisallowAll, s.Fetches.Unreachable, s.Fetches.NotModified)
 	if s.Fleet.Leases+s.Fleet.Waits+s.Fleet.LocalFetches > 0 {

@@ -105,7 +105,7 @@ func TestBulkOrderAnyCSV(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 3 || lines[0] != "input_line,url,crawler,allowed,line,rule,origin,policy,reason,source,error" {
+	if len(lines) != 3 || lines[0] != "input_line,url,crawler,allowed,line,rule,origin,policy,reason,source,error,payment" {
 		t.Fatalf("output:\n%s", out)
 	}
 	got := strings.Join(lines[1:], "\n")

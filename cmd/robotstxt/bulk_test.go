@@ -346,7 +346,7 @@ func TestBulkCSV(t *testing.T) {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 5 || lines[0] != "url,crawler,allowed,line,rule,origin,policy,reason,source,error" {
+	if len(lines) != 5 || lines[0] != "url,crawler,allowed,line,rule,origin,policy,reason,source,error,payment" {
 		t.Fatalf("output:\n%s", out)
 	}
 	if !strings.HasPrefix(lines[1], "http://s0.test/private,Googlebot,false,2,Disallow: /private,http://s0.test,rules,") ||

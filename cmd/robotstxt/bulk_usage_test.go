@@ -50,7 +50,7 @@ func TestBulkUsage(t *testing.T) {
 
 	out, _, code = runBulkArgs(t, strings.NewReader(in), "--store", "memory", "--usage", "--quiet", "--format", "csv")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if code != 0 || len(lines) != 4 || !strings.HasSuffix(lines[0], ",error,train_ai,search,usage_lines,signals") ||
+	if code != 0 || len(lines) != 4 || !strings.HasSuffix(lines[0], ",error,payment,train_ai,search,usage_lines,signals") ||
 		!strings.HasSuffix(lines[1], `,n,unknown,3,"search=yes, ai-train=no"`) ||
 		!strings.HasSuffix(lines[2], `,y,y,4,"search=yes, ai-train=no"`) ||
 		!strings.HasSuffix(lines[3], `,,,,"search=yes, ai-train=no"`) {

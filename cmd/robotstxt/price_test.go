@@ -114,3 +114,31 @@ func TestCheckURL402(t *testing.T) {
 		t.Errorf("check --json: %+v\n%s", rep.Fetch, out)
 	}
 }
+
+// TestBulk402: robotstxt bulk gives an origin whose robots.txt answers
+// 402 its payment in JSON and CSV, and the summary on stderr counts it.
+func TestBulk402(t *testing.T) {
+	srv := pricedSite(t, "USD 0.01")
+	t.Setenv("HTTP_PROXY", "")
+	t.Setenv("http_proxy", "")
+	out, stderr, code := runBulkArgs(t, strings.NewReader(srv.URL+"/a\n"), "--store", "memory")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, `"policy":"allow-all"`) || !strings.Contains(out, `"payment":{"status":"required","price":"USD 0.01"}`) {
+		t.Errorf("JSON:\n%s", out)
+	}
+	if !strings.Contains(stderr, "  priced: 1 origin answered 402 Payment Required") {
+		t.Errorf("summary:\n%s", stderr)
+	}
+	for _, l := range strings.Split(stderr, "\n") {
+		if displayWidth(l) > 80 {
+			t.Errorf("summary line over 80 columns: %q", l)
+		}
+	}
+	out, _, code = runBulkArgs(t, strings.NewReader(srv.URL+"/a\n"), "--store", "memory", "--format", "csv", "--quiet")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 || !strings.HasSuffix(lines[0], ",payment") || !strings.HasSuffix(lines[1], ",required: USD 0.01") {
+		t.Errorf("CSV (exit %d):\n%s", code, out)
+	}
+}
