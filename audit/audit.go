@@ -154,6 +154,7 @@ const (
 type crawlerState struct {
 	c                 *robotstxt.Crawler
 	requests          int64
+	answers           [Priced + 1]int64 // by AnswerOf
 	disallowed        int64
 	robotsTxt         int64
 	first, last       time.Time
@@ -337,6 +338,7 @@ func (a *Auditor) Add(e *accesslog.Entry) {
 		a.crawlers[ci] = cs
 	}
 	cs.requests++
+	cs.answers[AnswerOf(e.Status)]++
 	if !e.Time.IsZero() {
 		if cs.first.IsZero() || e.Time.Before(cs.first) {
 			cs.first = e.Time

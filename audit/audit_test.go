@@ -279,3 +279,18 @@ func FuzzAddLine(f *testing.F) {
 		}
 	})
 }
+
+// TestAnswerOf: a 402 is priced (a price, not a refusal), decided as
+// fetch.PaymentOf decides it; 401, 403, 407 and 451 are refused; 1xx to 3xx
+// served; the rest counted in none.
+func TestAnswerOf(t *testing.T) {
+	for code, want := range map[int]Answer{
+		0: Unanswered, 200: Served, 204: Served, 301: Served, 304: Served, 101: Served,
+		402: Priced, 401: Refused, 403: Refused, 407: Refused, 451: Refused,
+		400: Unanswered, 404: Unanswered, 429: Unanswered, 500: Unanswered, 503: Unanswered, 999: Unanswered,
+	} {
+		if got := AnswerOf(code); got != want {
+			t.Errorf("AnswerOf(%d) = %v, want %v", code, got, want)
+		}
+	}
+}

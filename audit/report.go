@@ -29,6 +29,14 @@ type Report struct {
 	// RobotsTxtRequests counts crawlers' requests for /robots.txt (always
 	// allowed).
 	RobotsTxtRequests int64 `json:"robots_txt_requests"`
+	// Served, Refused and Priced count the crawlers' requests by how the
+	// site answered them (AnswerOf their status): served (1xx to 3xx),
+	// refused (401, 403, 407, 451), or offered at a price (402 Payment
+	// Required: pay per crawl, neither served nor refused). Requests with
+	// another status or none are in none of them.
+	Served  int64 `json:"served"`
+	Refused int64 `json:"refused"`
+	Priced  int64 `json:"priced"`
 	// Versions are the robots.txt versions judged by, oldest first.
 	Versions []VersionReport `json:"versions"`
 	// Crawlers are the crawlers seen, the most disallowed requests first.
@@ -65,16 +73,21 @@ type CrawlerReport struct {
 	Disallowed int64 `json:"disallowed"`
 	// Verified, Spoofed and Unverified count its requests by the outcome
 	// of their address's check.
-	Verified             int64  `json:"verified"`
-	Spoofed              int64  `json:"spoofed"`
-	Unverified           int64  `json:"unverified"`
-	DisallowedVerified   int64  `json:"disallowed_verified"`
-	DisallowedSpoofed    int64  `json:"disallowed_spoofed"`
-	DisallowedUnverified int64  `json:"disallowed_unverified"`
-	RobotsTxt            int64  `json:"robots_txt"`
-	IPs                  int    `json:"ips"`
-	FirstSeen            string `json:"first_seen,omitempty"`
-	LastSeen             string `json:"last_seen,omitempty"`
+	Verified             int64 `json:"verified"`
+	Spoofed              int64 `json:"spoofed"`
+	Unverified           int64 `json:"unverified"`
+	DisallowedVerified   int64 `json:"disallowed_verified"`
+	DisallowedSpoofed    int64 `json:"disallowed_spoofed"`
+	DisallowedUnverified int64 `json:"disallowed_unverified"`
+	RobotsTxt            int64 `json:"robots_txt"`
+	// Served, Refused and Priced count its requests by the site's answer,
+	// as Report's do.
+	Served    int64  `json:"served"`
+	Refused   int64  `json:"refused"`
+	Priced    int64  `json:"priced"`
+	IPs       int    `json:"ips"`
+	FirstSeen string `json:"first_seen,omitempty"`
+	LastSeen  string `json:"last_seen,omitempty"`
 	// TopDisallowed are its most requested disallowed paths.
 	TopDisallowed []PathReport `json:"top_disallowed"`
 }
@@ -163,7 +176,11 @@ func (a *Auditor) Report() *Report {
 			Crawler: cs.c.Name, Operator: cs.c.Operator, Requests: cs.requests, Disallowed: cs.disallowed,
 			RobotsTxt: cs.robotsTxt, IPs: cs.ips, FirstSeen: utc.RFC3339(cs.first), LastSeen: utc.RFC3339(cs.last),
 			TopDisallowed: []PathReport{},
+			Served:        cs.answers[Served], Refused: cs.answers[Refused], Priced: cs.answers[Priced],
 		}
+		r.Served += cr.Served
+		r.Refused += cr.Refused
+		r.Priced += cr.Priced
 		for _, c := range cs.top.top(a.o.TopPaths) {
 			vi := int(c.key[0])<<8 | int(c.key[1])
 			r := PathReport{Path: c.key[2:], Count: c.count, CountError: c.err, Line: c.line, Rule: c.text, Version: vi, Source: a.versions[vi].Source}

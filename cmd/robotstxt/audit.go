@@ -495,14 +495,15 @@ func auditBar(w io.Writer, size int64, read *atomic.Int64, what string) func() {
 // "crawler"), a row a top disallowed path ("path") and a row a spoofing
 // address ("spoofer"), whose last columns are its evidence record's
 // method, lists (URL@creationTime, space-separated), reverse DNS names
-// and time of the check.
+// and time of the check; a crawler's row ends with its requests served,
+// refused and priced (402 Payment Required: offered at a price).
 func writeAuditCSV(w io.Writer, r *audit.Report) error {
-	t := &tester.Table{Head: []string{"record", "crawler", "requests", "disallowed", "verified", "spoofed", "unverified", "first_seen", "last_seen", "path", "line", "rule", "version", "ip", "reason", "method", "lists", "names", "checked"}}
+	t := &tester.Table{Head: []string{"record", "crawler", "requests", "disallowed", "verified", "spoofed", "unverified", "first_seen", "last_seen", "path", "line", "rule", "version", "ip", "reason", "method", "lists", "names", "checked", "served", "refused", "priced"}}
 	n := func(i int64) string { return strconv.FormatInt(i, 10) }
 	for _, c := range r.Crawlers {
-		t.Rows = append(t.Rows, []string{"crawler", c.Crawler, n(c.Requests), n(c.Disallowed), n(c.Verified), n(c.Spoofed), n(c.Unverified), c.FirstSeen, c.LastSeen, "", "", "", "", "", "", "", "", "", ""})
+		t.Rows = append(t.Rows, []string{"crawler", c.Crawler, n(c.Requests), n(c.Disallowed), n(c.Verified), n(c.Spoofed), n(c.Unverified), c.FirstSeen, c.LastSeen, "", "", "", "", "", "", "", "", "", "", n(c.Served), n(c.Refused), n(c.Priced)})
 		for _, p := range c.TopDisallowed {
-			t.Rows = append(t.Rows, []string{"path", c.Crawler, n(p.Count), n(p.Count), "", "", "", "", "", p.Path, strconv.Itoa(p.Line), p.Rule, p.Source, "", "", "", "", "", ""})
+			t.Rows = append(t.Rows, []string{"path", c.Crawler, n(p.Count), n(p.Count), "", "", "", "", "", p.Path, strconv.Itoa(p.Line), p.Rule, p.Source, "", "", "", "", "", "", "", "", ""})
 		}
 	}
 	for _, s := range r.Spoofers {
@@ -515,7 +516,7 @@ func writeAuditCSV(w io.Writer, r *audit.Report) error {
 		if !e.Checked.IsZero() {
 			checked = e.Checked.UTC().Format(time.RFC3339)
 		}
-		t.Rows = append(t.Rows, []string{"spoofer", s.Crawler, n(s.Requests), n(s.Disallowed), "0", n(s.Requests), "0", "", "", "", "", "", "", s.IP, s.Reason, e.Method, strings.Join(lists, " "), strings.Join(e.Names, " "), checked})
+		t.Rows = append(t.Rows, []string{"spoofer", s.Crawler, n(s.Requests), n(s.Disallowed), "0", n(s.Requests), "0", "", "", "", "", "", "", s.IP, s.Reason, e.Method, strings.Join(lists, " "), strings.Join(e.Names, " "), checked, "", "", ""})
 	}
 	return t.WriteCSV(w)
 }
@@ -592,6 +593,17 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 				count = "~" + count
 			}
 			fmt.Fprintf(&b, "%9s  %-36s  %s\n", count, aiClip(esc(p.Path), 36), aiClip(esc(rule), auditWidth-49))
+		}
+	}
+	if r.Priced > 0 {
+		// Pay per crawl: a 402 is a price, not a refusal.
+		b.WriteString("\n" + aiWrap(fmt.Sprintf("Priced: %s of the crawlers' requests were answered 402 Payment Required: offered at a price (pay per crawl), neither served nor refused (%s served, %s refused).",
+			grouped(r.Priced), grouped(r.Served), grouped(r.Refused)), "", "  ", auditWidth))
+		fmt.Fprintf(&b, "  %-22s%10s%10s%10s%10s\n", "Crawler", "Requests", "Priced", "Served", "Refused")
+		for _, c := range r.Crawlers {
+			if c.Priced > 0 {
+				fmt.Fprintf(&b, "  %-22s%10s%10s%10s%10s\n", aiClip(c.Crawler, 21), grouped(c.Requests), grouped(c.Priced), grouped(c.Served), grouped(c.Refused))
+			}
 		}
 	}
 	if len(r.Spoofers) > 0 {

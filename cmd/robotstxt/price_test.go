@@ -142,3 +142,58 @@ func TestBulk402(t *testing.T) {
 		t.Errorf("CSV (exit %d):\n%s", code, out)
 	}
 }
+
+// TestAudit402: requests answered 402 are priced, not served nor
+// refused, in JSON, CSV and text; a log without them shows no priced
+// section.
+func TestAudit402(t *testing.T) {
+	robots := writeTemp(t, "robots.txt", auditRobo)
+	line := func(path, status, ua string) string {
+		return `66.249.66.1 - - [10/Nov/2026:12:00:00 +0000] "GET ` + path + ` HTTP/1.1" ` + status + ` 512 "-" "` + ua + `"` + "\n"
+	}
+	log := writeTemp(t, "a.log", line("/a", "200", auditGPT)+line("/b", "402", auditGPT)+line("/c", "402", auditGPT)+
+		line("/d", "403", auditGPT)+line("/e", "404", auditGPT)+line("/f", "304", auditGB)+line("/g", "402", auditFox))
+	_, r, stderr := auditJSON(t, "", "--robots", robots, log)
+	gpt := crawlerOf(r, "GPTBot")
+	if gpt == nil || gpt.Priced != 2 || gpt.Served != 1 || gpt.Refused != 1 || gpt.Requests != 5 {
+		t.Fatalf("GPTBot %+v (%s)", gpt, stderr)
+	}
+	if r.Priced != 2 || r.Served != 2 || r.Refused != 1 {
+		t.Errorf("totals: %d priced, %d served, %d refused; want 2, 2, 1 (a browser's 402 is not a crawler's)", r.Priced, r.Served, r.Refused)
+	}
+	_, out, _ := runCmd(t, "", "audit", "--json", "--dns=false", "--robots", robots, log)
+	for _, k := range []string{`"priced": 2`, `"served": 2`, `"refused": 1`} {
+		if !strings.Contains(out, k) {
+			t.Errorf("JSON lacks %s", k)
+		}
+	}
+	_, out, _ = runCmd(t, "", "audit", "--csv", "--dns=false", "--robots", robots, log)
+	rows := strings.Split(strings.TrimSpace(out), "\r\n")
+	if !strings.HasSuffix(rows[0], ",served,refused,priced") {
+		t.Errorf("CSV head: %s", rows[0])
+	}
+	found := false
+	for _, row := range rows {
+		if strings.HasPrefix(row, "crawler,GPTBot,5,") {
+			found = strings.HasSuffix(row, ",1,1,2")
+		}
+	}
+	if !found {
+		t.Errorf("CSV has no GPTBot row ending served 1, refused 1, priced 2:\n%s", out)
+	}
+	_, out, _ = runCmd(t, "", "audit", "--dns=false", "--robots", robots, log)
+	if !strings.Contains(out, "Priced: 2 of the crawlers' requests were answered 402 Payment Required") {
+		t.Errorf("text:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if displayWidth(l) > 80 {
+			t.Errorf("text line over 80 columns: %q", l)
+		}
+	}
+	// No 402: no priced section.
+	log = writeTemp(t, "b.log", line("/a", "200", auditGPT))
+	_, out, _ = runCmd(t, "", "audit", "--dns=false", "--robots", robots, log)
+	if strings.Contains(out, "Priced") {
+		t.Errorf("a priced section without a 402:\n%s", out)
+	}
+}
