@@ -73,23 +73,23 @@ type CrawlerReport struct {
 	Disallowed int64 `json:"disallowed"`
 	// Verified, Spoofed and Unverified count its requests by the outcome
 	// of their address's check.
-	Verified             int64 `json:"verified"`
-	Spoofed              int64 `json:"spoofed"`
-	Unverified           int64 `json:"unverified"`
-	DisallowedVerified   int64 `json:"disallowed_verified"`
-	DisallowedSpoofed    int64 `json:"disallowed_spoofed"`
-	DisallowedUnverified int64 `json:"disallowed_unverified"`
-	RobotsTxt            int64 `json:"robots_txt"`
-	// Served, Refused and Priced count its requests by the site's answer,
-	// as Report's do.
-	Served    int64  `json:"served"`
-	Refused   int64  `json:"refused"`
-	Priced    int64  `json:"priced"`
-	IPs       int    `json:"ips"`
-	FirstSeen string `json:"first_seen,omitempty"`
-	LastSeen  string `json:"last_seen,omitempty"`
+	Verified             int64  `json:"verified"`
+	Spoofed              int64  `json:"spoofed"`
+	Unverified           int64  `json:"unverified"`
+	DisallowedVerified   int64  `json:"disallowed_verified"`
+	DisallowedSpoofed    int64  `json:"disallowed_spoofed"`
+	DisallowedUnverified int64  `json:"disallowed_unverified"`
+	RobotsTxt            int64  `json:"robots_txt"`
+	IPs                  int    `json:"ips"`
+	FirstSeen            string `json:"first_seen,omitempty"`
+	LastSeen             string `json:"last_seen,omitempty"`
 	// TopDisallowed are its most requested disallowed paths.
 	TopDisallowed []PathReport `json:"top_disallowed"`
+	// Served, Refused and Priced count its requests by the site's answer,
+	// as Report's do.
+	Served  int64 `json:"served"`
+	Refused int64 `json:"refused"`
+	Priced  int64 `json:"priced"`
 }
 
 // PathReport is a disallowed path, the line that disallowed it and the

@@ -401,26 +401,26 @@ func (t *bulkTally) addTo(s *Summary) {
 // Fetches and Fleet count the cache's work during the run (other users of
 // the cache at the same time included).
 type Summary struct {
-	URLs       int64            `json:"urls"`
-	Results    int64            `json:"results"`
-	BadLines   int64            `json:"bad_lines"`
-	Allowed    int64            `json:"allowed"`
-	Disallowed int64            `json:"disallowed"`
-	Policies   map[string]int64 `json:"policies"`
-	Sources    map[string]int64 `json:"origins_by_source"`
-	Origins    int64            `json:"origins"`
+	URLs        int64            `json:"urls"`
+	Results     int64            `json:"results"`
+	BadLines    int64            `json:"bad_lines"`
+	Allowed     int64            `json:"allowed"`
+	Disallowed  int64            `json:"disallowed"`
+	Policies    map[string]int64 `json:"policies"`
+	Sources     map[string]int64 `json:"origins_by_source"`
+	Origins     int64            `json:"origins"`
+	Fetches     Fetches          `json:"fetches"`
+	Fleet       Fleet            `json:"fleet"`
+	Store       string           `json:"store"`
+	Degraded    bool             `json:"store_degraded"`
+	StoreNote   string           `json:"store_message,omitempty"`
+	Seconds     float64          `json:"seconds"`
+	URLsPerSec  float64          `json:"urls_per_second"`
+	Interrupted bool             `json:"interrupted"`
 	// Priced counts the origins whose robots.txt answered 402 Payment
 	// Required (pay per crawl: offered at a price; read as any 4xx, so
 	// allow-all); absent when none did.
-	Priced      int64   `json:"priced_origins,omitempty"`
-	Fetches     Fetches `json:"fetches"`
-	Fleet       Fleet   `json:"fleet"`
-	Store       string  `json:"store"`
-	Degraded    bool    `json:"store_degraded"`
-	StoreNote   string  `json:"store_message,omitempty"`
-	Seconds     float64 `json:"seconds"`
-	URLsPerSec  float64 `json:"urls_per_second"`
-	Interrupted bool    `json:"interrupted"`
+	Priced int64 `json:"priced_origins,omitempty"`
 }
 
 // Fetches are the origins fetched, by outcome.
