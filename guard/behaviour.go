@@ -2,6 +2,7 @@ package guard
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
 )
@@ -18,3 +19,5 @@ func (p *Policy) addBehaviour(name string, _ Actions) error {
 func (p *Policy) behaviourAction(*robotstxt.Crawler, Outcome) Action { return 0 }
 
 func (p *Policy) behaviourTables() []Actions { return nil }
+
+func (p *Policy) explainBehaviours(*strings.Builder) {}
