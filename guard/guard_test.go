@@ -65,9 +65,9 @@ type memSink struct {
 	ds []Decision
 }
 
-func (m *memSink) Record(d *Decision) {
+func (m *memSink) Record(d Decision) {
 	m.mu.Lock()
-	m.ds = append(m.ds, *d)
+	m.ds = append(m.ds, d)
 	m.mu.Unlock()
 }
 
