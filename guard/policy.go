@@ -219,6 +219,9 @@ type tarpitFile struct {
 func (a *Action) UnmarshalTOML(v any) error {
 	switch x := v.(type) {
 	case string:
+		if x == "" {
+			return errors.New("an empty action (want allow, log, 403, 402, 429 or tarpit)")
+		}
 		return a.UnmarshalText([]byte(x))
 	case int64:
 		return a.UnmarshalText([]byte(strconv.FormatInt(x, 10)))

@@ -32,6 +32,7 @@ func TestParsePolicyErrorsNameTheLine(t *testing.T) {
 		{"record = \"some\"\n", "p.toml:1: record \"some\""},
 		{"mode = \"enforce\"\nmode = \"log\"\n", "p.toml:2: "},
 		{"[actions\n", "p.toml:2: "}, // the decoder's line: where the header should end
+		{"[actions]\nspoofed = \"\"\n", "p.toml:2: an empty action"},
 		{"mode = 3\n", "p.toml:1: mode: incompatible types"},
 	} {
 		_, err := ParsePolicy("p.toml", []byte(tc.text))
