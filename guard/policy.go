@@ -141,9 +141,9 @@ type Policy struct {
 	// behaviours', then its purposes', then Actions; among several
 	// classes of a crawler that name an outcome, the strictest action
 	// counts (allow, log, 429, 402, 403, tarpit, mildest first).
-	Purposes map[robotstxt.Purpose]Actions
-	Crawlers map[string]Actions
-	behaviours
+	Purposes   map[robotstxt.Purpose]Actions
+	Behaviours map[robotstxt.Behaviour]Actions
+	Crawlers   map[string]Actions
 }
 
 // DefaultPolicy returns the policy of a guard given none: mode log,

@@ -153,3 +153,49 @@ func TestExplainFits80Columns(t *testing.T) {
 		}
 	}
 }
+
+func TestPolicyByBehaviour(t *testing.T) {
+	// The issue's example: "training: 402, agents: allow, search: allow".
+	p, err := ParsePolicy("p.toml", []byte(`mode = "enforce"
+price = "USD 0.02"
+[behaviour.training]
+pass = "402"
+disallowed-verified = "402"
+[behaviour.agent]
+pass = "allow"
+disallowed-unverified = "allow"
+[behaviour.search]
+pass = "allow"
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		crawler string
+		o       Outcome
+		want    Action
+	}{
+		{"GPTBot", OutcomePass, Action402},
+		{"CCBot", OutcomeDisallowedVerified, Action402},
+		{"ChatGPT-User", OutcomeDisallowedUnverified, ActionAllow},
+		{"ChatGPT-User", OutcomeSpoofed, Action403},
+		{"OAI-SearchBot", OutcomePass, ActionAllow},
+	} {
+		c, ok := robotstxt.LookupCrawler(tc.crawler)
+		if !ok {
+			t.Fatalf("no %s", tc.crawler)
+		}
+		if got := p.ActionFor(&c, tc.o); got != tc.want {
+			t.Errorf("%s (%s) %s: %s, want %s", tc.crawler, c.Behaviours, tc.o, got, tc.want)
+		}
+	}
+	_, err = ParsePolicy("p.toml", []byte("\n[behaviour.trainin]\npass = \"403\"\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "p.toml:2: unknown behaviour \"trainin\"") {
+		t.Errorf("unknown behaviour: %v", err)
+	}
+	var b bytes.Buffer
+	p.Explain(&b)
+	if !strings.Contains(b.String(), "behaviour training (") {
+		t.Errorf("explanation:\n%s", b.String())
+	}
+}
