@@ -79,6 +79,7 @@ func BenchmarkGuard(b *testing.B) {
 				h = g.Handler(bare)
 			}
 			r := httptest.NewRequest("GET", "http://example.com"+tc.path, nil)
+			r.RequestURI = tc.path // as a server reads it (the origin form)
 			r.RemoteAddr = ip.String() + ":41234"
 			r.Header.Set("User-Agent", tc.ua)
 			w := &discardWriter{h: http.Header{}}
