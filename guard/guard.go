@@ -241,6 +241,9 @@ func (g *Guard) Decide(r *http.Request) Decision {
 		d.Status, d.Price = http.StatusPaymentRequired, p.Price
 	case Action429:
 		d.Status = http.StatusTooManyRequests
+		if interval == 0 && v != nil {
+			interval = v.pace.Interval(d.Time)
+		}
 		d.RetryAfter = retrySeconds(wait, interval)
 	}
 	if interval > 0 && !d.Action.Blocks() {

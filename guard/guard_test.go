@@ -406,6 +406,13 @@ func TestOverCrawlDelay(t *testing.T) {
 			t.Errorf("at +%v: %d Retry-After %q, want %d %q", time.Duration(now.Load()-start.UnixNano()), resp.StatusCode, resp.Header.Get("Retry-After"), want, retry)
 		}
 	}
+	// A 429 for another outcome waits the crawl-delay.
+	g429, _ := Build(Options{Robots: NewStatic([]byte(testRobots), ""), Policy: enforcePolicy(t, "[actions]\ndisallowed-unverified = \"429\"\n")})
+	r := httptest.NewRequest("GET", "/admin/x", nil)
+	r.Header.Set("User-Agent", uaClaude)
+	if d := g429.Decide(r); d.Status != 429 || d.RetryAfter != 5 {
+		t.Errorf("429 on a disallowed path: status %d, Retry-After %d, want 5 (the crawl-delay)", d.Status, d.RetryAfter)
+	}
 	step(0, 200, "")
 	step(time.Second, 429, "4")
 	step(1500*time.Millisecond, 429, "3") // 2.5 s since the first: 2.5 s left
