@@ -374,13 +374,7 @@ func hostOf(h string) string {
 // clientAddr is the client's address: the connection's, or through
 // trusted proxies the right-most X-Forwarded-For address not theirs.
 func (g *Guard) clientAddr(r *http.Request) netip.Addr {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	var a netip.Addr
-	if err == nil {
-		a = ap.Addr().Unmap()
-	} else if x, err := netip.ParseAddr(r.RemoteAddr); err == nil {
-		a = x.Unmap()
-	}
+	a := remoteAddr(r.RemoteAddr)
 	if len(g.trusted) == 0 || !g.isTrusted(a) {
 		return a
 	}
@@ -406,6 +400,28 @@ func (g *Guard) clientAddr(r *http.Request) netip.Addr {
 		}
 	}
 	return a
+}
+
+// remoteAddr is the address of a connection's "host:port" ("[v6]:port"),
+// or of a bare address; the zero Addr when it is neither. The port is
+// not read.
+func remoteAddr(s string) netip.Addr {
+	h := s
+	switch {
+	case strings.HasPrefix(s, "["): // "[v6]:port"
+		j := strings.IndexByte(s, ']')
+		if j < 0 {
+			return netip.Addr{}
+		}
+		h = s[1:j]
+	case strings.Count(s, ":") == 1: // "v4:port"; a bare v6 has more
+		h = s[:strings.IndexByte(s, ':')]
+	}
+	a, err := netip.ParseAddr(h)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return a.Unmap()
 }
 
 func (g *Guard) isTrusted(a netip.Addr) bool {

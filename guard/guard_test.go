@@ -489,3 +489,21 @@ func TestForwardedForTrustedOnly(t *testing.T) {
 		t.Errorf("through trusted proxies: %v, want the right-most untrusted address", a)
 	}
 }
+
+func TestRemoteAddr(t *testing.T) {
+	for in, want := range map[string]string{
+		"192.0.2.1:80":         "192.0.2.1",
+		"192.0.2.1":            "192.0.2.1",
+		"[2001:db8::1]:443":    "2001:db8::1",
+		"2001:db8::1":          "2001:db8::1",
+		"[::ffff:192.0.2.7]:1": "192.0.2.7",
+		"[fe80::1%eth0]:8080":  "fe80::1%eth0",
+		"":                     "invalid IP",
+		"pipe":                 "invalid IP",
+		"[::1":                 "invalid IP",
+	} {
+		if got := remoteAddr(in).String(); got != want {
+			t.Errorf("remoteAddr(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
