@@ -507,3 +507,58 @@ func TestRemoteAddr(t *testing.T) {
 		}
 	}
 }
+
+func TestNoRobotsNoVerdict(t *testing.T) {
+	src := SourceFunc(func(context.Context, string) (*Rules, error) { return nil, io.ErrUnexpectedEOF })
+	g, err := Build(Options{Robots: src, Identity: newFake(), Policy: enforcePolicy(t, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("GET", "/private/x", nil)
+	r.RemoteAddr = addrVerified.String() + ":1"
+	r.Header.Set("User-Agent", uaGPTBot)
+	d := g.Decide(r)
+	if d.Outcome != OutcomePass || !d.Allowed || d.Action != ActionAllow || !strings.Contains(d.Reason, "no robots.txt in force: unexpected EOF") {
+		t.Errorf("decision %+v", d)
+	}
+	// A spoofed claim is still one.
+	r.RemoteAddr = addrSpoofed.String() + ":1"
+	if d := g.Decide(r); d.Outcome != OutcomeSpoofed || d.Action != Action403 {
+		t.Errorf("spoofed without robots.txt: %+v", d)
+	}
+	if _, err := Build(Options{}); err == nil {
+		t.Error("Build without Robots")
+	}
+}
+
+func TestSitemapOnAnotherHostIsJudged(t *testing.T) {
+	g, _ := Build(Options{Robots: NewStatic([]byte("User-agent: *\nDisallow: /\nSitemap: https://cdn.example.net/maps/s.xml\nSitemap: /local.xml\n"), ""), Policy: enforcePolicy(t, "")})
+	for path, want := range map[string]Outcome{
+		"/maps/s.xml": OutcomeDisallowedUnverified, // named on another host
+		"/local.xml":  OutcomeRulesPath,            // no host: this one
+	} {
+		r := httptest.NewRequest("GET", "http://example.com"+path, nil)
+		r.Header.Set("User-Agent", uaClaude)
+		if d := g.Decide(r); d.Outcome != want {
+			t.Errorf("%s: %s, want %s", path, d.Outcome, want)
+		}
+	}
+	r := httptest.NewRequest("GET", "http://cdn.example.net/maps/s.xml", nil)
+	r.Header.Set("User-Agent", uaClaude)
+	if d := g.Decide(r); d.Outcome != OutcomeRulesPath {
+		t.Errorf("the sitemap on its host: %s", d.Outcome)
+	}
+}
+
+func TestRecordActed(t *testing.T) {
+	sink := &memSink{}
+	g, _ := Build(Options{Robots: NewStatic([]byte(testRobots), ""), Decisions: sink, Policy: enforcePolicy(t, "record = \"acted\"\n")})
+	for _, p := range []string{"/page", "/private/x", "/robots.txt"} {
+		r := httptest.NewRequest("GET", p, nil)
+		r.Header.Set("User-Agent", uaGPTBot)
+		g.Decide(r)
+	}
+	if ds := sink.all(); len(ds) != 1 || ds[0].Path != "/private/x" {
+		t.Errorf("recorded %+v, want the one acted on", ds)
+	}
+}
