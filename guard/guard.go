@@ -309,7 +309,22 @@ func (g *Guard) finish(cp *compiledPolicy, ci int, d *Decision) {
 			return
 		}
 	}
-	g.sink.Record(*d)
+	rec := *d
+	rec.UserAgent, rec.Path, rec.Host = clip(rec.UserAgent), clip(rec.Path), clip(rec.Host)
+	g.sink.Record(rec)
+}
+
+// MaxLoggedField bounds the User-Agent, path and host a recorded
+// decision keeps (a client may send a megabyte of each): longer ones are
+// cut, and copied so that the request's memory is not held by the log's
+// queue.
+const MaxLoggedField = 1024
+
+func clip(s string) string {
+	if len(s) <= MaxLoggedField {
+		return s
+	}
+	return strings.Clone(s[:MaxLoggedField])
 }
 
 // retrySeconds is a 429's Retry-After: the wait left, else the interval,
