@@ -215,17 +215,19 @@ func (g *Guard) Decide(r *http.Request) Decision {
 			d.Reason += ": " + err.Error()
 		}
 	}
-	var wait time.Duration
-	var interval time.Duration
+	// interval is the crawler's pace on this host: a request that
+	// reaches the site (whatever its outcome) counts as its visit.
+	var wait, interval time.Duration
 	if d.Outcome != OutcomeRulesPath {
 		g.judge(&d, v)
-		if v != nil && d.Outcome == OutcomePass {
-			if interval = v.pace.Interval(d.Time); interval > 0 {
-				if wait = g.pace.wait(ci, d.Host, d.Time, interval); wait > 0 {
-					d.Outcome = OutcomeOverCrawlDelay
-					d.Line, d.LineText = v.pace.CrawlDelayLine, v.delayText
-					d.Reason = "back sooner than the crawl-delay asks"
-				}
+		if v != nil {
+			interval = v.pace.Interval(d.Time)
+		}
+		if interval > 0 && d.Outcome == OutcomePass {
+			if wait = g.pace.wait(ci, d.Host, d.Time, interval); wait > 0 {
+				d.Outcome = OutcomeOverCrawlDelay
+				d.Line, d.LineText = v.pace.CrawlDelayLine, v.delayText
+				d.Reason = "back sooner than the crawl-delay asks"
 			}
 		}
 	}
@@ -241,9 +243,6 @@ func (g *Guard) Decide(r *http.Request) Decision {
 		d.Status, d.Price = http.StatusPaymentRequired, p.Price
 	case Action429:
 		d.Status = http.StatusTooManyRequests
-		if interval == 0 && v != nil {
-			interval = v.pace.Interval(d.Time)
-		}
 		d.RetryAfter = retrySeconds(wait, interval)
 	}
 	if interval > 0 && !d.Action.Blocks() {

@@ -304,7 +304,8 @@ func TestLogModeBlocksNothingRecordsEverything(t *testing.T) {
 		{uaGPTBot, "/private/a", addrVerified, Action403, OutcomeDisallowedVerified},
 		{uaGPTBot, "/private/b", addrUnknown, Action403, OutcomeDisallowedUnverified},
 		{uaGooglebot, "/page", addrSpoofed, Action403, OutcomeSpoofed},
-		{uaGPTBot, "/page", addrVerified, ActionAllow, OutcomePass},
+		{uaGooglebot, "/page", addrVerified, ActionAllow, OutcomePass},
+		{uaGPTBot, "/page", addrVerified, ActionLog, OutcomeOverCrawlDelay}, // its two requests above reached the site
 		{uaCCBot, "/page", addrUnknown, ActionLog, OutcomePreferenceRefused},
 		{uaGooglebot, "/robots.txt", addrSpoofed, ActionAllow, OutcomeRulesPath},
 	}
@@ -334,8 +335,8 @@ func TestLogModeBlocksNothingRecordsEverything(t *testing.T) {
 	if ds[0].Line != 2 || ds[0].LineText != "Disallow: /private" {
 		t.Errorf("deciding line %d %q", ds[0].Line, ds[0].LineText)
 	}
-	if ds[4].Line != 6 || ds[4].LineText != "Content-Usage: train-ai=n" {
-		t.Errorf("preference line %d %q", ds[4].Line, ds[4].LineText)
+	if ds[5].Line != 6 || ds[5].LineText != "Content-Usage: train-ai=n" {
+		t.Errorf("preference line %d %q", ds[5].Line, ds[5].LineText)
 	}
 }
 
@@ -418,6 +419,16 @@ func TestOverCrawlDelay(t *testing.T) {
 	step(1500*time.Millisecond, 429, "3") // 2.5 s since the first: 2.5 s left
 	step(3*time.Second, 200, "")
 	step(4*time.Second, 429, "1")
+	// A request that reaches the site on a disallowed path (log mode)
+	// counts as a visit too.
+	gLog, _ := Build(Options{Robots: NewStatic([]byte(testRobots), ""), Now: clock})
+	for i, want := range []Outcome{OutcomeDisallowedUnverified, OutcomeOverCrawlDelay} {
+		r := httptest.NewRequest("GET", []string{"/admin/x", "/page"}[i], nil)
+		r.Header.Set("User-Agent", uaClaude)
+		if d := gLog.Decide(r); d.Outcome != want || d.Action != ActionLog {
+			t.Errorf("log mode, request %d: %s %s, want %s log", i, d.Outcome, d.Action, want)
+		}
+	}
 	// Googlebot ignores crawl-delay: it is never paced.
 	for range 3 {
 		if resp := get(t, front, uaGooglebot, addrVerified.String(), "/page"); resp.StatusCode != 200 {
