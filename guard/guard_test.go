@@ -573,3 +573,37 @@ func TestRecordActed(t *testing.T) {
 		t.Errorf("recorded %+v, want the one acted on", ds)
 	}
 }
+
+func TestTarpitFreedWhenClientGoes(t *testing.T) {
+	p := enforcePolicy(t, "[actions]\nspoofed = \"tarpit\"\n[tarpit]\nduration = \"60s\"\nmax = 1\n")
+	front, _, g := site(t, Options{Robots: NewStatic([]byte(testRobots), ""), Identity: newFake(), TrustedProxies: loopback, Policy: p})
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", front.URL+"/page", nil)
+	req.Header.Set("User-Agent", uaGooglebot)
+	req.Header.Set("X-Forwarded-For", addrSpoofed.String())
+	held := make(chan int, 1)
+	go func() {
+		time.Sleep(250 * time.Millisecond)
+		held <- g.Tarpitted()
+	}()
+	resp, err := front.Client().Do(req)
+	if err == nil {
+		// The status came at once; the body is what is slow.
+		if resp.StatusCode != 403 {
+			t.Errorf("status %d", resp.StatusCode)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	if n := <-held; n != 1 {
+		t.Fatalf("%d connections in the tarpit while the client waited, want 1", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for g.Tarpitted() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the tarpit kept the connection after the client went")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
