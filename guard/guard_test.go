@@ -607,3 +607,27 @@ func TestTarpitFreedWhenClientGoes(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestVerdictInTheCrawlersDialect: each crawler is judged as its engine
+// reads the file: its fallback tokens (Googlebot-Image obeys Googlebot's
+// group), its dialect (Baidu's first match, not Google's longest).
+func TestVerdictInTheCrawlersDialect(t *testing.T) {
+	robots := "User-agent: Googlebot\nDisallow: /img\n\nUser-agent: Baiduspider\nAllow: /a\nDisallow: /a/b\n\nUser-agent: *\nAllow: /a\nDisallow: /a/b\n"
+	g, _ := Build(Options{Robots: NewStatic([]byte(robots), "")})
+	for _, tc := range []struct {
+		ua, path string
+		allowed  bool
+		line     int
+	}{
+		{"Googlebot-Image/1.0", "/img/x.png", false, 2},
+		{"Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", "/a/b/c", true, 5},
+		{uaClaude, "/a/b/c", false, 10},
+	} {
+		r := httptest.NewRequest("GET", tc.path, nil)
+		r.Header.Set("User-Agent", tc.ua)
+		d := g.Decide(r)
+		if d.Allowed != tc.allowed || d.Line != tc.line {
+			t.Errorf("%s %s: allowed %v line %d (%s), want %v line %d", tc.ua, tc.path, d.Allowed, d.Line, d.Reason, tc.allowed, tc.line)
+		}
+	}
+}
