@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/dunglas/httpsfv"
-	"golang.org/x/sync/singleflight"
 )
 
 // Defaults of DirectoryOptions.
@@ -34,6 +33,7 @@ const (
 	DefaultMaxDirs       = 10000
 	DefaultMaxConcurrent = 8
 	DefaultMaxPerOrigin  = 8
+	DefaultMaxPending    = 256
 )
 
 // DirectoryOptions configure Directories. Zero fields take the defaults.
@@ -74,6 +74,12 @@ type DirectoryOptions struct {
 	// naming many jwks_uri paths of one host cannot turn the verifier into
 	// a flood against that host (DefaultMaxPerOrigin).
 	MaxPerOrigin int
+	// MaxPending bounds the directories being fetched (or waiting for a
+	// fetch slot) at once: past it, a signature naming a directory not
+	// cached is Unverified at once, nothing fetched (DefaultMaxPending).
+	// A caller whose context ends stops waiting; the fetch goes on, and
+	// its copy serves the next request.
+	MaxPending int
 	// AllowHTTP admits http:// directories (tests; a test server). The
 	// draft requires https.
 	AllowHTTP bool
@@ -88,14 +94,18 @@ type DirectoryOptions struct {
 type Directories struct {
 	o      DirectoryOptions
 	client *http.Client
-	sf     singleflight.Group
 	sem    chan struct{}
 
 	mu      sync.Mutex
 	entries map[string]*dirEntry
 	fetches int // fetches made, for tests
 	origins map[string]*originBudget
+	flights map[string]*dirFlight // directories being fetched
 }
+
+// dirFlight is a fetch under way: done closes when its outcome is in the
+// entry.
+type dirFlight struct{ done chan struct{} }
 
 type dirEntry struct {
 	keys        *KeySet
@@ -163,6 +173,9 @@ func NewDirectories(o DirectoryOptions) *Directories {
 	if o.MaxPerOrigin <= 0 {
 		o.MaxPerOrigin = DefaultMaxPerOrigin
 	}
+	if o.MaxPending <= 0 {
+		o.MaxPending = DefaultMaxPending
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -177,6 +190,7 @@ func NewDirectories(o DirectoryOptions) *Directories {
 		sem:     make(chan struct{}, o.MaxConcurrent),
 		entries: map[string]*dirEntry{},
 		origins: map[string]*originBudget{},
+		flights: map[string]*dirFlight{},
 	}
 }
 
@@ -248,14 +262,33 @@ func (d *Directories) Keys(ctx context.Context, a Agent, keyid string) (*KeySet,
 			return ks, info, err
 		}
 	}
+	// One fetch per directory at a time: join the one under way, or
+	// start one unless MaxPending are under way. The fetch outlives the
+	// caller that started it (others may wait on it, and its outcome is
+	// cached): it is bounded by Timeout instead.
+	f := d.flights[a.ID]
+	if f == nil {
+		if len(d.flights) >= d.o.MaxPending {
+			d.mu.Unlock()
+			return nil, DirInfo{URL: a.Fetch}, &DiscoveryError{URL: a.Fetch, Reason: fmt.Sprintf("%d directory fetches under way, the most allowed; not fetched", d.o.MaxPending)}
+		}
+		f = &dirFlight{done: make(chan struct{})}
+		d.flights[a.ID] = f
+		fctx := context.WithoutCancel(ctx)
+		go func() {
+			d.refresh(fctx, a)
+			d.mu.Lock()
+			delete(d.flights, a.ID)
+			d.mu.Unlock()
+			close(f.done)
+		}()
+	}
 	d.mu.Unlock()
-	// The fetch outlives the caller that started it (others may wait on
-	// it, and its outcome is cached): it is bounded by Timeout instead.
-	fctx := context.WithoutCancel(ctx)
-	_, _, _ = d.sf.Do(a.ID, func() (any, error) {
-		d.refresh(fctx, a)
-		return nil, nil
-	})
+	select {
+	case <-f.done:
+	case <-ctx.Done():
+		return nil, DirInfo{URL: a.Fetch}, &DiscoveryError{URL: a.Fetch, Reason: "still being fetched when the caller stopped waiting (" + ctx.Err().Error() + ")"}
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	e = d.entries[a.ID]
