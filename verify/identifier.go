@@ -325,6 +325,14 @@ func signed(h http.Header) bool {
 // domains) is Verified. Otherwise the address lists and reverse DNS
 // decide, as Verifier.Check does.
 func (id *Identifier) Identify(ctx context.Context, r *http.Request, ip netip.Addr, c *robotstxt.Crawler) Evidence {
+	return id.IdentifyWithin(ctx, r, ip, c, id.o.Deadline)
+}
+
+// IdentifyWithin is Identify with its own deadline, wait, in place of
+// IdentifierOptions.Deadline: a service that answers a question about an
+// identity (POST /v1/verify) may wait longer than a guard in front of a
+// page.
+func (id *Identifier) IdentifyWithin(ctx context.Context, r *http.Request, ip netip.Addr, c *robotstxt.Crawler, wait time.Duration) Evidence {
 	now := id.o.Now()
 	ip = ip.Unmap()
 	if len(id.o.Lists) > 0 {
@@ -332,8 +340,10 @@ func (id *Identifier) Identify(ctx context.Context, r *http.Request, ip netip.Ad
 	}
 	note := ""
 	if r != nil && id.sig != nil && signed(r.Header) {
-		ev, decided, why := id.signature(ctx, r, ip, c)
-		if decided {
+		ev, decided, why := id.signature(ctx, r, ip, c, wait)
+		if decided || c == nil {
+			// With no claim, the signature's evidence is the answer,
+			// verified or not.
 			return ev
 		}
 		note = why
@@ -348,7 +358,7 @@ func (id *Identifier) Identify(ctx context.Context, r *http.Request, ip netip.Ad
 	case !ip.IsValid():
 		ev = Evidence{Crawler: c.Name, Outcome: Unverified.String(), Method: MethodNone, Reason: "no client address", Checked: now}
 	default:
-		ev = id.address(ctx, ip, c, now)
+		ev = id.address(ctx, ip, c, now, wait)
 	}
 	if note != "" {
 		ev.Reason += "; " + note
@@ -358,9 +368,9 @@ func (id *Identifier) Identify(ctx context.Context, r *http.Request, ip netip.Ad
 
 // signature checks r's signatures within the deadline. decided: the
 // signature settles the claim; else why it did not, in words.
-func (id *Identifier) signature(ctx context.Context, r *http.Request, ip netip.Addr, c *robotstxt.Crawler) (ev Evidence, decided bool, why string) {
+func (id *Identifier) signature(ctx context.Context, r *http.Request, ip netip.Addr, c *robotstxt.Crawler, wait time.Duration) (ev Evidence, decided bool, why string) {
 	id.count(func(s *IdentifierStats) { s.Signatures++ })
-	sctx, cancel := context.WithTimeout(ctx, id.o.Deadline)
+	sctx, cancel := context.WithTimeout(ctx, wait)
 	res := id.sig.Verify(sctx, r)
 	cancel()
 	ev = FromSignature(res)
@@ -401,7 +411,7 @@ func (id *Identifier) speaksFor(agent string, c *robotstxt.Crawler) bool {
 }
 
 // address decides c's claim from ip by the lists and reverse DNS.
-func (id *Identifier) address(ctx context.Context, ip netip.Addr, c *robotstxt.Crawler, now time.Time) Evidence {
+func (id *Identifier) address(ctx context.Context, ip netip.Addr, c *robotstxt.Crawler, now time.Time, wait time.Duration) Evidence {
 	ls := id.lists.Load()
 	id.mu.Lock()
 	if e := id.entryLocked(ip, now); e != nil {
@@ -460,7 +470,6 @@ func (id *Identifier) address(ctx context.Context, ip netip.Addr, c *robotstxt.C
 	done := e.done
 	id.mu.Unlock()
 
-	wait := id.o.Deadline
 	if dl, ok := ctx.Deadline(); ok {
 		wait = min(wait, time.Until(dl))
 	}
