@@ -47,7 +47,9 @@ func (s *Server) newIdentifier() *verify.Identifier {
 	if ua == "" {
 		ua = fetch.DefaultUserAgent
 	}
-	dirs := webbotauth.NewDirectories(webbotauth.DirectoryOptions{Client: client, Now: s.opts.Now, UserAgent: ua})
+	// The store keeps each directory's copy for the fleet, and its leases
+	// (bbolt, Redis) make one process fetch a directory at a time.
+	dirs := webbotauth.NewDirectories(webbotauth.DirectoryOptions{Client: client, Now: s.opts.Now, UserAgent: ua, Store: s.store})
 	o := verify.IdentifierOptions{
 		Client:     client,
 		Signatures: webbotauth.New(webbotauth.Options{Directories: dirs, Scheme: "https", Now: s.opts.Now}),

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/webbotauth"
 )
 
@@ -70,6 +71,11 @@ type IdentifierOptions struct {
 	// lists (when Fetcher is nil). A service passes its SSRF-guarded
 	// client. nil: a client of its own.
 	Client *http.Client
+	// Store, when set, is given to the key directories (when Signatures
+	// is nil) and the list fetcher (when Fetcher is nil): a fleet on one
+	// store fetches each directory and list once, one process at a time
+	// on a store with leases.
+	Store store.Store
 	// Lists are address lists at URLs, fetched by Fetcher in the
 	// background (never while a request waits) and kept current.
 	Lists []IdentifierList
@@ -254,7 +260,7 @@ func NewIdentifier(o IdentifierOptions) *Identifier {
 	id.dns = !id.v.opts.NoDNS
 	if id.sig == nil && !o.NoSignatures {
 		id.sig = webbotauth.New(webbotauth.Options{
-			Directories: webbotauth.NewDirectories(webbotauth.DirectoryOptions{Client: o.Client, Now: o.Now}),
+			Directories: webbotauth.NewDirectories(webbotauth.DirectoryOptions{Client: o.Client, Now: o.Now, Store: o.Store}),
 			Now:         o.Now,
 		})
 	}
@@ -272,7 +278,7 @@ func NewIdentifier(o IdentifierOptions) *Identifier {
 		id.o.Lists = append(id.o.Lists, publishedIdentifierLists()...)
 	}
 	if len(id.o.Lists) > 0 && id.o.Fetcher == nil {
-		id.o.Fetcher = NewListFetcher(ListOptions{Client: o.Client, Now: o.Now})
+		id.o.Fetcher = NewListFetcher(ListOptions{Client: o.Client, Now: o.Now, Store: o.Store})
 	}
 	id.lists.Store(&listSet{})
 	return id
