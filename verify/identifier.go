@@ -22,7 +22,7 @@ const (
 	// answers unverified.
 	DefaultIdentifyDeadline = 50 * time.Millisecond
 	// DefaultIdentifyEntries bounds the addresses whose answers are kept.
-	DefaultIdentifyEntries = 65536
+	DefaultIdentifyEntries = 32768
 	// DefaultIdentifyTTL is how long a definite answer is kept.
 	DefaultIdentifyTTL = time.Hour
 	// DefaultIdentifyRetry is how long an answer that DNS could not give
@@ -330,6 +330,9 @@ func signed(h http.Header) bool {
 // IdentifierOptions.SigningAgents, or a host in the crawler's ReverseDNS
 // domains) is Verified. Otherwise the address lists and reverse DNS
 // decide, as Verifier.Check does.
+//
+// The Evidence's slices (Lists, Names) are shared with the cache: do not
+// modify them.
 func (id *Identifier) Identify(ctx context.Context, r *http.Request, ip netip.Addr, c *robotstxt.Crawler) Evidence {
 	return id.IdentifyWithin(ctx, r, ip, c, id.o.Deadline)
 }

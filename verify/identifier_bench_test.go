@@ -68,3 +68,24 @@ func BenchmarkIdentifySigned(b *testing.B) {
 	}
 	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkIdentifyCachedParallel: the cached answer with every P asking
+// at once (one mutex guards the cache).
+func BenchmarkIdentifyCachedParallel(b *testing.B) {
+	id := NewIdentifier(IdentifierOptions{Verifier: New(&Options{NoDNS: true}), NoSignatures: true})
+	cb, _ := robotstxt.LookupCrawler("ClaudeBot")
+	ctx := context.Background()
+	ips := make([]netip.Addr, 1024)
+	for i := range ips {
+		ips[i] = netip.AddrFrom4([4]byte{198, 51, byte(i >> 8), byte(i)})
+		id.Identify(ctx, nil, ips[i], &cb)
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			id.Identify(ctx, nil, ips[i&1023], &cb)
+			i++
+		}
+	})
+}

@@ -469,3 +469,40 @@ func TestIdentifySlowDirectory(t *testing.T) {
 		t.Errorf("%d directory fetches, want 1", n)
 	}
 }
+
+// TestIdentifyMemory: the cache's memory is bounded whatever the number
+// of distinct clients: 200,000 addresses through a cache of 10,000 hold
+// the heap to the cache's size (the bytes per address logged).
+func TestIdentifyMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills a cache")
+	}
+	id := NewIdentifier(IdentifierOptions{Verifier: New(&Options{NoDNS: true}), NoSignatures: true, MaxEntries: 10000})
+	cb, _ := robotstxt.LookupCrawler("ClaudeBot")
+	gb := googlebot(t)
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	base := heap()
+	var peak uint64
+	for i := range 200000 {
+		ip := netip.AddrFrom4([4]byte{10, byte(i >> 16), byte(i >> 8), byte(i)})
+		id.Identify(context.Background(), nil, ip, &cb)
+		id.Identify(context.Background(), nil, ip, gb)
+		if i%20000 == 19999 {
+			peak = max(peak, heap())
+		}
+	}
+	n := id.Stats().Entries
+	if n > 10000 {
+		t.Errorf("%d entries, over the limit of 10,000", n)
+	}
+	grown := int64(peak) - int64(base)
+	t.Logf("heap %d bytes over %d entries (2 claims each): %d bytes an address", grown, 10000, grown/10000)
+	if grown > 40<<20 {
+		t.Errorf("heap grew %d bytes for a cache of 10,000 addresses", grown)
+	}
+}
