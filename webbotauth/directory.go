@@ -474,13 +474,14 @@ func (d *Directories) settles(r *dirRecord, keyid string, now time.Time) bool {
 	return err == nil && ks.Find(keyid) != nil
 }
 
-// adopt makes r a's entry: the copy another process fetched.
-func (d *Directories) adopt(a Agent, r *dirRecord) {
+// adopt makes r a's entry: the copy another process fetched. It reports
+// false when r cannot be read (then a's directory is fetched).
+func (d *Directories) adopt(a Agent, r *dirRecord) bool {
 	var ks *KeySet
 	if len(r.Keys) > 0 {
 		k, err := ParseKeySet(r.Keys, d.o.MaxKeys)
 		if err != nil {
-			return
+			return false
 		}
 		ks = k
 	}
@@ -488,7 +489,7 @@ func (d *Directories) adopt(a Agent, r *dirRecord) {
 	defer d.mu.Unlock()
 	e := d.entries[a.ID]
 	if e == nil || !r.Attempt.After(e.lastAttempt) && !r.Fetched.After(e.info.Fetched) {
-		return // ours is as new
+		return true // ours is as new
 	}
 	if ks != nil && r.Fetched.After(e.info.Fetched) {
 		e.keys, e.raw = ks, r.Keys
@@ -501,6 +502,7 @@ func (d *Directories) adopt(a Agent, r *dirRecord) {
 	if r.Err != "" {
 		e.lastErr = &DiscoveryError{URL: r.URL, Reason: r.Err}
 	}
+	return true
 }
 
 // fleet consults the store before a fetch of a: settled when the fleet's
@@ -510,8 +512,7 @@ func (d *Directories) adopt(a Agent, r *dirRecord) {
 // fetch is that process's, and its record is awaited (at most the lease's
 // life, then this process fetches).
 func (d *Directories) fleet(ctx context.Context, a Agent, keyid string) (settled bool, release func()) {
-	if r := d.load(ctx, a); r != nil && d.settles(r, keyid, d.o.Now()) {
-		d.adopt(a, r)
+	if r := d.load(ctx, a); r != nil && d.settles(r, keyid, d.o.Now()) && d.adopt(a, r) {
 		return true, nil
 	}
 	ls, ok := d.o.Store.(store.Leaser)
@@ -530,14 +531,12 @@ func (d *Directories) fleet(ctx context.Context, a Agent, keyid string) (settled
 		if got {
 			release = func() { _ = ls.Release(context.WithoutCancel(ctx), key, d.owner) }
 			// The last holder may have just stored its copy.
-			if r := d.load(ctx, a); r != nil && d.settles(r, keyid, d.o.Now()) {
-				d.adopt(a, r)
+			if r := d.load(ctx, a); r != nil && d.settles(r, keyid, d.o.Now()) && d.adopt(a, r) {
 				return true, release
 			}
 			return false, release
 		}
-		if r := d.load(ctx, a); r != nil && d.settles(r, keyid, d.o.Now()) {
-			d.adopt(a, r)
+		if r := d.load(ctx, a); r != nil && d.settles(r, keyid, d.o.Now()) && d.adopt(a, r) {
 			return true, nil
 		}
 		if time.Now().After(end) {

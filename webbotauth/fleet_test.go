@@ -1,6 +1,7 @@
 package webbotauth
 
 import (
+	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -123,5 +124,29 @@ func testFleet(t *testing.T, a, b store.Store) {
 	}
 	if n := d.hits.Load(); n != 3 {
 		t.Errorf("%d fetches with the directory down, want 3", n)
+	}
+}
+
+// TestDirectoryFleetBadRecord: a record in the store that cannot be read
+// (keys that are not a key set, or not JSON at all) is not trusted: the
+// directory is fetched.
+func TestDirectoryFleetBadRecord(t *testing.T) {
+	for _, rec := range []string{`{"id": "%s", "keys": "bm90IGEga2V5IHNldA==", "fresh": "2999-01-01T00:00:00Z", "attempt": "%s"}`, `not json %s %s`} {
+		s := newSigner(t)
+		d := newDirServer(t, s)
+		clk := newClock()
+		clk.t = time.Now()
+		st := store.NewMemory(nil)
+		id := d.srv.URL + WellKnownPath
+		if err := st.Put(t.Context(), storeKey(id), fmt.Appendf(nil, rec, id, clk.Now().Format(time.RFC3339)), time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		v, _ := fleetPair(t, d, clk, st, st)
+		if res := verifyAt(t, v, s, d.srv.URL, clk.Now()); res.Outcome != Verified {
+			t.Errorf("record %q: %s: %s", rec, res.Outcome, res.Reason)
+		}
+		if n := d.hits.Load(); n != 1 {
+			t.Errorf("record %q: %d fetches, want 1", rec, n)
+		}
 	}
 }
