@@ -142,12 +142,34 @@ type Identifier struct {
 	listNext  atomic.Int64 // when the lists are next asked for (Unix ns)
 	listBusy  atomic.Bool
 
+	shards [idShards]idShard
+	// perShard bounds each shard's entries (MaxEntries over the shards).
+	perShard int
+
+	hits, misses, lookups, dropped, pending, signatures atomic.Int64
+
+	warnMu sync.Mutex
+	warned map[string]string // list URL -> last warning
+}
+
+// idShards is the number of parts the cache is cut into, each under its
+// own lock, so that requests from different addresses seldom wait for
+// each other.
+const idShards = 16
+
+// idShard is one part of the cache: the addresses whose hash falls in it.
+type idShard struct {
 	mu     sync.Mutex
 	cur    map[netip.Addr]*idEntry
 	old    map[netip.Addr]*idEntry
 	flying map[netip.Addr]*idEntry // being looked up
-	stats  IdentifierStats
-	warned map[string]string // list URL -> last warning
+}
+
+// shard returns ip's part of the cache.
+func (id *Identifier) shard(ip netip.Addr) *idShard {
+	b := ip.As16()
+	h := (uint32(b[12])<<24 | uint32(b[13])<<16 | uint32(b[14])<<8 | uint32(b[15])) ^ uint32(b[7])<<8 ^ uint32(b[5])
+	return &id.shards[(h*2654435761)>>28%idShards]
 }
 
 // IdentifierStats counts an Identifier's work.
@@ -250,9 +272,12 @@ func NewIdentifier(o IdentifierOptions) *Identifier {
 		agents: map[string][]string{},
 		sem:    make(chan struct{}, o.Concurrency),
 		slots:  make(chan struct{}, o.MaxPending),
-		cur:    map[netip.Addr]*idEntry{},
-		flying: map[netip.Addr]*idEntry{},
 		warned: map[string]string{},
+	}
+	id.perShard = max(o.MaxEntries/idShards, 2)
+	for i := range id.shards {
+		id.shards[i].cur = map[netip.Addr]*idEntry{}
+		id.shards[i].flying = map[netip.Addr]*idEntry{}
 	}
 	if id.v == nil {
 		id.v = New(nil)
@@ -378,7 +403,7 @@ func (id *Identifier) IdentifyWithin(ctx context.Context, r *http.Request, ip ne
 // signature checks r's signatures within the deadline. decided: the
 // signature settles the claim; else why it did not, in words.
 func (id *Identifier) signature(ctx context.Context, r *http.Request, ip netip.Addr, c *robotstxt.Crawler, wait time.Duration) (ev Evidence, decided bool, why string) {
-	id.count(func(s *IdentifierStats) { s.Signatures++ })
+	id.signatures.Add(1)
 	sctx, cancel := context.WithTimeout(ctx, wait)
 	res := id.sig.Verify(sctx, r)
 	cancel()
@@ -422,19 +447,20 @@ func (id *Identifier) speaksFor(agent string, c *robotstxt.Crawler) bool {
 // address decides c's claim from ip by the lists and reverse DNS.
 func (id *Identifier) address(ctx context.Context, ip netip.Addr, c *robotstxt.Crawler, now time.Time, wait time.Duration) Evidence {
 	ls := id.lists.Load()
-	id.mu.Lock()
-	if e := id.entryLocked(ip, now); e != nil {
+	sh := id.shard(ip)
+	sh.mu.Lock()
+	if e := id.entryLocked(sh, ip, now); e != nil {
 		for i := range e.claims {
 			if cl := &e.claims[i]; cl.ev != nil && cl.name == c.Name && cl.gen == ls.gen {
 				ev := *cl.ev
-				id.stats.Hits++
-				id.mu.Unlock()
+				sh.mu.Unlock()
+				id.hits.Add(1)
 				return ev
 			}
 		}
 	}
-	id.stats.Misses++
-	id.mu.Unlock()
+	sh.mu.Unlock()
+	id.misses.Add(1)
 
 	rs := id.rangesFor(c, ls)
 	in := false
@@ -452,32 +478,32 @@ func (id *Identifier) address(ctx context.Context, ip netip.Addr, c *robotstxt.C
 		return id.keep(ip, c, ls.gen, rs, res, now, now)
 	}
 
-	id.mu.Lock()
-	e := id.entryLocked(ip, now)
+	sh.mu.Lock()
+	e := id.entryLocked(sh, ip, now)
 	if e == nil {
-		e = id.insertLocked(ip, &idEntry{expires: now.Add(id.o.TTL)})
+		e = id.insertLocked(sh, ip, &idEntry{expires: now.Add(id.o.TTL)})
 	}
 	switch e.state {
 	case stateDone:
 		ans, at := e.ans, e.answered
-		id.mu.Unlock()
+		sh.mu.Unlock()
 		return id.keep(ip, c, ls.gen, rs, judge(ip, c, len(rs) > 0, &ans), at, now)
 	case stateNone:
 		select {
 		case id.slots <- struct{}{}:
 		default:
-			id.stats.Dropped++
-			id.mu.Unlock()
+			sh.mu.Unlock()
+			id.dropped.Add(1)
 			return pendingEvidence(ip, c, now, "reverse DNS not looked up: too many lookups under way")
 		}
 		e.state = statePending
 		e.done = make(chan struct{})
-		id.flying[ip] = e
-		id.stats.Lookups++
-		go id.lookup(ip, e)
+		sh.flying[ip] = e
+		id.lookups.Add(1)
+		go id.lookup(sh, ip, e)
 	}
 	done := e.done
-	id.mu.Unlock()
+	sh.mu.Unlock()
 
 	if dl, ok := ctx.Deadline(); ok {
 		wait = min(wait, time.Until(dl))
@@ -498,7 +524,7 @@ func (id *Identifier) address(ctx context.Context, ip netip.Addr, c *robotstxt.C
 		return id.keep(ip, c, ls.gen, rs, judge(ip, c, len(rs) > 0, &e.ans), e.answered, now)
 	default:
 	}
-	id.count(func(s *IdentifierStats) { s.Pending++ })
+	id.pending.Add(1)
 	return pendingEvidence(ip, c, now, "reverse DNS lookup under way")
 }
 
@@ -523,11 +549,12 @@ func (id *Identifier) keep(ip netip.Addr, c *robotstxt.Crawler, gen uint64, rs [
 	}
 	p := new(Evidence)
 	*p = ev
-	id.mu.Lock()
-	defer id.mu.Unlock()
-	e := id.entryLocked(ip, now)
+	sh := id.shard(ip)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	e := id.entryLocked(sh, ip, now)
 	if e == nil {
-		e = id.insertLocked(ip, &idEntry{expires: now.Add(id.o.TTL)})
+		e = id.insertLocked(sh, ip, &idEntry{expires: now.Add(id.o.TTL)})
 	}
 	slot := -1
 	for i := range e.claims {
@@ -544,39 +571,39 @@ func (id *Identifier) keep(ip netip.Addr, c *robotstxt.Crawler, gen uint64, rs [
 	return ev
 }
 
-// entryLocked returns ip's entry, nil when none or expired (then
-// dropped). Called with id.mu held.
-func (id *Identifier) entryLocked(ip netip.Addr, now time.Time) *idEntry {
-	if e := id.flying[ip]; e != nil {
+// entryLocked returns ip's entry in its shard sh, nil when none or
+// expired (then dropped). Called with sh.mu held.
+func (id *Identifier) entryLocked(sh *idShard, ip netip.Addr, now time.Time) *idEntry {
+	if e := sh.flying[ip]; e != nil {
 		return e
 	}
-	e := id.cur[ip]
+	e := sh.cur[ip]
 	if e == nil {
-		if e = id.old[ip]; e == nil {
+		if e = sh.old[ip]; e == nil {
 			return nil
 		}
-		delete(id.old, ip)
-		id.insertLocked(ip, e)
+		delete(sh.old, ip)
+		id.insertLocked(sh, ip, e)
 	}
 	if !now.Before(e.expires) {
-		delete(id.cur, ip)
+		delete(sh.cur, ip)
 		return nil
 	}
 	return e
 }
 
-// insertLocked adds e as ip's entry, forgetting the oldest half of the
-// entries when the cache is full. Called with id.mu held.
-func (id *Identifier) insertLocked(ip netip.Addr, e *idEntry) *idEntry {
-	if len(id.cur) >= id.o.MaxEntries/2 {
-		id.old, id.cur = id.cur, make(map[netip.Addr]*idEntry, id.o.MaxEntries/2)
+// insertLocked adds e as ip's entry in sh, forgetting the oldest half of
+// the shard's entries when it is full. Called with sh.mu held.
+func (id *Identifier) insertLocked(sh *idShard, ip netip.Addr, e *idEntry) *idEntry {
+	if len(sh.cur) >= id.perShard/2 {
+		sh.old, sh.cur = sh.cur, make(map[netip.Addr]*idEntry, id.perShard/2)
 	}
-	id.cur[ip] = e
+	sh.cur[ip] = e
 	return e
 }
 
 // lookup looks ip up in the background and records the answer in e.
-func (id *Identifier) lookup(ip netip.Addr, e *idEntry) {
+func (id *Identifier) lookup(sh *idShard, ip netip.Addr, e *idEntry) {
 	defer func() { <-id.slots }()
 	id.sem <- struct{}{}
 	ctx, cancel := context.WithTimeout(context.Background(), id.o.LookupTimeout)
@@ -588,14 +615,14 @@ func (id *Identifier) lookup(ip netip.Addr, e *idEntry) {
 	if !ans.Definite {
 		ttl = id.o.RetryTTL
 	}
-	id.mu.Lock()
+	sh.mu.Lock()
 	e.ans, e.answered, e.expires, e.state = ans, now, now.Add(ttl), stateDone
-	delete(id.flying, ip)
-	if id.cur[ip] == nil && id.old[ip] == nil {
-		id.insertLocked(ip, e) // forgotten while looked up: kept again
+	delete(sh.flying, ip)
+	if sh.cur[ip] == nil && sh.old[ip] == nil {
+		id.insertLocked(sh, ip, e) // forgotten while looked up: kept again
 	}
 	close(e.done)
-	id.mu.Unlock()
+	sh.mu.Unlock()
 }
 
 // rangesFor returns c's lists: the Verifier's and those fetched.
@@ -614,18 +641,16 @@ func (id *Identifier) rangesFor(c *robotstxt.Crawler, ls *listSet) []*Ranges {
 	return append(append([]*Ranges(nil), static...), fetched...)
 }
 
-func (id *Identifier) count(f func(*IdentifierStats)) {
-	id.mu.Lock()
-	f(&id.stats)
-	id.mu.Unlock()
-}
-
 // Stats returns the counts of the Identifier's work so far.
 func (id *Identifier) Stats() IdentifierStats {
-	id.mu.Lock()
-	defer id.mu.Unlock()
-	s := id.stats
-	s.Entries = len(id.cur) + len(id.old) + len(id.flying)
+	s := IdentifierStats{Hits: id.hits.Load(), Misses: id.misses.Load(), Lookups: id.lookups.Load(),
+		Dropped: id.dropped.Load(), Pending: id.pending.Load(), Signatures: id.signatures.Load()}
+	for i := range id.shards {
+		sh := &id.shards[i]
+		sh.mu.Lock()
+		s.Entries += len(sh.cur) + len(sh.old) + len(sh.flying)
+		sh.mu.Unlock()
+	}
 	return s
 }
 
@@ -694,10 +719,10 @@ func (id *Identifier) warn(url, msg string) {
 	if id.o.Warn == nil {
 		return
 	}
-	id.mu.Lock()
+	id.warnMu.Lock()
 	same := id.warned[url] == msg
 	id.warned[url] = msg
-	id.mu.Unlock()
+	id.warnMu.Unlock()
 	if !same {
 		id.o.Warn(url, msg)
 	}

@@ -506,3 +506,26 @@ func TestIdentifyMemory(t *testing.T) {
 		t.Errorf("heap grew %d bytes for a cache of 10,000 addresses", grown)
 	}
 }
+
+// TestIdentifyPublished: Published adds the operators' lists, each with
+// the crawlers it covers.
+func TestIdentifyPublished(t *testing.T) {
+	id := NewIdentifier(IdentifierOptions{Verifier: New(&Options{NoDNS: true}), NoSignatures: true, Published: true})
+	want := map[string]string{
+		googleLists + "common-crawlers.json":     "Googlebot",
+		"https://claude.com/crawling/bots.json":  "ClaudeBot",
+		"https://openai.com/gptbot.json":         "GPTBot",
+		"https://openai.com/chatgpt-agents.json": "ChatGPT-User",
+	}
+	for _, l := range id.o.Lists {
+		if c, ok := want[l.URL]; ok && containsFold(l.Crawlers, c) {
+			delete(want, l.URL)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("lists missing: %v (have %+v)", want, id.o.Lists)
+	}
+	if id.o.Fetcher == nil {
+		t.Error("no fetcher for the published lists")
+	}
+}
