@@ -84,7 +84,7 @@ func FromSignature(r webbotauth.Result) Evidence {
 	return Evidence{
 		Outcome: r.Outcome.String(), Method: m, Agent: r.Agent, AgentType: r.AgentType,
 		KeyID: r.KeyID, Label: r.Label, Alg: r.Alg, Created: r.Created, Expires: r.Expires,
-		Nonce: r.Nonce, Directory: r.Directory, Reason: r.Reason, Checked: r.Checked,
+		Nonce: r.Nonce, Directory: r.Directory, Pending: r.Pending, Reason: r.Reason, Checked: r.Checked,
 	}
 }
 

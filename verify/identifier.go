@@ -372,7 +372,7 @@ func (id *Identifier) IdentifyWithin(ctx context.Context, r *http.Request, ip ne
 	if len(id.o.Lists) > 0 {
 		id.maybeRefreshLists(now)
 	}
-	note := ""
+	note, sigPending := "", false
 	if r != nil && id.sig != nil && signed(r.Header) {
 		ev, decided, why := id.signature(ctx, r, ip, c, wait)
 		if decided || c == nil {
@@ -380,7 +380,7 @@ func (id *Identifier) IdentifyWithin(ctx context.Context, r *http.Request, ip ne
 			// verified or not.
 			return ev
 		}
-		note = why
+		note, sigPending = why, ev.Pending
 	}
 	var ev Evidence
 	switch {
@@ -396,6 +396,9 @@ func (id *Identifier) IdentifyWithin(ctx context.Context, r *http.Request, ip ne
 	}
 	if note != "" {
 		ev.Reason += "; " + note
+		// A key directory still being fetched may verify the next
+		// request.
+		ev.Pending = ev.Pending || sigPending && ev.Outcome != Verified.String()
 	}
 	return ev
 }
@@ -422,9 +425,6 @@ func (id *Identifier) signature(ctx context.Context, r *http.Request, ip netip.A
 			return ev, true, ""
 		}
 		return ev, false, "signature verified for " + res.Agent + ", which does not speak for " + c.Name
-	}
-	if res.Directory != nil && strings.Contains(res.Reason, "still being fetched") {
-		ev.Pending = true
 	}
 	return ev, false, "signature not checked: " + res.Reason
 }

@@ -153,6 +153,10 @@ type DirInfo struct {
 type DiscoveryError struct {
 	URL    string
 	Reason string
+	// Pending is set when the directory was still being fetched when the
+	// caller stopped waiting: the fetch goes on, and a later call may
+	// have its keys.
+	Pending bool
 }
 
 // Error says which directory and why.
@@ -303,7 +307,7 @@ func (d *Directories) Keys(ctx context.Context, a Agent, keyid string) (*KeySet,
 	select {
 	case <-f.done:
 	case <-ctx.Done():
-		return nil, DirInfo{URL: a.Fetch}, &DiscoveryError{URL: a.Fetch, Reason: "still being fetched when the caller stopped waiting (" + ctx.Err().Error() + ")"}
+		return nil, DirInfo{URL: a.Fetch}, &DiscoveryError{URL: a.Fetch, Reason: "still being fetched when the caller stopped waiting (" + ctx.Err().Error() + ")", Pending: true}
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
