@@ -398,7 +398,7 @@ func (id *Identifier) IdentifyWithin(ctx context.Context, r *http.Request, ip ne
 		ev.Reason += "; " + note
 		// A key directory still being fetched may verify the next
 		// request.
-		ev.Pending = ev.Pending || sigPending && ev.Outcome != Verified.String()
+		ev.Pending = ev.Pending || sigPending && ev.Outcome == Unverified.String()
 	}
 	return ev
 }
