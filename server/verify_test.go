@@ -8,14 +8,18 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/miekg/dns"
 
 	"github.com/seed53c283f5/robotstxt/verify"
 	"github.com/seed53c283f5/robotstxt/webbotauth"
@@ -166,4 +170,39 @@ func TestVerifyAddress(t *testing.T) {
 	post(t, ts.URL+"/v1/verify", `{}`).wantError(t, 400, "ip")
 	post(t, ts.URL+"/v1/verify", `{"ip": "1.2.3"}`).wantError(t, 400, "ip")
 	post(t, ts.URL+"/v1/verify", `{"ip": "192.0.2.1", "request": "not a request"}`).wantError(t, 400, "request")
+}
+
+// TestVerifyPending: on a resolver that never answers, POST /v1/verify
+// answers within its wait (3 s), unverified and pending, for many
+// addresses at once; the lookups go on in the background, bounded.
+func TestVerifyPending(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	silent := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(func(dns.ResponseWriter, *dns.Msg) {})}
+	go silent.ActivateAndServe()
+	defer silent.Shutdown()
+	// Each lookup may take a minute: past the 3 s wait, the answer is
+	// pending. (With the default 2 s per lookup, the failed lookup is the
+	// answer: unverified, not pending.)
+	ts := newTestServer(t, &Options{Identity: &Identity{Resolver: pc.LocalAddr().String(), Timeout: time.Minute}})
+	const googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			ev := evidence(t, post(t, ts.URL+"/v1/verify", verifyBody(t, VerifyRequest{IP: fmt.Sprintf("192.0.2.%d", i), UserAgent: googlebotUA})))
+			if ev.Outcome != "unverified" || !ev.Pending || ev.Crawler != "Googlebot" {
+				t.Errorf("%+v", ev)
+			}
+		})
+	}
+	wg.Wait()
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("20 questions on a silent resolver took %s (each waits at most 3 s)", d)
+	}
+	if s := ts.Identifier().Stats(); s.Lookups != 20 || s.Pending != 20 {
+		t.Errorf("stats %+v", s)
+	}
 }
