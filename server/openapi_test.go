@@ -90,7 +90,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 func TestOpenAPIBodies(t *testing.T) {
 	d := loadDoc(t)
 	types := map[string]any{"/v1/check": CheckRequest{}, "/v1/lint": LintRequest{}, "/v1/compare": CompareRequest{}, "/v1/diff": DiffRequest{},
-		"/v1/ai": AIRequest{}, "/v1/policy": PolicyRequest{}, "/v1/bulk": BulkRequest{}, "/v1/watches": watch.Spec{}, "/v1/audit": AuditRequest{}}
+		"/v1/ai": AIRequest{}, "/v1/policy": PolicyRequest{}, "/v1/bulk": BulkRequest{}, "/v1/watches": watch.Spec{}, "/v1/audit": AuditRequest{}, "/v1/verify": VerifyRequest{}}
 	for path, ops := range d.Paths {
 		op, ok := ops["post"]
 		if !ok {

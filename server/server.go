@@ -13,6 +13,7 @@ import (
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/tester"
+	"github.com/seed53c283f5/robotstxt/verify"
 	"github.com/seed53c283f5/robotstxt/watch"
 )
 
@@ -48,6 +49,8 @@ type Server struct {
 	watches *watch.Engine
 	// identity checks the audit's claims (identity.go); nil: none.
 	identity *identity
+	// identifier answers POST /v1/verify (verify.go).
+	identifier *verify.Identifier
 }
 
 // New returns a server; nil options mean the defaults.
@@ -146,6 +149,7 @@ func New(opts *Options) (*Server, error) {
 		}
 		s.identity = id
 	}
+	s.identifier = s.newIdentifier()
 	if o.ParsedBytes == 0 {
 		o.ParsedBytes = DefaultParsedBytes
 	}

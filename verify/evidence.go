@@ -57,6 +57,12 @@ type Evidence struct {
 	// read.
 	Names []string `json:"names,omitempty"`
 
+	// Pending is set on an unverified answer given while what decides
+	// (a reverse DNS lookup, a key directory) was still being had: a
+	// later request from the address may get a definite one
+	// (Identifier).
+	Pending bool `json:"pending,omitempty"`
+
 	// Reason says why, in words; Checked is when the check was made.
 	Reason  string    `json:"reason"`
 	Checked time.Time `json:"checked"`
@@ -78,7 +84,7 @@ func FromSignature(r webbotauth.Result) Evidence {
 	return Evidence{
 		Outcome: r.Outcome.String(), Method: m, Agent: r.Agent, AgentType: r.AgentType,
 		KeyID: r.KeyID, Label: r.Label, Alg: r.Alg, Created: r.Created, Expires: r.Expires,
-		Nonce: r.Nonce, Directory: r.Directory, Reason: r.Reason, Checked: r.Checked,
+		Nonce: r.Nonce, Directory: r.Directory, Pending: r.Pending, Reason: r.Reason, Checked: r.Checked,
 	}
 }
 
@@ -102,21 +108,29 @@ func (v *Verifier) Evidence(c *robotstxt.Crawler, ip netip.Addr, r Result, check
 		v.mu.Lock()
 		rs := v.ranges[strings.ToLower(c.Name)]
 		v.mu.Unlock()
-		for _, l := range rs {
-			if r.Outcome == Verified && !l.Contains(ip) {
-				continue
-			}
-			src := l.Source
-			if src == "" {
-				src = "(given)"
-			}
-			e.Lists = append(e.Lists, ListEvidence{URL: src, CreationTime: l.CreationTime})
-			if r.Outcome == Verified {
-				break
-			}
-		}
+		e.Lists = listEvidence(rs, ip, r.Outcome)
 	}
 	return e
+}
+
+// listEvidence names the lists rs that decided on ip: for a verified
+// address the first that holds it, for a spoofed one every list.
+func listEvidence(rs []*Ranges, ip netip.Addr, o Outcome) []ListEvidence {
+	var out []ListEvidence
+	for _, l := range rs {
+		if o == Verified && !l.Contains(ip) {
+			continue
+		}
+		src := l.Source
+		if src == "" {
+			src = "(given)"
+		}
+		out = append(out, ListEvidence{URL: src, CreationTime: l.CreationTime})
+		if o == Verified {
+			break
+		}
+	}
+	return out
 }
 
 // Decide checks ip as crawler c (Check) and returns the evidence,

@@ -219,16 +219,32 @@ func (v *Verifier) Check(ctx context.Context, ip netip.Addr, c *robotstxt.Crawle
 	ip = ip.Unmap()
 	in, have := v.inRanges(ip, c)
 	if in {
-		return Result{Outcome: Verified, Method: "ip-ranges", Reason: "in " + c.Name + "'s published address ranges"}
+		return inRangesResult(c)
 	}
+	var ans *dnsAnswer
+	if !v.opts.NoDNS && len(c.ReverseDNS) > 0 {
+		a := v.lookup(ctx, ip)
+		ans = &a
+	}
+	return judge(ip, c, have, ans)
+}
+
+// inRangesResult is the result of an address in c's ranges.
+func inRangesResult(c *robotstxt.Crawler) Result {
+	return Result{Outcome: Verified, Method: MethodRanges, Reason: "in " + c.Name + "'s published address ranges"}
+}
+
+// judge decides a claim that the address lists did not verify: have says
+// whether c has lists (so ip is outside them), ans is what DNS said of ip
+// (nil: DNS not asked).
+func judge(ip netip.Addr, c *robotstxt.Crawler, have bool, ans *dnsAnswer) Result {
 	var res Result
 	dnsNo := false
-	if !v.opts.NoDNS && len(c.ReverseDNS) > 0 {
-		ans := v.lookup(ctx, ip)
+	if ans != nil {
 		for i, n := range ans.Names {
 			if inDomains(n, c.ReverseDNS) {
 				if ans.Confirmed[i] {
-					return Result{Outcome: Verified, Method: "reverse-dns", Name: n, Reason: n + " resolves back to " + ip.String()}
+					return Result{Outcome: Verified, Method: MethodDNS, Name: n, Reason: n + " resolves back to " + ip.String()}
 				}
 				res.Name = n
 				res.Reason = n + " is in " + c.Name + "'s domain but does not resolve back to " + ip.String()
@@ -249,14 +265,14 @@ func (v *Verifier) Check(ctx context.Context, ip netip.Addr, c *robotstxt.Crawle
 	}
 	switch {
 	case have:
-		res.Outcome, res.Method = Spoofed, "ip-ranges"
+		res.Outcome, res.Method = Spoofed, MethodRanges
 		if res.Reason != "" {
 			res.Reason = "outside the published ranges; " + res.Reason
 		} else {
 			res.Reason = "outside " + c.Name + "'s published address ranges"
 		}
 	case dnsNo:
-		res.Outcome, res.Method = Spoofed, "reverse-dns"
+		res.Outcome, res.Method = Spoofed, MethodDNS
 	default:
 		res = Result{Outcome: Unverified, Reason: "no address list and no DNS answer"}
 	}

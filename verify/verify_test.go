@@ -26,13 +26,21 @@ type fakeDNS struct {
 	ptr  map[string]string   // reverse name ("1.66.249.66.in-addr.arpa.") -> name
 	fwd  map[string][]string // name (with dot) -> addresses
 
+	// hold, when not nil, holds every PTR answer until it is closed.
+	hold chan struct{}
+
 	mu   sync.Mutex
 	asks map[string]int
 }
 
-func startDNS(t *testing.T, ptr map[string]string, fwd map[string][]string) *fakeDNS {
+func startDNS(t testing.TB, ptr map[string]string, fwd map[string][]string) *fakeDNS {
+	return startDNSHeld(t, ptr, fwd, nil)
+}
+
+// startDNSHeld is startDNS with PTR answers held until hold closes.
+func startDNSHeld(t testing.TB, ptr map[string]string, fwd map[string][]string, hold chan struct{}) *fakeDNS {
 	t.Helper()
-	f := &fakeDNS{ptr: map[string]string{}, fwd: fwd, asks: map[string]int{}}
+	f := &fakeDNS{ptr: map[string]string{}, fwd: fwd, asks: map[string]int{}, hold: hold}
 	for ip, name := range ptr {
 		rev, err := dns.ReverseAddr(ip)
 		if err != nil {
@@ -64,6 +72,9 @@ func (f *fakeDNS) ServeDNS(w dns.ResponseWriter, r *dns.Msg) {
 			f.mu.Lock()
 			f.asks[q.Name]++
 			f.mu.Unlock()
+			if f.hold != nil {
+				<-f.hold
+			}
 			if n, ok := f.ptr[q.Name]; ok {
 				found = true
 				m.Answer = append(m.Answer, &dns.PTR{Hdr: dns.RR_Header{Name: q.Name, Rrtype: dns.TypePTR, Class: dns.ClassINET, Ttl: 60}, Ptr: n})
@@ -87,6 +98,17 @@ func (f *fakeDNS) ServeDNS(w dns.ResponseWriter, r *dns.Msg) {
 		m.Rcode = dns.RcodeNameError
 	}
 	_ = w.WriteMsg(m)
+}
+
+// totalAsks is the PTR questions asked, over all addresses.
+func (f *fakeDNS) totalAsks() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, k := range f.asks {
+		n += k
+	}
+	return n
 }
 
 func (f *fakeDNS) ptrAsks(ip string) int {

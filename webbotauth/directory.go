@@ -2,9 +2,11 @@ package webbotauth
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"crypto/sha512"
 	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,7 +20,8 @@ import (
 	"time"
 
 	"github.com/dunglas/httpsfv"
-	"golang.org/x/sync/singleflight"
+
+	"github.com/seed53c283f5/robotstxt/store"
 )
 
 // Defaults of DirectoryOptions.
@@ -34,6 +37,7 @@ const (
 	DefaultMaxDirs       = 10000
 	DefaultMaxConcurrent = 8
 	DefaultMaxPerOrigin  = 8
+	DefaultMaxPending    = 256
 )
 
 // DirectoryOptions configure Directories. Zero fields take the defaults.
@@ -74,6 +78,19 @@ type DirectoryOptions struct {
 	// naming many jwks_uri paths of one host cannot turn the verifier into
 	// a flood against that host (DefaultMaxPerOrigin).
 	MaxPerOrigin int
+	// MaxPending bounds the directories being fetched (or waiting for a
+	// fetch slot) at once: past it, a signature naming a directory not
+	// cached is Unverified at once, nothing fetched (DefaultMaxPending).
+	// A caller whose context ends stops waiting; the fetch goes on, and
+	// its copy serves the next request.
+	MaxPending int
+	// Store, when set, keeps each directory's copy and last fetch (key
+	// "wbadir " and the agent's identifier, the copy bounded by MaxBytes,
+	// for its freshness and stale-if-error) for a fleet: a process reads
+	// it before fetching, and on a store with leases (store.Leaser) holds
+	// the directory's lease while it fetches, so that one process of the
+	// fleet fetches a directory at a time, once per rate window.
+	Store store.Store
 	// AllowHTTP admits http:// directories (tests; a test server). The
 	// draft requires https.
 	AllowHTTP bool
@@ -87,18 +104,24 @@ type DirectoryOptions struct {
 // concurrent use.
 type Directories struct {
 	o      DirectoryOptions
+	owner  string // the name of this process's leases
 	client *http.Client
-	sf     singleflight.Group
 	sem    chan struct{}
 
 	mu      sync.Mutex
 	entries map[string]*dirEntry
 	fetches int // fetches made, for tests
 	origins map[string]*originBudget
+	flights map[string]*dirFlight // directories being fetched
 }
+
+// dirFlight is a fetch under way: done closes when its outcome is in the
+// entry.
+type dirFlight struct{ done chan struct{} }
 
 type dirEntry struct {
 	keys        *KeySet
+	raw         []byte // the key set's bytes (kept in the fleet's store)
 	info        DirInfo
 	fresh       time.Time // fresh until
 	staleUntil  time.Time // usable on errors until
@@ -130,6 +153,10 @@ type DirInfo struct {
 type DiscoveryError struct {
 	URL    string
 	Reason string
+	// Pending is set when the directory was still being fetched when the
+	// caller stopped waiting: the fetch goes on, and a later call may
+	// have its keys.
+	Pending bool
 }
 
 // Error says which directory and why.
@@ -163,6 +190,9 @@ func NewDirectories(o DirectoryOptions) *Directories {
 	if o.MaxPerOrigin <= 0 {
 		o.MaxPerOrigin = DefaultMaxPerOrigin
 	}
+	if o.MaxPending <= 0 {
+		o.MaxPending = DefaultMaxPending
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -171,12 +201,16 @@ func NewDirectories(o DirectoryOptions) *Directories {
 		c = *o.Client
 	}
 	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	var id [8]byte
+	_, _ = rand.Read(id[:])
 	return &Directories{
 		o:       o,
+		owner:   "wbadir-" + hex.EncodeToString(id[:]),
 		client:  &c,
 		sem:     make(chan struct{}, o.MaxConcurrent),
 		entries: map[string]*dirEntry{},
 		origins: map[string]*originBudget{},
+		flights: map[string]*dirFlight{},
 	}
 }
 
@@ -248,14 +282,33 @@ func (d *Directories) Keys(ctx context.Context, a Agent, keyid string) (*KeySet,
 			return ks, info, err
 		}
 	}
+	// One fetch per directory at a time: join the one under way, or
+	// start one unless MaxPending are under way. The fetch outlives the
+	// caller that started it (others may wait on it, and its outcome is
+	// cached): it is bounded by Timeout instead.
+	f := d.flights[a.ID]
+	if f == nil {
+		if len(d.flights) >= d.o.MaxPending {
+			d.mu.Unlock()
+			return nil, DirInfo{URL: a.Fetch}, &DiscoveryError{URL: a.Fetch, Reason: fmt.Sprintf("%d directory fetches under way, the most allowed; not fetched", d.o.MaxPending)}
+		}
+		f = &dirFlight{done: make(chan struct{})}
+		d.flights[a.ID] = f
+		fctx := context.WithoutCancel(ctx)
+		go func() {
+			d.refresh(fctx, a, keyid)
+			d.mu.Lock()
+			delete(d.flights, a.ID)
+			d.mu.Unlock()
+			close(f.done)
+		}()
+	}
 	d.mu.Unlock()
-	// The fetch outlives the caller that started it (others may wait on
-	// it, and its outcome is cached): it is bounded by Timeout instead.
-	fctx := context.WithoutCancel(ctx)
-	_, _, _ = d.sf.Do(a.ID, func() (any, error) {
-		d.refresh(fctx, a)
-		return nil, nil
-	})
+	select {
+	case <-f.done:
+	case <-ctx.Done():
+		return nil, DirInfo{URL: a.Fetch}, &DiscoveryError{URL: a.Fetch, Reason: "still being fetched when the caller stopped waiting (" + ctx.Err().Error() + ")", Pending: true}
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	e = d.entries[a.ID]
@@ -281,7 +334,7 @@ func (e *dirEntry) usable(now time.Time) (*KeySet, DirInfo, error) {
 }
 
 // refresh fetches a's directory once and records the outcome.
-func (d *Directories) refresh(ctx context.Context, a Agent) {
+func (d *Directories) refresh(ctx context.Context, a Agent, keyid string) {
 	now := d.o.Now()
 	d.mu.Lock()
 	e := d.entries[a.ID]
@@ -293,8 +346,27 @@ func (d *Directories) refresh(ctx context.Context, a Agent) {
 		d.mu.Unlock() // fetched by the flight before this one
 		return
 	}
-	e.lastAttempt = now
 	e.fetching = true
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		e.fetching = false
+		d.mu.Unlock()
+	}()
+
+	if d.o.Store != nil {
+		settled, release := d.fleet(ctx, a, keyid)
+		if release != nil {
+			defer release()
+		}
+		if settled {
+			return
+		}
+	}
+
+	now = d.o.Now()
+	d.mu.Lock()
+	e.lastAttempt = now
 	etag, lastMod, have := e.etag, e.lastMod, e.keys != nil
 	d.fetches++
 	d.mu.Unlock()
@@ -302,29 +374,187 @@ func (d *Directories) refresh(ctx context.Context, a Agent) {
 	res, err := d.resolve(ctx, a, etag, lastMod, have)
 
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	e = d.entries[a.ID]
-	if e == nil {
-		return
-	}
-	e.fetching = false
 	if err != nil {
 		e.lastErr = err
+	} else {
+		e.lastErr = nil
+		if !res.notModified {
+			e.keys, e.raw = res.keys, res.raw
+			e.info.SelfSignature = res.selfSig
+			e.etag, e.lastMod = res.etag, res.lastMod
+		}
+		e.info.Fetched = now
+		if res.ttl == 0 {
+			res.ttl = e.ttl
+		}
+		e.ttl = res.ttl
+		e.fresh = now.Add(res.ttl)
+		e.staleUntil = e.fresh.Add(max(d.o.StaleIfError, res.staleIfError))
+	}
+	rec := e.record(a)
+	d.mu.Unlock()
+	if d.o.Store != nil {
+		d.save(ctx, rec)
+	}
+}
+
+// dirRecord is a directory's copy and last fetch as kept in the fleet's
+// store (key "wbadir " and the agent's identifier): every process of a
+// fleet reads it before fetching, so that a directory is fetched once per
+// rate window and freshness, whichever process asks.
+type dirRecord struct {
+	ID         string        `json:"id"`
+	URL        string        `json:"url"`
+	Keys       []byte        `json:"keys,omitempty"` // the key set, at most MaxBytes
+	SelfSig    string        `json:"self_signature,omitempty"`
+	ETag       string        `json:"etag,omitempty"`
+	LastMod    string        `json:"last_modified,omitempty"`
+	Fetched    time.Time     `json:"fetched,omitzero"`
+	Fresh      time.Time     `json:"fresh,omitzero"`
+	StaleUntil time.Time     `json:"stale_until,omitzero"`
+	TTL        time.Duration `json:"ttl,omitempty"`
+	Attempt    time.Time     `json:"attempt"`
+	Err        string        `json:"error,omitempty"` // the last attempt's failure
+}
+
+// storeKey is the store key (and lease) of a directory.
+func storeKey(id string) string { return "wbadir " + id }
+
+// record is e as kept in the store. Called with d.mu held.
+func (e *dirEntry) record(a Agent) *dirRecord {
+	r := &dirRecord{ID: a.ID, URL: e.info.URL, SelfSig: e.info.SelfSignature, ETag: e.etag, LastMod: e.lastMod,
+		Fetched: e.info.Fetched, Fresh: e.fresh, StaleUntil: e.staleUntil, TTL: e.ttl, Attempt: e.lastAttempt}
+	if e.keys != nil {
+		r.Keys = e.raw
+	}
+	if e.lastErr != nil {
+		r.Err = e.lastErr.Error()
+		var de *DiscoveryError
+		if errors.As(e.lastErr, &de) {
+			r.Err = de.Reason
+		}
+	}
+	return r
+}
+
+// save puts r in the store for as long as it may serve (its stale-if-error
+// end), and at least a rate window (a failure is remembered as long).
+func (d *Directories) save(ctx context.Context, r *dirRecord) {
+	if int64(len(r.Keys)) > d.o.MaxBytes {
+		r.Keys = nil
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
 		return
 	}
+	ttl := max(r.StaleUntil.Sub(d.o.Now()), d.o.RateWindow)
+	_ = d.o.Store.Put(context.WithoutCancel(ctx), storeKey(r.ID), b, ttl)
+}
+
+// load reads a's record from the store; nil when none (or unreadable).
+func (d *Directories) load(ctx context.Context, a Agent) *dirRecord {
+	b, ok, err := d.o.Store.Get(ctx, storeKey(a.ID))
+	if err != nil || !ok || int64(len(b)) > 2*d.o.MaxBytes+4096 {
+		return nil
+	}
+	var r dirRecord
+	if json.Unmarshal(b, &r) != nil || r.ID != a.ID {
+		return nil
+	}
+	return &r
+}
+
+// settles reports whether the fleet's record r makes a fetch needless at
+// now: another process tried within the rate window (whatever came of
+// it), or its copy is fresh and holds keyid.
+func (d *Directories) settles(r *dirRecord, keyid string, now time.Time) bool {
+	if now.Sub(r.Attempt) < d.o.RateWindow {
+		return true
+	}
+	if len(r.Keys) == 0 || !now.Before(r.Fresh) {
+		return false
+	}
+	ks, err := ParseKeySet(r.Keys, d.o.MaxKeys)
+	return err == nil && ks.Find(keyid) != nil
+}
+
+// adopt makes r a's entry: the copy another process fetched. It reports
+// false when r cannot be read (then a's directory is fetched).
+func (d *Directories) adopt(a Agent, r *dirRecord) bool {
+	var ks *KeySet
+	if len(r.Keys) > 0 {
+		k, err := ParseKeySet(r.Keys, d.o.MaxKeys)
+		if err != nil {
+			return false
+		}
+		ks = k
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e := d.entries[a.ID]
+	if e == nil || !r.Attempt.After(e.lastAttempt) && !r.Fetched.After(e.info.Fetched) {
+		return true // ours is as new
+	}
+	if ks != nil && r.Fetched.After(e.info.Fetched) {
+		e.keys, e.raw = ks, r.Keys
+		e.info.Fetched, e.info.SelfSignature = r.Fetched, r.SelfSig
+		e.etag, e.lastMod = r.ETag, r.LastMod
+		e.fresh, e.staleUntil, e.ttl = r.Fresh, r.StaleUntil, r.TTL
+	}
+	e.lastAttempt = r.Attempt
 	e.lastErr = nil
-	if !res.notModified {
-		e.keys = res.keys
-		e.info.SelfSignature = res.selfSig
-		e.etag, e.lastMod = res.etag, res.lastMod
+	if r.Err != "" {
+		e.lastErr = &DiscoveryError{URL: r.URL, Reason: r.Err}
 	}
-	e.info.Fetched = now
-	if res.ttl == 0 {
-		res.ttl = e.ttl
+	return true
+}
+
+// fleet consults the store before a fetch of a: settled when the fleet's
+// copy (or its last attempt) serves, adopted into the entry. On a store
+// with leases, this process takes the directory's lease before it
+// fetches (release gives it back); while another process holds it, the
+// fetch is that process's, and its record is awaited (at most the lease's
+// life, then this process fetches).
+func (d *Directories) fleet(ctx context.Context, a Agent, keyid string) (settled bool, release func()) {
+	if r := d.load(ctx, a); r != nil && d.settles(r, keyid, d.o.Now()) && d.adopt(a, r) {
+		return true, nil
 	}
-	e.ttl = res.ttl
-	e.fresh = now.Add(res.ttl)
-	e.staleUntil = e.fresh.Add(max(d.o.StaleIfError, res.staleIfError))
+	ls, ok := d.o.Store.(store.Leaser)
+	if !ok {
+		return false, nil
+	}
+	key := storeKey(a.ID)
+	ttl := d.o.Timeout + 5*time.Second
+	end := time.Now().Add(ttl)
+	wait := 10 * time.Millisecond
+	for {
+		got, err := ls.Lease(ctx, key, d.owner, ttl)
+		if err != nil {
+			return false, nil // the store is failing: fetch
+		}
+		if got {
+			release = func() { _ = ls.Release(context.WithoutCancel(ctx), key, d.owner) }
+			// The last holder may have just stored its copy.
+			if r := d.load(ctx, a); r != nil && d.settles(r, keyid, d.o.Now()) && d.adopt(a, r) {
+				return true, release
+			}
+			return false, release
+		}
+		if r := d.load(ctx, a); r != nil && d.settles(r, keyid, d.o.Now()) && d.adopt(a, r) {
+			return true, nil
+		}
+		if time.Now().After(end) {
+			return false, nil
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return false, nil
+		case <-t.C:
+		}
+		wait = min(2*wait, 250*time.Millisecond)
+	}
 }
 
 // evictLocked forgets the least recently used directory when the cache is
@@ -345,6 +575,7 @@ func (d *Directories) evictLocked() {
 
 type resolved struct {
 	keys              *KeySet
+	raw               []byte // the key set's bytes, as read
 	selfSig           string
 	etag, lastMod     string
 	ttl, staleIfError time.Duration
@@ -478,6 +709,7 @@ func (d *Directories) resolve(ctx context.Context, a Agent, etag, lastMod string
 		return nil, &DiscoveryError{URL: f.url, Reason: err.Error()}
 	}
 	res.keys = ks
+	res.raw = body
 	res.selfSig = SelfSignature(f, ks, d.o.Now())
 	return res, nil
 }

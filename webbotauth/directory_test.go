@@ -355,3 +355,60 @@ func TestDirectoryOriginBound(t *testing.T) {
 		t.Errorf("the next window: %s: %s", res.Outcome, res.Reason)
 	}
 }
+
+// TestDirectoryWaitBounded: a caller whose context ends stops waiting for
+// a directory being fetched (Unverified), the fetch goes on and serves
+// the next caller; past MaxPending directories being fetched, a new one
+// is not fetched at all.
+func TestDirectoryWaitBounded(t *testing.T) {
+	s := newSigner(t)
+	release := make(chan struct{})
+	var mu sync.Mutex
+	hits := map[string]int{}
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		<-release
+		w.Header().Set("Content-Type", DirectoryMediaType)
+		json.NewEncoder(w).Encode(map[string]any{"keys": []JWK{s.jwk}})
+	}))
+	defer srv.Close()
+	clk := newClock()
+	clk.t = time.Now()
+	dirs := NewDirectories(DirectoryOptions{Client: srv.Client(), Now: clk.Now, MaxPending: 2})
+	v := New(Options{Directories: dirs, Now: clk.Now})
+	// Three jwks_uri paths of the one server: three directories.
+	agents := []string{srv.URL + "/k1", srv.URL + "/k2", srv.URL + "/k3"}
+	short := func(agent string) Result {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+		defer cancel()
+		r := request(t)
+		r.Header.Set("Signature-Agent", fmt.Sprintf("agent=%q;type=jwks_uri", agent))
+		s.sign(t, r, "", clk.Now(), sigSpec{})
+		return v.Verify(ctx, r)
+	}
+	for _, a := range agents[:2] {
+		start := time.Now()
+		res := short(a)
+		if res.Outcome != Unverified || !res.Pending || !strings.Contains(res.Reason, "still being fetched") || time.Since(start) > 2*time.Second {
+			t.Errorf("%s held: %s: %s after %s", a, res.Outcome, res.Reason, time.Since(start))
+		}
+	}
+	if res := short(agents[2]); res.Outcome != Unverified || res.Pending || !strings.Contains(res.Reason, "under way, the most allowed") {
+		t.Errorf("third directory: %s: %s", res.Outcome, res.Reason)
+	}
+	close(release)
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if res := short(agents[0]); res.Outcome == Verified {
+			break
+		} else if time.Now().After(end) {
+			t.Fatalf("after the release: %s: %s", res.Outcome, res.Reason)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n := dirs.Fetches(); n != 2 || hits["/k3"] != 0 {
+		t.Errorf("%d fetches, want 2 (the third directory not fetched)", n)
+	}
+}

@@ -139,6 +139,7 @@ type dirServer struct {
 	sawINM   []string
 	pad      int
 	ctype    string
+	gate     chan struct{} // when set, each answer waits for it to close
 }
 
 func newDirServer(t testing.TB, keys ...*signer) *dirServer {
@@ -156,6 +157,12 @@ func (d *dirServer) set(f func(d *dirServer)) {
 
 func (d *dirServer) serve(w http.ResponseWriter, r *http.Request) {
 	d.hits.Add(1)
+	d.mu.Lock()
+	gate := d.gate
+	d.mu.Unlock()
+	if gate != nil {
+		<-gate
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if inm := r.Header.Get("If-None-Match"); inm != "" {

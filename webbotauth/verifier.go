@@ -66,6 +66,9 @@ type Result struct {
 	// Directory is what the directory fetch found (nil when keys came
 	// from Options.Keys or no fetch was made).
 	Directory *DirInfo `json:"directory,omitempty"`
+	// Pending is set on an Unverified result given while the directory
+	// was still being fetched: a later request may verify.
+	Pending bool `json:"pending,omitempty"`
 	// Reason says why, in words.
 	Reason string `json:"reason"`
 	// Checked is when the check was made.
@@ -249,6 +252,8 @@ func (v *Verifier) verifyOne(ctx context.Context, m *Message, s *Signature, now 
 		ks, info, err := v.dirs.Keys(ctx, agent, s.KeyID)
 		r.Directory = &info
 		if err != nil {
+			var de *DiscoveryError
+			r.Pending = errors.As(err, &de) && de.Pending
 			return unverified("%v", err)
 		}
 		keys = ks

@@ -50,10 +50,11 @@ finishes the requests in flight.
                         a page on another site cannot reach the server through
                         a name it resolves here (DNS rebinding). Give the names
                         a reverse proxy forwards
-  --allow-private       let live fetches reach loopback, private, link-local,
-                        CGNAT, multicast and cloud-metadata addresses (refused
-                        by default, whatever a name resolves to or a redirect
-                        says)
+  --allow-private       let live fetches (robots.txt, Web Bot Auth key
+                        directories, address lists) reach loopback, private,
+                        link-local, CGNAT, multicast and cloud-metadata
+                        addresses (refused by default, whatever a name
+                        resolves to or a redirect says)
   --rate N              requests a second per client address on /v1/
                         (default 50; 0 turns the limit off)
   --burst N             requests at once per client (default 100)
@@ -129,8 +130,10 @@ finishes the requests in flight.
                         /v1/audit verifies claims with it. URLs are fetched
                         through the guard (so a private address needs
                         --allow-private), kept in the store, fetched again
-                        at most daily, the last good copy kept on errors
-  --dns=false           no reverse DNS in POST /v1/audit: only the lists
+                        at most daily, the last good copy kept on errors.
+                        POST /v1/verify uses them too
+  --dns=false           no reverse DNS in POST /v1/audit and /v1/verify:
+                        only the lists
   --resolver ADDR       the DNS server of reverse DNS (host:port), default
                         the system's
   --dns-budget D        the time reverse DNS may take in all per audit

@@ -279,3 +279,52 @@ func TestVerifyPublished(t *testing.T) {
 		t.Errorf("outside: exit %d\n%s", code, out)
 	}
 }
+
+// TestVerifyRequestLoopbackDirectory: the CLI, as check -u does, reaches
+// a key directory on loopback (a test server the operator runs), where
+// the service refuses it without --allow-private.
+func TestVerifyRequestLoopbackDirectory(t *testing.T) {
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	j, _ := webbotauth.PublicJWK(pub)
+	tp, _ := webbotauth.Thumbprint(j)
+	var hits int
+	var mu sync.Mutex
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits++
+		mu.Unlock()
+		w.Header().Set("Content-Type", webbotauth.DirectoryMediaType)
+		json.NewEncoder(w).Encode(map[string]any{"keys": []webbotauth.JWK{j}})
+	}))
+	defer srv.Close()
+	old := verifyClient
+	verifyClient = func() *http.Client { return srv.Client() }
+	defer func() { verifyClient = old }()
+
+	now := time.Now()
+	r, _ := http.NewRequest("GET", "https://example.com/page", nil)
+	r.Header.Set("Signature-Agent", fmt.Sprintf("bot=%q", srv.URL))
+	r.Header.Set("Signature-Input", fmt.Sprintf(`sig1=("@authority" "signature-agent";key="bot");created=%d;expires=%d;keyid=%q;tag="web-bot-auth"`, now.Unix(), now.Add(5*time.Minute).Unix(), tp))
+	sigs, err := webbotauth.ParseSignatures(r.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := webbotauth.SignatureBase(webbotauth.FromRequest(r, "https"), sigs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := "GET /page HTTP/1.1\r\nHost: example.com\r\n" +
+		"Signature-Agent: " + r.Header.Get("Signature-Agent") + "\r\n" +
+		"Signature-Input: " + r.Header.Get("Signature-Input") + "\r\n" +
+		"Signature: sig1=:" + base64.StdEncoding.EncodeToString(ed25519.Sign(priv, base)) + ":\r\n\r\n"
+	code, out, stderr := runCmd(t, raw, "verify", "--request", "-", "--json")
+	var res struct{ Outcome, Agent string }
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != 0 || res.Outcome != "verified" || res.Agent != srv.URL+webbotauth.WellKnownPath {
+		t.Errorf("exit %d, %v: %s%s", code, err, out, stderr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if hits != 1 {
+		t.Errorf("the directory on loopback was fetched %d times, want 1", hits)
+	}
+}
