@@ -623,7 +623,7 @@ func probeFindings(site *probeSite, o *probeOptions) []probeFinding {
 		case a == ref:
 			return "the answer most crawlers got"
 		}
-		return fmt.Sprintf("%s got answer %s (%s)", fmt.Sprintf("%d other %s", len(ref.Crawlers), plural(len(ref.Crawlers), "crawler")), ref.ID, ref.What)
+		return fmt.Sprintf("%d other %s got answer %s", len(ref.Crawlers), plural(len(ref.Crawlers), "crawler"), ref.ID)
 	}
 	for i := range site.Answers {
 		a := &site.Answers[i]
@@ -651,7 +651,7 @@ func probeFindings(site *probeSite, o *probeOptions) []probeFinding {
 			add("server-error", statusText("", a.Status)+" for robots.txt")
 		case a.Kind == kindRules && a != refRules:
 			out = append(out, probeFinding{Kind: "body-differs", Crawlers: a.Crawlers,
-				Detail: fmt.Sprintf("a different file (%s); %s got answer %s (%s)", a.What, fmt.Sprintf("%d other %s", len(refRules.Crawlers), plural(len(refRules.Crawlers), "crawler")), refRules.ID, refRules.What)})
+				Detail: fmt.Sprintf("a different file (answer %s); %d other %s got answer %s", a.ID, len(refRules.Crawlers), plural(len(refRules.Crawlers), "crawler"), refRules.ID)})
 			out = append(out, groupFindings(a, refRules)...)
 		default:
 			add("status", "a different answer: "+a.What)
@@ -660,8 +660,16 @@ func probeFindings(site *probeSite, o *probeOptions) []probeFinding {
 	if o.origin != nil {
 		out = append(out, originFindings(site, o)...)
 	}
+	slices.SortStableFunc(out, func(a, b probeFinding) int { return findingRank(a.Kind) - findingRank(b.Kind) })
 	return out
 }
+
+// findingKinds are the kinds of findings, those that keep crawlers from
+// the rules first: the order of the report.
+var findingKinds = []string{"challenge", "html", "refused", "rate-limited", "server-error", "no-answer", "not-asked",
+	"status", "body-differs", "injected-group", "missing-group", "not-origin"}
+
+func findingRank(kind string) int { return slices.Index(findingKinds, kind) }
 
 // nOf is "1 line", "2 lines".
 func nOf(n int, word string) string { return fmt.Sprintf("%d %s", n, plural(n, word)) }

@@ -161,6 +161,11 @@ func TestProbeMisbehaving(t *testing.T) {
 			t.Errorf("no %s finding for %q with %q: %+v", tt.kind, tt.crawlers, tt.detail, s.Findings)
 		}
 	}
+	for i, f := range s.Findings {
+		if findingRank(f.Kind) < 0 || i > 0 && findingRank(f.Kind) < findingRank(s.Findings[i-1].Kind) {
+			t.Errorf("finding %d, %s: an unknown kind or out of order", i, f.Kind)
+		}
+	}
 	if len(s.Findings) != 6 {
 		t.Errorf("%d findings, want 6: %+v", len(s.Findings), s.Findings)
 	}
