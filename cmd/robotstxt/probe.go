@@ -81,6 +81,11 @@ const (
 	// probePeek is how much of a body that is not a robots.txt (an
 	// error page) is read, to find a challenge's markers.
 	probePeek = 32 << 10
+	// probeMaxBodies is how many distinct files of a site are kept for
+	// their groups and the comparison with --origin-file: a site that
+	// serves every crawler another body costs no more than this many
+	// times 500 KiB.
+	probeMaxBodies = 16
 	// probeNames is how many crawler names the text report lists for one
 	// answer or finding; the JSON lists them all.
 	probeNames = 10
@@ -121,6 +126,8 @@ type probeSite struct {
 	Fetches    []probeFetch `json:"fetches"`
 	// Error is why the site could not be probed ("" when it was).
 	Error string `json:"error,omitempty"`
+
+	bodies *probeBodies
 }
 
 // probeOrigin is the owner's file and which answers match it.
@@ -144,7 +151,8 @@ type probeAnswer struct {
 	Groups    []string `json:"groups,omitempty"`
 	Crawlers  []string `json:"crawlers"`
 
-	key string
+	key  string
+	kept bool // its body was kept: Groups are its groups
 }
 
 // The kinds of answers.
@@ -186,7 +194,29 @@ type probeFetch struct {
 	Millis      int64  `json:"ms"`
 
 	kind string
-	body []byte
+}
+
+// probeBodies are the distinct files of rules a site served, by SHA-256,
+// at most probeMaxBodies of them.
+type probeBodies struct {
+	mu sync.Mutex
+	m  map[string][]byte
+}
+
+// keep keeps body under sum unless probeMaxBodies others are kept.
+func (b *probeBodies) keep(sum string, body []byte) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, ok := b.m[sum]; !ok && len(b.m) < probeMaxBodies {
+		b.m[sum] = body
+	}
+}
+
+// get returns the body kept under sum, nil when none was.
+func (b *probeBodies) get(sum string) []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.m[sum]
 }
 
 func runProbe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -405,7 +435,7 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 // probeOne asks the site of robots URL u as every crawler of o, at most
 // o.concurrency at once, within o.siteTimeout, and reads the answers.
 func probeOne(ctx context.Context, u string, o *probeOptions) probeSite {
-	site := probeSite{URL: u, Answers: []probeAnswer{}, Findings: []probeFinding{}}
+	site := probeSite{URL: u, Answers: []probeAnswer{}, Findings: []probeFinding{}, bodies: &probeBodies{m: map[string][]byte{}}}
 	origin, _ := fetch.OriginOf(u)
 	ctx, cancel := context.WithTimeout(ctx, o.siteTimeout)
 	defer cancel()
@@ -424,7 +454,7 @@ func probeOne(ctx context.Context, u string, o *probeOptions) probeSite {
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				site.Fetches[i] = probeFetchAs(ctx, fetchers[o.crawlers[i].Dialect], origin, &o.crawlers[i])
+				site.Fetches[i] = probeFetchAs(ctx, fetchers[o.crawlers[i].Dialect], origin, &o.crawlers[i], site.bodies)
 			}
 		}()
 	}
@@ -449,8 +479,8 @@ func probeOne(ctx context.Context, u string, o *probeOptions) probeSite {
 }
 
 // probeFetchAs fetches the robots.txt of origin as crawler c and says
-// what the answer is.
-func probeFetchAs(ctx context.Context, f *fetch.Fetcher, origin fetch.Origin, c *robotstxt.Crawler) probeFetch {
+// what the answer is; a file of rules goes to bodies.
+func probeFetchAs(ctx context.Context, f *fetch.Fetcher, origin fetch.Origin, c *robotstxt.Crawler, bodies *probeBodies) probeFetch {
 	pf := probeFetch{Crawler: c.Name, UserAgent: probeUserAgent(c), Dialect: c.Dialect.String()}
 	rec := &probeRecord{}
 	ctx = context.WithValue(fetch.WithUserAgent(ctx, pf.UserAgent), probeRecordKey{}, rec)
@@ -489,7 +519,7 @@ func probeFetchAs(ctx context.Context, f *fetch.Fetcher, origin fetch.Origin, c 
 		pf.Bytes = len(res.Body)
 		sum := sha256.Sum256(res.Body)
 		pf.SHA256 = hex.EncodeToString(sum[:])
-		pf.body = res.Body
+		bodies.keep(pf.SHA256, res.Body)
 		pf.kind = kindRules
 		if looksLikeHTML(pf.ContentType, res.Body) {
 			pf.kind = kindHTML
@@ -533,8 +563,8 @@ func analyseProbe(site *probeSite, o *probeOptions) {
 		a := byKey[k]
 		if a == nil {
 			a = &probeAnswer{Kind: f.kind, Status: f.Status, SHA256: f.SHA256, Bytes: f.Bytes, Challenge: f.Challenge, What: answerWhat(f), key: k}
-			if f.kind == kindRules {
-				a.Groups = groupNames(f.body)
+			if body := site.bodies.get(f.SHA256); f.kind == kindRules && body != nil {
+				a.Groups, a.kept = groupNames(body), true
 			}
 			byKey[k] = a
 			answers = append(answers, a)
@@ -641,6 +671,8 @@ func probeFindings(site *probeSite, o *probeOptions) []probeFinding {
 			add("html", "an HTML page where a text file of rules is expected ("+a.What+")")
 		case a.Kind == kindNoAnswer:
 			add("no-answer", "no answer: "+firstError(site, a.ID))
+		case a.Kind == kindNotAsked && len(site.Answers) == 1:
+			out = append(out, probeFinding{Kind: "not-asked", Crawlers: a.Crawlers, Detail: "no crawler asked: the time allowed ran out first"})
 		case a.Kind == kindNotAsked:
 			add("not-asked", "not asked: the time allowed ran out")
 		case a.Kind == kindStatus && (a.Status == http.StatusUnauthorized || a.Status == http.StatusForbidden):
@@ -652,7 +684,9 @@ func probeFindings(site *probeSite, o *probeOptions) []probeFinding {
 		case a.Kind == kindRules && a != refRules:
 			out = append(out, probeFinding{Kind: "body-differs", Crawlers: a.Crawlers,
 				Detail: fmt.Sprintf("a different file (answer %s); %d other %s got answer %s", a.ID, len(refRules.Crawlers), plural(len(refRules.Crawlers), "crawler"), refRules.ID)})
-			out = append(out, groupFindings(a, refRules)...)
+			if a.kept && refRules.kept {
+				out = append(out, groupFindings(a, refRules)...)
+			}
 		default:
 			add("status", "a different answer: "+a.What)
 		}
@@ -720,12 +754,11 @@ func originFindings(site *probeSite, o *probeOptions) []probeFinding {
 		if a.Kind != kindRules && a.Kind != kindHTML {
 			continue
 		}
-		var body []byte
-		for _, f := range site.Fetches {
-			if f.Answer == a.ID {
-				body = f.body
-				break
-			}
+		body := site.bodies.get(a.SHA256)
+		if body == nil {
+			out = append(out, probeFinding{Kind: "not-origin", Crawlers: a.Crawlers,
+				Detail: fmt.Sprintf("the file these crawlers got (answer %s) is not compared with %s: the site served more than %d different files", a.ID, o.originName, probeMaxBodies)})
+			continue
 		}
 		if normalizedRobots(body) == want {
 			site.OriginFile.Matches = append(site.OriginFile.Matches, a.ID)

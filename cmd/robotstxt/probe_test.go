@@ -298,6 +298,15 @@ func TestProbeSlow(t *testing.T) {
 	if code != 2 || s.NotAsked < 5 || s.Asked+s.NotAsked != 10 || len(findingsOf(s, "not-asked")) != 1 {
 		t.Errorf("exit %d, asked %d, not asked %d, %+v\n%s", code, s.Asked, s.NotAsked, s.Findings, stderr)
 	}
+	// --max-time bounds every site together: the second is not asked.
+	start = time.Now()
+	code, rep, _ = runProbeJSON(t, "-c", probeCrawlerSet, "--concurrency", "1", "--max-time", "1s", slow.URL, slow.URL+"/again")
+	if d := time.Since(start); d > 6*time.Second {
+		t.Errorf("the probe took %v with a 1s run time", d)
+	}
+	if code != 2 || len(rep.Sites) != 2 || rep.Sites[0].NotAsked < 5 || rep.Sites[1].Asked != 0 || rep.Sites[1].NotAsked != 10 {
+		t.Errorf("--max-time: exit %d, %+v", code, rep.Sites)
+	}
 }
 
 // TestProbeConcurrencyBound: never more requests at once than
@@ -455,5 +464,36 @@ func TestProbeGzipPeek(t *testing.T) {
 	s := rep.Sites[0]
 	if code != 1 || s.Fetches[0].Challenge != "Cloudflare" || s.Fetches[0].Status != 503 || s.Findings[0].Kind != "challenge" {
 		t.Errorf("exit %d, %+v", code, s)
+	}
+}
+
+// TestProbeManyBodies: a site that serves each crawler another file is
+// reported answer by answer, while at most probeMaxBodies files are kept.
+func TestProbeManyBodies(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "User-agent: Bot%d\nDisallow: /%d\n", n.Add(1), n.Load())
+	}))
+	defer srv.Close()
+	origin := filepath.Join(t.TempDir(), "robots.txt")
+	os.WriteFile(origin, []byte(probeFile), 0o644)
+	code, rep, _ := runProbeJSON(t, "--behaviour", "training", "--concurrency", "8", "--origin-file", origin, srv.URL)
+	s := rep.Sites[0]
+	if code != 1 || s.Asked < 20 || len(s.Answers) != s.Asked {
+		t.Fatalf("exit %d, %d asked, %d answers", code, s.Asked, len(s.Answers))
+	}
+	kept, notCompared := 0, 0
+	for _, a := range s.Answers {
+		if len(a.Groups) > 0 {
+			kept++
+		}
+	}
+	for _, f := range findingsOf(s, "not-origin") {
+		if strings.Contains(f.Detail, "is not compared with") {
+			notCompared++
+		}
+	}
+	if kept != probeMaxBodies || notCompared != s.Asked-probeMaxBodies || len(findingsOf(s, "body-differs")) != s.Asked-1 {
+		t.Errorf("%d answers with groups, %d not compared, %d body-differs, of %d", kept, notCompared, len(findingsOf(s, "body-differs")), s.Asked)
 	}
 }
