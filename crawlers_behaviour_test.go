@@ -263,7 +263,7 @@ func TestCrawlersByBehaviour(t *testing.T) {
 		"Perplexity-User":  BehaviourAgent,
 		"Googlebot":        BehaviourSearch | BehaviourTraining,
 		"Bingbot":          BehaviourSearch | BehaviourTraining,
-		"CCBot":            BehaviourTraining,
+		"CCBot":            BehaviourTraining | BehaviourDataCollection,
 		"DuckAssistBot":    BehaviourAgent,
 		"AdsBot-Google":    BehaviourAdsVerification,
 		"Twitterbot":       BehaviourLinkPreview,
