@@ -301,7 +301,7 @@ func runProbe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, s := range rep.Sites {
 		if s.Error != "" {
-			complain(stderr, "probe", "%s: %s", esc(s.URL), esc(s.Error))
+			complain(stderr, "probe", "%s: %s", s.URL, s.Error)
 		}
 	}
 	return status
