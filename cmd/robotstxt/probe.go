@@ -46,7 +46,8 @@ others' (a CDN-injected group), a body that is not the origin's own.
   --concurrency N  requests at once to a site (default 4, at most 32)
   --timeout D      time allowed for one crawler's fetch, redirects
                    included (default 10s)
-  --site-timeout D time allowed for one site (default 60s): crawlers not
+  --site-timeout D
+                   time allowed for one site (default 60s): crawlers not
                    asked by then are reported as not asked
   --max-time D     time allowed for every site together (default 5m)
   --json           JSON: {"sites": [{"url", "answers", "findings",
@@ -58,7 +59,8 @@ with a challenge or a refusal is a finding too: no crawler can read its
 rules.
 
 Exit status:
-  0  every crawler got the same answer, and it is a file of rules
+  0  every crawler got the same answer, and nothing keeps them from the
+     rules: a file of rules, or none at all (404: everything allowed)
   1  findings: answers differ, or the rules are not readable
   2  could not run: bad usage, an origin file that cannot be read, a site
      that gave no crawler any answer, or crawlers not asked in time
