@@ -563,6 +563,8 @@ func writeProbeReport(w io.Writer, rep *probeReport) {
 		switch {
 		case s.Error != "":
 			b.WriteString(wrapIndent(esc("could not probe: "+s.Error), termWidth, "", "    "))
+		case len(s.Findings) == 0 && len(s.Answers) == 1 && s.Answers[0].Kind != kindRules:
+			b.WriteString(wrapIndent(esc("Every crawler got the same answer: "+s.Answers[0].What+"."), termWidth, "", "  "))
 		case len(s.Findings) == 0:
 			b.WriteString("Every crawler got the same file of rules.\n")
 		default:

@@ -218,6 +218,10 @@ func TestProbeEveryoneRefused(t *testing.T) {
 	if code, rep, _ := runProbeJSON(t, "-c", "Googlebot,Bingbot", srv404.URL); code != 0 || !rep.Sites[0].Agree {
 		t.Errorf("404 for all: exit %d, %+v", code, rep.Sites[0])
 	}
+	if code, out, _ := runCmd(t, "", "probe", "-c", "Googlebot,Bingbot", srv404.URL); code != 0 ||
+		!strings.HasSuffix(out, "\nEvery crawler got the same answer: 404 Not Found, read as allow-all.\n") {
+		t.Errorf("404 for all: exit %d\n%s", code, out)
+	}
 }
 
 // TestProbeOriginFile: --origin-file compares each file with the owner's:
