@@ -501,3 +501,59 @@ func TestProbeManyBodies(t *testing.T) {
 		t.Errorf("%d answers with groups, %d not compared, %d body-differs, of %d", kept, notCompared, len(findingsOf(s, "body-differs")), s.Asked)
 	}
 }
+
+// TestProbeHostile: an endless error page costs probe its first 32 KiB,
+// an endless robots.txt the fetcher's 500 KiB, a redirect loop the
+// fetcher's five redirects; each is an answer, and the run ends.
+func TestProbeHostile(t *testing.T) {
+	chunk := bytes.Repeat([]byte("<html>"), 1024)
+	var sent atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ua := r.Header.Get("User-Agent")
+		switch {
+		case strings.Contains(ua, "GPTBot"), strings.Contains(ua, "Googlebot/"):
+			if strings.Contains(ua, "GPTBot") {
+				w.WriteHeader(http.StatusForbidden)
+			}
+			for r.Context().Err() == nil {
+				n, err := w.Write(chunk)
+				sent.Add(int64(n))
+				if err != nil {
+					return
+				}
+			}
+		case strings.Contains(ua, "bingbot"):
+			http.Redirect(w, r, "/robots.txt?again="+r.URL.Query().Get("again")+"x", http.StatusFound)
+		default:
+			w.Write([]byte(probeFile))
+		}
+	}))
+	defer srv.Close()
+	start := time.Now()
+	code, rep, _ := runProbeJSON(t, "-c", "GPTBot,Googlebot,Bingbot,ClaudeBot", "--timeout", "5s", srv.URL)
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("the probe took %v", d)
+	}
+	s := rep.Sites[0]
+	byCrawler := map[string]probeFetch{}
+	for _, f := range s.Fetches {
+		byCrawler[f.Crawler] = f
+	}
+	if f := byCrawler["GPTBot"]; f.Status != 403 || f.Error != "" {
+		t.Errorf("GPTBot: %+v", f)
+	}
+	if f := byCrawler["Googlebot"]; f.Status != 200 || f.Bytes != 500<<10 || f.Challenge != "" {
+		t.Errorf("Googlebot: %+v", f)
+	}
+	if f := byCrawler["Bingbot"]; f.Redirects != 6 || !strings.Contains(f.Reason, "at most 5 are followed") {
+		t.Errorf("Bingbot: %+v", f)
+	}
+	if code != 1 || len(findingsOf(s, "refused")) != 1 || len(findingsOf(s, "html")) != 1 {
+		t.Errorf("exit %d, %+v", code, s.Findings)
+	}
+	// What the server could push into buffers past what was read: the
+	// transport's windows, not the endless body.
+	if n := sent.Load(); n > 8<<20 {
+		t.Errorf("%d bytes sent for two endless bodies", n)
+	}
+}
