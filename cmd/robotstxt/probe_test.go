@@ -322,7 +322,7 @@ func TestProbeConcurrencyBound(t *testing.T) {
 		defer now.Add(-1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond)
 		w.Write([]byte(probeFile))
 	}))
 	defer srv.Close()
@@ -504,10 +504,12 @@ func TestProbeManyBodies(t *testing.T) {
 
 // TestProbeHostile: an endless error page costs probe its first 32 KiB,
 // an endless robots.txt the fetcher's 500 KiB, a redirect loop the
-// fetcher's five redirects; each is an answer, and the run ends.
+// fetcher's five redirects; each is an answer, and the run ends. (What
+// the server writes past that fills the kernel's socket buffers, megabytes
+// on loopback, until the closed connection stops it: not probe's to
+// bound.)
 func TestProbeHostile(t *testing.T) {
 	chunk := bytes.Repeat([]byte("<html>"), 1024)
-	var sent atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ua := r.Header.Get("User-Agent")
 		switch {
@@ -516,9 +518,7 @@ func TestProbeHostile(t *testing.T) {
 				w.WriteHeader(http.StatusForbidden)
 			}
 			for r.Context().Err() == nil {
-				n, err := w.Write(chunk)
-				sent.Add(int64(n))
-				if err != nil {
+				if _, err := w.Write(chunk); err != nil {
 					return
 				}
 			}
@@ -550,10 +550,5 @@ func TestProbeHostile(t *testing.T) {
 	}
 	if code != 1 || len(findingsOf(s, "refused")) != 1 || len(findingsOf(s, "html")) != 1 {
 		t.Errorf("exit %d, %+v", code, s.Findings)
-	}
-	// What the server could push into buffers past what was read: the
-	// transport's windows, not the endless body.
-	if n := sent.Load(); n > 8<<20 {
-		t.Errorf("%d bytes sent for two endless bodies", n)
 	}
 }
