@@ -154,60 +154,75 @@ func TestPurposeBehaviours(t *testing.T) {
 	}
 }
 
-// TestCatalogueBehaviours checks every entry's behaviour columns: each is
-// classified, or left unclassified with a reason the table states; its
-// access is known when its operator is; the facts have a source; and every
-// name behaviourFacts holds is an entry of the table.
-func TestCatalogueBehaviours(t *testing.T) {
-	for i := range crawlers {
-		c := &crawlers[i]
-		who := c.Name
-		if c.Behaviours&^(behaviourEnd-1) != 0 {
-			t.Errorf("%s: behaviours %v hold an unknown bit", who, c.Behaviours)
-		}
-		f, listed := behaviourFacts[c.Name]
-		unclassified := strings.HasPrefix(c.BehaviourNote, "unclassified: ")
-		switch {
-		case c.Behaviours == 0 && !(listed && unclassified):
-			t.Errorf("%s: no behaviour, and behaviourFacts gives no reason (note %q)", who, c.BehaviourNote)
-		case c.Behaviours != 0 && unclassified:
-			t.Errorf("%s: behaviours %v, yet noted %q", who, c.Behaviours, c.BehaviourNote)
-		}
-		if unclassified && len(c.BehaviourNote) < len("unclassified: ")+10 {
-			t.Errorf("%s: the reason %q says nothing", who, c.BehaviourNote)
-		}
-		if c.BehaviourNote == "" {
-			t.Errorf("%s: no note on how its behaviours were decided", who)
-		}
-		if c.Access >= accessEnd {
-			t.Errorf("%s: access %v", who, c.Access)
-		}
-		if c.Operator != "" && c.Access == AccessUnknown {
-			t.Errorf("%s: operated by %s, access unknown", who, c.Operator)
-		}
-		if strings.HasPrefix(c.Operator, "anyone") && c.Access != AccessIntermediary {
-			t.Errorf("%s: anyone runs it, so it is an intermediary, not %v", who, c.Access)
-		}
-		if c.Access == AccessIntermediary && !listed {
-			t.Errorf("%s: intermediary with no fact saying why", who)
-		}
-		if c.BehaviourSource != srcEarlier {
-			checkHTTPS(t, who+" BehaviourSource", c.BehaviourSource)
-		}
-		if listed && f.b == 0 && f.access == 0 && f.src == "" && !unclassified && f.note == "" {
-			t.Errorf("%s: an empty behaviour fact", who)
-		}
-		if listed && f.b != 0 && f.b == c.Purposes.Behaviours() && f.access == 0 && f.src == "" {
-			t.Errorf("%s: its fact repeats what its purposes give (%v)", who, f.b)
-		}
-		if c.Purposes.Any(PurposeAITraining) && !c.Behaviours.Has(BehaviourTraining) {
-			t.Errorf("%s: fetches for AI training, yet not in the training class (%v)", who, c.Behaviours)
-		}
+// checkBehaviourColumns checks an entry's behaviour columns, for
+// TestCatalogueEntries: it is classified, or left unclassified with a
+// reason behaviourFacts states; its access is known when its operator is,
+// and an intermediary's is explained; the facts have a source; a crawler
+// fetching for AI training is in the training class.
+func checkBehaviourColumns(t *testing.T, c *Crawler) {
+	t.Helper()
+	who := c.Name
+	if c.Behaviours&^(behaviourEnd-1) != 0 {
+		t.Errorf("%s: behaviours %v hold an unknown bit", who, c.Behaviours)
 	}
+	f, listed := behaviourFacts[c.Name]
+	unclassified := strings.HasPrefix(c.BehaviourNote, "unclassified: ")
+	switch {
+	case c.Behaviours == 0 && !(listed && unclassified):
+		t.Errorf("%s: no behaviour, and behaviourFacts gives no reason (note %q)", who, c.BehaviourNote)
+	case c.Behaviours != 0 && unclassified:
+		t.Errorf("%s: behaviours %v, yet noted %q", who, c.Behaviours, c.BehaviourNote)
+	}
+	if unclassified && len(c.BehaviourNote) < len("unclassified: ")+10 {
+		t.Errorf("%s: the reason %q says nothing", who, c.BehaviourNote)
+	}
+	if c.BehaviourNote == "" {
+		t.Errorf("%s: no note on how its behaviours were decided", who)
+	}
+	if c.Access >= accessEnd {
+		t.Errorf("%s: access %v", who, c.Access)
+	}
+	if c.Operator != "" && c.Access == AccessUnknown {
+		t.Errorf("%s: operated by %s, access unknown", who, c.Operator)
+	}
+	if strings.HasPrefix(c.Operator, "anyone") && c.Access != AccessIntermediary {
+		t.Errorf("%s: anyone runs it, so it is an intermediary, not %v", who, c.Access)
+	}
+	if c.Access == AccessIntermediary && !listed {
+		t.Errorf("%s: intermediary with no fact saying why", who)
+	}
+	if c.BehaviourSource != srcEarlier {
+		checkHTTPS(t, who+" BehaviourSource", c.BehaviourSource)
+	}
+	if listed && f.b == 0 && f.access == 0 && f.src == "" && f.note == "" {
+		t.Errorf("%s: an empty behaviour fact", who)
+	}
+	if listed && f.b != 0 && f.b == c.Purposes.Behaviours() && f.access == 0 && f.src == "" {
+		t.Errorf("%s: its fact repeats what its purposes give (%v)", who, f.b)
+	}
+	if c.Purposes.Any(PurposeAITraining) && !c.Behaviours.Has(BehaviourTraining) {
+		t.Errorf("%s: fetches for AI training, yet not in the training class (%v)", who, c.Behaviours)
+	}
+}
+
+// TestCatalogueBehaviours checks that every name behaviourFacts holds is
+// an entry of the table (TestCatalogueEntries checks the entries'
+// behaviour columns), and that a fact can leave an entry unclassified.
+func TestCatalogueBehaviours(t *testing.T) {
 	for name := range behaviourFacts {
 		if c, ok := LookupCrawler(name); !ok || c.Name != name {
 			t.Errorf("behaviourFacts names %q, which is no entry's name", name)
 		}
+	}
+	c := Crawler{Name: "WRTNBot", Purposes: PurposeAITraining, Source: srcAIRobots}
+	completeBehaviour(&c)
+	if c.Behaviours != 0 || c.BehaviourNote != bnUndoc || c.Access != AccessUnknown || c.BehaviourSource != srcAIRobots {
+		t.Errorf("an unclassified fact over a purpose: %+v", c)
+	}
+	c = Crawler{Name: "NoSuchBot", Operator: "Example", Purposes: PurposeSearch | PurposePreview, Source: "https://example.com/bot"}
+	completeBehaviour(&c)
+	if c.Behaviours != BehaviourSearch|BehaviourLinkPreview || c.Access != AccessDirect || c.BehaviourNote != "from its purposes (search,preview)" {
+		t.Errorf("an entry with no fact: %+v", c)
 	}
 }
 
@@ -248,7 +263,7 @@ func TestCrawlersByBehaviour(t *testing.T) {
 		"Perplexity-User":  BehaviourAgent,
 		"Googlebot":        BehaviourSearch | BehaviourTraining,
 		"Bingbot":          BehaviourSearch | BehaviourTraining,
-		"CCBot":            BehaviourTraining,
+		"CCBot":            BehaviourTraining | BehaviourDataCollection,
 		"DuckAssistBot":    BehaviourAgent,
 		"AdsBot-Google":    BehaviourAdsVerification,
 		"Twitterbot":       BehaviourLinkPreview,

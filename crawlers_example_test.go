@@ -44,3 +44,33 @@ func ExampleCrawler_catalogue() {
 	// [googlebot.com]
 	// ai-training,token-only true
 }
+
+func ExampleParseBehaviour() {
+	b, err := robotstxt.ParseBehaviour("Training, Social/Link Preview")
+	fmt.Println(b, err)
+	fmt.Println(b.Any(robotstxt.BehaviourTraining), b.Has(robotstxt.BehaviourSearch|robotstxt.BehaviourTraining))
+	// Cloudflare's older categories read as the class they became.
+	b, _ = robotstxt.ParseBehaviour("AI Crawler, AI Search, AI Assistant")
+	fmt.Println(b)
+	// Output:
+	// training,link-preview <nil>
+	// true false
+	// search,agent,training
+}
+
+func ExampleCrawlersByBehaviour() {
+	// A policy's "agent: allow", and who drives each agent.
+	for _, c := range robotstxt.CrawlersByBehaviour(robotstxt.BehaviourAgent) {
+		if c.Operator == "OpenAI" || c.Operator == "Amazon" {
+			fmt.Printf("%s: %s, %s\n", c.Name, c.Behaviours, c.Access)
+		}
+	}
+	g, _ := robotstxt.LookupCrawler("Googlebot")
+	fmt.Println(g.Name+":", g.Behaviours, "from", g.Purposes, "and", g.BehaviourSource)
+	// Output:
+	// ChatGPT-User: agent, direct
+	// Amzn-User: agent, direct
+	// AmazonBuyForMe: agent,transact, direct
+	// NovaAct: agent, intermediary
+	// Googlebot: search,training from search and https://developers.cloudflare.com/ai-crawl-control/reference/bot-catalog/
+}

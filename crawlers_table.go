@@ -138,7 +138,7 @@ var behaviourFacts = map[string]behaviourFact{
 	"Applebot":             {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: "Cloudflare: AI Search, and its catalogue says Apple may train on what it fetches; the strictest class applies"},
 	"Amazonbot":            {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: "Cloudflare: AI Crawler; Amazon's page also names Alexa answers (search)"},
 	"Bytespider":           {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: "Cloudflare: AI Crawler; its catalogue names ByteDance's search too"},
-	"CCBot":                {b: BehaviourTraining, src: cfBotReference, note: "Cloudflare: AI Crawler; its crawl is an open archive others train on"},
+	"CCBot":                {b: BehaviourTraining | BehaviourDataCollection, src: cfBotReference, note: "Cloudflare: AI Crawler in AI Crawl Control, and its verified-bot categories name Common Crawl an Archiver (data collection): an open archive others train on"},
 	"Meta-ExternalAgent":   {b: BehaviourTraining, src: cfBotReference, note: bnCFTraining},
 	"Meta-ExternalFetcher": {b: BehaviourAgent, src: cfBotReference, note: bnCFAssistant},
 	"FacebookBot":          {b: BehaviourTraining, src: cfBotReference, note: bnCFTraining},

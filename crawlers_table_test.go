@@ -68,6 +68,7 @@ func TestCatalogueEntries(t *testing.T) {
 		if c.Operator == "" && c.Purposes != 0 && c.Source != srcAIRobots {
 			t.Errorf("%s: no operator, though its facts come from %s", who, c.Source)
 		}
+		checkBehaviourColumns(t, c)
 	}
 }
 

@@ -232,7 +232,7 @@ func positional(cmd string) string {
 		return "commands"
 	case "completion":
 		return "words:bash zsh fish"
-	case "version", "serve", "man":
+	case "version", "serve", "man", "probe":
 		return "none"
 	}
 	return valueFile

@@ -35,6 +35,7 @@ func commands() []command {
 		{"lint", "report mistakes and readings that differ between crawlers", runLint},
 		{"man", "print the manual page (roff), made from the help texts", runMan},
 		{"policy", "merge a stance towards crawlers (no AI training...) into a file", runPolicy},
+		{"probe", "robots.txt as each crawler gets it: challenges, 403s, CDN groups", runProbe},
 		{"serve", "run the tester page and the JSON API", runServe},
 		{"verify", "is this address the crawler it claims; Web Bot Auth", runVerify},
 		{"version", "print the version", runVersion},
@@ -113,6 +114,8 @@ Exit status, the same rule for every command:
          audit          a crawler's request was disallowed (any identity)
          verify         an address or request not verified, a key directory
                         with errors
+         probe          answers differ between crawlers, or no crawler can
+                        read the rules
        compare, crawlers, fetch, serve and version flag nothing
   2    not done, or not all of it: bad usage (a flag, command, crawler or
        dialect unknown), a file that cannot be read, a store that cannot be
