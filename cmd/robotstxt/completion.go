@@ -160,7 +160,7 @@ func valueKind(name, arg string) string {
 		return valuePurpose
 	case "disable":
 		return valueCode
-	case "f", "urls", "summary", "token-file", "write", "watch":
+	case "f", "urls", "summary", "token-file", "write", "watch", "policy", "decisions", "check-policy":
 		return valueFile
 	}
 	if strings.Contains(arg, "|") {
@@ -222,6 +222,8 @@ func positional(cmd string) string {
 		return "commands"
 	case "completion":
 		return "words:bash zsh fish"
+	case "guard":
+		return "words:export"
 	case "version", "serve", "man":
 		return "none"
 	}
