@@ -99,7 +99,7 @@ Examples:
 
 // guardFlags are robotstxt guard's flags, read.
 type guardFlags struct {
-	upstream, addr, mode, policy, robots, storeSpec, decisions string
+	upstream, addr, mode, policy, robots, storeSpec, decisions  string
 	resolver, decideAddr, trusted, checkPolicy, logLevel        string
 	maxBody, maxHeader                                          string
 	ipRanges                                                    stringList
@@ -248,25 +248,13 @@ func guardMain(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		go func() { defer wg.Done(); ur.watch(ctx) }()
 	}
 
-	// The decision log.
-	var decisions io.Writer
-	switch f.decisions {
-	case "":
-	case "-":
-		decisions = stdout
-	default:
-		fh, err := os.OpenFile(f.decisions, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-		if err != nil {
-			return fail("--decisions: %v", err)
-		}
-		defer fh.Close()
-		decisions = fh
+	mode := ""
+	if modeSet {
+		mode = f.mode
 	}
-
 	g, err := buildGuard(ctx, guardSetup{
-		robots: current, policyFile: f.policy, mode: map[bool]string{true: f.mode}[modeSet],
-		decisions: decisions, metrics: f.metrics, ipRanges: f.ipRanges, dns: f.dns, resolver: f.resolver,
-		log: logger,
+		robots: current, policyFile: f.policy, mode: mode, decisions: f.decisions, out: stdout,
+		metrics: f.metrics, ipRanges: f.ipRanges, dns: f.dns, resolver: f.resolver, log: logger,
 	})
 	if err != nil {
 		return fail("%v", err)

@@ -77,7 +77,7 @@ func (u *upstreamSite) setRobots(s string) {
 
 // runningGuard is robotstxt guard run in the test's process.
 type runningGuard struct {
-	proxy, decide string // "http://127.0.0.1:PORT", "" when not served
+	proxy, decide  string // "http://127.0.0.1:PORT", "" when not served
 	stdout, stderr *syncBuffer
 	code           chan int
 	stop           context.CancelFunc

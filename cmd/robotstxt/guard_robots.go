@@ -16,18 +16,16 @@ import (
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/cache"
 	"github.com/seed53c283f5/robotstxt/fetch"
+	"github.com/seed53c283f5/robotstxt/guard"
 	"github.com/seed53c283f5/robotstxt/server"
 	"github.com/seed53c283f5/robotstxt/store"
 )
 
 // robotsNow is the robots.txt a guard enforces at this moment, the same
 // for every host it fronts: the parsed file, the name of its version, and
-// when it was read.
-type robotsNow struct {
-	Robots  *robotstxt.Robots
-	Version string
-	Fetched time.Time
-}
+// when it was read. A new version is a new value: the guard prepares each
+// value's readings once.
+type robotsNow = guard.Rules
 
 // versionName names a body's version as the history does ("sha256:" and
 // the hash GET /v1/history/version takes).
