@@ -18,15 +18,14 @@ import (
 	"time"
 )
 
-const guardHelp = `Usage: robotstxt guard --upstream URL [--addr 127.0.0.1:8081]
+const guardHelp = `Usage: robotstxt guard --upstream URL [--addr HOST:PORT]
                        [--mode log|enforce] [--policy FILE] [--robots FILE]
                        [--decisions FILE] [--ip-ranges NAME=SRC]...
                        [--dns=false] [--decide-addr ADDR] [--metrics] [flags]
        robotstxt guard --decide-only --addr ADDR
                        (--upstream URL | --robots FILE) [flags]
        robotstxt guard --check-policy FILE
-       robotstxt guard export --to nginx|anubis|caddy|haproxy
-                       --robots FILE [--policy FILE]
+       robotstxt guard export -h    (the policy as another tool's rules)
 
 Runs a reverse proxy in front of a site that makes the site's robots.txt
 hold: each request that claims a known crawler is checked (who it is, what
