@@ -65,10 +65,9 @@ type Identity interface {
 	Identify(ctx context.Context, r *http.Request, ip netip.Addr, c *robotstxt.Crawler) verify.Evidence
 }
 
-// DecisionSink receives decisions to record. Record must not block and
-// must not keep d past its return (copy it).
+// DecisionSink receives decisions to record. Record must not block.
 type DecisionSink interface {
-	Record(d *Decision)
+	Record(d Decision)
 }
 
 // Guard decides, for each request, what the site's robots.txt and usage
@@ -83,6 +82,7 @@ type Guard struct {
 	cat      *audit.Catalogue
 	crawlers []robotstxt.Crawler
 
+	ua      uaCache
 	pol     atomic.Pointer[compiledPolicy]
 	prep    preparedCache
 	pace    paceTable
@@ -182,7 +182,7 @@ func (g *Guard) Decide(r *http.Request) Decision {
 		Host: hostOf(r.Host), Path: requestPath(r), UserAgent: r.Header.Get("User-Agent"),
 		Allowed: true, Mode: p.Mode,
 	}
-	ci := g.cat.Identify(d.UserAgent)
+	ci := g.ua.identify(g.cat, d.UserAgent)
 	if isRulesPath(d.Path) {
 		d.Outcome, d.Reason = OutcomeRulesPath, "the rules are always served"
 	} else if ci < 0 {
@@ -306,7 +306,7 @@ func (g *Guard) finish(cp *compiledPolicy, ci int, d *Decision) {
 			return
 		}
 	}
-	g.sink.Record(d)
+	g.sink.Record(*d)
 }
 
 // retrySeconds is a 429's Retry-After: the wait left, else the interval,
@@ -337,8 +337,16 @@ func isRulesPath(path string) bool {
 
 // requestPath is the path and query r asked for, as sent.
 func requestPath(r *http.Request) string {
-	if u := r.RequestURI; u != "" && u[0] == '/' {
+	u := r.RequestURI
+	if u != "" && u[0] == '/' {
 		return u
+	}
+	// The absolute form: the path after the authority.
+	if i := strings.Index(u, "://"); i > 0 && r.URL != nil && r.URL.Host != "" {
+		rest := u[i+3:]
+		if j := strings.IndexAny(rest, "/?"); j >= 0 && rest[j] == '/' {
+			return rest[j:]
+		}
 	}
 	if r.URL == nil {
 		return "/"
