@@ -18,7 +18,7 @@ import (
 	"time"
 )
 
-const guardHelp = `Usage: robotstxt guard --upstream URL [--addr HOST:PORT]
+const guardHelp = `Usage: robotstxt guard --upstream URL [--addr ADDR]
                        [--mode log|enforce] [--policy FILE] [--robots FILE]
                        [--decisions FILE] [--ip-ranges NAME=SRC]...
                        [--dns=false] [--decide-addr ADDR] [--metrics] [flags]
@@ -44,7 +44,8 @@ on --addr with --decide-only.
                         the file enforced (unless --robots), fetched by the
                         HTTP rules of the cache, again every --robots-every,
                         each version kept in the store's history
-  --addr HOST:PORT      where the proxy listens (default 127.0.0.1:8081)
+  --addr ADDR           where the proxy listens, HOST:PORT (default
+                        127.0.0.1:8081)
   --mode MODE           log or enforce; default the policy's (log)
   --policy FILE         the policy (TOML, docs/guard.md), read again when it
                         changes; default the safe defaults
