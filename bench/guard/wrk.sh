@@ -21,6 +21,10 @@
 # (a lookup would be started in the background and answered from memory
 # after) and no decision log. BROWSER=1 sends a browser's User-Agent
 # instead (the cheapest path: no crawler claimed).
+#
+# The guard runs its garbage collector at GOGC=400 (cmd/robotstxt/guard.go,
+# guardGCPercent); the bare proxy at Go's default, unless BARE_GOGC is set:
+# BARE_GOGC=400 compares the two at the same setting.
 set -eu
 
 DURATION=${DURATION:-5s}
@@ -53,7 +57,11 @@ trap cleanup EXIT INT TERM
 
 "$tmp/guardbench" upstream "127.0.0.1:$UPSTREAM_PORT" &
 pids="$pids $!"
-"$tmp/guardbench" bare "127.0.0.1:$BARE_PORT" "http://127.0.0.1:$UPSTREAM_PORT" &
+if [ -n "${BARE_GOGC:-}" ]; then
+	GOGC=$BARE_GOGC "$tmp/guardbench" bare "127.0.0.1:$BARE_PORT" "http://127.0.0.1:$UPSTREAM_PORT" &
+else
+	"$tmp/guardbench" bare "127.0.0.1:$BARE_PORT" "http://127.0.0.1:$UPSTREAM_PORT" &
+fi
 pids="$pids $!"
 for i in $(seq 1 100); do
 	curl -fs "http://127.0.0.1:$UPSTREAM_PORT/robots.txt" >/dev/null 2>&1 && break
@@ -93,7 +101,7 @@ run() { # name port
 r() { cat "$tmp/rps.$1"; }
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 echo "wrk -t $THREADS -c $CONNECTIONS -d $DURATION, $ROUNDS rounds, $(nproc) CPUs, $(go version | cut -d' ' -f3), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "User-Agent: $UA"
+echo "User-Agent: $UA; bare proxy GOGC=${BARE_GOGC:-100 (default)}, guard GOGC=400"
 : >"$tmp/ratios"
 for round in $(seq 1 "$ROUNDS"); do
 	echo "round $round"

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -112,10 +113,22 @@ func runGuard(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "export" {
 		return runGuardExport(args[1:], stdout, stderr)
 	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(guardGCPercent)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return guardMain(ctx, args, stdout, stderr, nil)
 }
+
+// guardGCPercent is the garbage collector's GOGC in robotstxt guard,
+// unless GOGC is set. A proxy allocates some 40 KB a request and keeps
+// little, so with Go's default (100, and a 4 MB minimum) it collects
+// about once every 50 requests, and the guard's ~1 MB of tables
+// (the catalogue, the prepared readings) shortens each cycle by a third:
+// measured, that cost the proxy a quarter of its throughput against a
+// bare httputil.ReverseProxy. At 400 the heap stays under about 20 MB.
+const guardGCPercent = 400
 
 // guardMain is robotstxt guard until ctx ends (a signal, or a test).
 // ready, when not nil, is told the addresses listened on.

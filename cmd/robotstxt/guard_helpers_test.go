@@ -81,6 +81,7 @@ type runningGuard struct {
 	stdout, stderr *syncBuffer
 	code           chan int
 	stop           context.CancelFunc
+	once           sync.Once
 }
 
 // syncBuffer is a bytes.Buffer safe for one writer and many readers.
@@ -128,8 +129,16 @@ func startGuard(t *testing.T, args ...string) *runningGuard {
 		cancel()
 		t.Fatalf("robotstxt guard: not listening after 20s\n%s", g.stderr.String())
 	}
-	t.Cleanup(func() {
-		cancel()
+	t.Cleanup(func() { g.shutdown(t) })
+	return g
+}
+
+// shutdown stops the guard as SIGTERM does and checks that it exits 0
+// within 40s; once.
+func (g *runningGuard) shutdown(t *testing.T) {
+	t.Helper()
+	g.once.Do(func() {
+		g.stop()
 		select {
 		case code := <-g.code:
 			if code != 0 {
@@ -139,7 +148,6 @@ func startGuard(t *testing.T, args ...string) *runningGuard {
 			t.Errorf("robotstxt guard: still running 40s after its shutdown")
 		}
 	})
-	return g
 }
 
 // guardClient sends requests without keeping connections (each test's

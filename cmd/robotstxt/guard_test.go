@@ -1,7 +1,9 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/guard"
+	"github.com/seed53c283f5/robotstxt/server"
 )
 
 // gptbotRanges is GPTBot's address list in the guard's tests: a client
@@ -258,5 +262,44 @@ func TestGuardUpstreamRobotsHistory(t *testing.T) {
 	})
 	if ds[0].Version != versionName([]byte("User-agent: *\nDisallow: /a/\n")) {
 		t.Errorf("the first decision names %q", ds[0].Version)
+	}
+	// Both versions are in the history in the store, named as the
+	// decisions name them, where serve's /v1/history reads them.
+	g.shutdown(t)
+	st, err := openStore(filepath.Join(dir, "cache.db"), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	o, _ := fetch.OriginOf(site.URL)
+	b, ok, err := st.Get(context.Background(), "history "+o.String())
+	if err != nil || !ok {
+		t.Fatalf("no history of %s in the store: %v", o, err)
+	}
+	var versions []server.Version
+	if err := json.Unmarshal(b, &versions); err != nil {
+		t.Fatal(err)
+	}
+	var hashes []string
+	for _, v := range versions {
+		hashes = append(hashes, "sha256:"+v.Hash)
+	}
+	if len(hashes) != 2 || hashes[0] != ds[0].Version || hashes[1] != ds[len(ds)-1].Version {
+		t.Errorf("the history holds %v; want the two versions the decisions name", hashes)
+	}
+}
+
+// TestGuardThirdPartyFetchesGuarded: an address list given as a URL is a
+// third party's file, fetched through the service's address guard: one on
+// loopback is refused (the upstream, on loopback too, is read).
+func TestGuardThirdPartyFetchesGuarded(t *testing.T) {
+	site := newUpstreamSite(t, testRobots)
+	code, _, stderr := runCmd(t, "", "guard", "--upstream", site.URL, "--addr", "127.0.0.1:0", "--dns=false",
+		"--ip-ranges", "GPTBot="+site.URL+"/gptbot.json")
+	if code != 2 || !strings.Contains(stderr, "--ip-ranges:") || !strings.Contains(stderr, "loopback") {
+		t.Errorf("an address list on loopback: exit %d, %q; want 2 and the guard's refusal", code, stderr)
+	}
+	if slices.Contains(site.paths(), "/gptbot.json") {
+		t.Errorf("the list was fetched from loopback")
 	}
 }
