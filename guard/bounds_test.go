@@ -202,3 +202,20 @@ func TestDecisionLogLine(t *testing.T) {
 		t.Errorf("time %v", m["time"])
 	}
 }
+
+func TestRecordedFieldsClipped(t *testing.T) {
+	sink := &memSink{}
+	g, _ := Build(Options{Robots: NewStatic([]byte(testRobots), ""), Decisions: sink})
+	long := strings.Repeat("a", 100_000)
+	r := httptest.NewRequest("GET", "/p?"+long, nil)
+	r.Host = "h" + long
+	r.Header.Set("User-Agent", uaGPTBot+" "+long)
+	d := g.Decide(r)
+	if len(d.Path) < 100_000 {
+		t.Fatal("the decision itself is cut")
+	}
+	ds := sink.all()
+	if len(ds) != 1 || len(ds[0].Path) != MaxLoggedField || len(ds[0].UserAgent) != MaxLoggedField || len(ds[0].Host) != MaxLoggedField {
+		t.Fatalf("recorded %d decisions, fields %d %d %d bytes", len(ds), len(ds[0].Path), len(ds[0].UserAgent), len(ds[0].Host))
+	}
+}

@@ -215,17 +215,19 @@ func (g *Guard) Decide(r *http.Request) Decision {
 			d.Reason += ": " + err.Error()
 		}
 	}
-	var wait time.Duration
-	var interval time.Duration
+	// interval is the crawler's pace on this host: a request that
+	// reaches the site (whatever its outcome) counts as its visit.
+	var wait, interval time.Duration
 	if d.Outcome != OutcomeRulesPath {
 		g.judge(&d, v)
-		if v != nil && d.Outcome == OutcomePass {
-			if interval = v.pace.Interval(d.Time); interval > 0 {
-				if wait = g.pace.wait(ci, d.Host, d.Time, interval); wait > 0 {
-					d.Outcome = OutcomeOverCrawlDelay
-					d.Line, d.LineText = v.pace.CrawlDelayLine, v.delayText
-					d.Reason = "back sooner than the crawl-delay asks"
-				}
+		if v != nil {
+			interval = v.pace.Interval(d.Time)
+		}
+		if interval > 0 && d.Outcome == OutcomePass {
+			if wait = g.pace.wait(ci, d.Host, d.Time, interval); wait > 0 {
+				d.Outcome = OutcomeOverCrawlDelay
+				d.Line, d.LineText = v.pace.CrawlDelayLine, v.delayText
+				d.Reason = "back sooner than the crawl-delay asks"
 			}
 		}
 	}
@@ -306,7 +308,22 @@ func (g *Guard) finish(cp *compiledPolicy, ci int, d *Decision) {
 			return
 		}
 	}
-	g.sink.Record(*d)
+	rec := *d
+	rec.UserAgent, rec.Path, rec.Host = clip(rec.UserAgent), clip(rec.Path), clip(rec.Host)
+	g.sink.Record(rec)
+}
+
+// MaxLoggedField bounds the User-Agent, path and host a recorded
+// decision keeps (a client may send a megabyte of each): longer ones are
+// cut, and copied so that the request's memory is not held by the log's
+// queue.
+const MaxLoggedField = 1024
+
+func clip(s string) string {
+	if len(s) <= MaxLoggedField {
+		return s
+	}
+	return strings.Clone(s[:MaxLoggedField])
 }
 
 // retrySeconds is a 429's Retry-After: the wait left, else the interval,
@@ -371,13 +388,7 @@ func hostOf(h string) string {
 // clientAddr is the client's address: the connection's, or through
 // trusted proxies the right-most X-Forwarded-For address not theirs.
 func (g *Guard) clientAddr(r *http.Request) netip.Addr {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	var a netip.Addr
-	if err == nil {
-		a = ap.Addr().Unmap()
-	} else if x, err := netip.ParseAddr(r.RemoteAddr); err == nil {
-		a = x.Unmap()
-	}
+	a := remoteAddr(r.RemoteAddr)
 	if len(g.trusted) == 0 || !g.isTrusted(a) {
 		return a
 	}
@@ -403,6 +414,28 @@ func (g *Guard) clientAddr(r *http.Request) netip.Addr {
 		}
 	}
 	return a
+}
+
+// remoteAddr is the address of a connection's "host:port" ("[v6]:port"),
+// or of a bare address; the zero Addr when it is neither. The port is
+// not read.
+func remoteAddr(s string) netip.Addr {
+	h := s
+	switch {
+	case strings.HasPrefix(s, "["): // "[v6]:port"
+		j := strings.IndexByte(s, ']')
+		if j < 0 {
+			return netip.Addr{}
+		}
+		h = s[1:j]
+	case strings.Count(s, ":") == 1: // "v4:port"; a bare v6 has more
+		h = s[:strings.IndexByte(s, ':')]
+	}
+	a, err := netip.ParseAddr(h)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return a.Unmap()
 }
 
 func (g *Guard) isTrusted(a netip.Addr) bool {

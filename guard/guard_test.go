@@ -304,7 +304,8 @@ func TestLogModeBlocksNothingRecordsEverything(t *testing.T) {
 		{uaGPTBot, "/private/a", addrVerified, Action403, OutcomeDisallowedVerified},
 		{uaGPTBot, "/private/b", addrUnknown, Action403, OutcomeDisallowedUnverified},
 		{uaGooglebot, "/page", addrSpoofed, Action403, OutcomeSpoofed},
-		{uaGPTBot, "/page", addrVerified, ActionAllow, OutcomePass},
+		{uaGooglebot, "/page", addrVerified, ActionAllow, OutcomePass},
+		{uaGPTBot, "/page", addrVerified, ActionLog, OutcomeOverCrawlDelay}, // its two requests above reached the site
 		{uaCCBot, "/page", addrUnknown, ActionLog, OutcomePreferenceRefused},
 		{uaGooglebot, "/robots.txt", addrSpoofed, ActionAllow, OutcomeRulesPath},
 	}
@@ -334,8 +335,8 @@ func TestLogModeBlocksNothingRecordsEverything(t *testing.T) {
 	if ds[0].Line != 2 || ds[0].LineText != "Disallow: /private" {
 		t.Errorf("deciding line %d %q", ds[0].Line, ds[0].LineText)
 	}
-	if ds[4].Line != 6 || ds[4].LineText != "Content-Usage: train-ai=n" {
-		t.Errorf("preference line %d %q", ds[4].Line, ds[4].LineText)
+	if ds[5].Line != 6 || ds[5].LineText != "Content-Usage: train-ai=n" {
+		t.Errorf("preference line %d %q", ds[5].Line, ds[5].LineText)
 	}
 }
 
@@ -406,11 +407,28 @@ func TestOverCrawlDelay(t *testing.T) {
 			t.Errorf("at +%v: %d Retry-After %q, want %d %q", time.Duration(now.Load()-start.UnixNano()), resp.StatusCode, resp.Header.Get("Retry-After"), want, retry)
 		}
 	}
+	// A 429 for another outcome waits the crawl-delay.
+	g429, _ := Build(Options{Robots: NewStatic([]byte(testRobots), ""), Policy: enforcePolicy(t, "[actions]\ndisallowed-unverified = \"429\"\n")})
+	r := httptest.NewRequest("GET", "/admin/x", nil)
+	r.Header.Set("User-Agent", uaClaude)
+	if d := g429.Decide(r); d.Status != 429 || d.RetryAfter != 5 {
+		t.Errorf("429 on a disallowed path: status %d, Retry-After %d, want 5 (the crawl-delay)", d.Status, d.RetryAfter)
+	}
 	step(0, 200, "")
 	step(time.Second, 429, "4")
 	step(1500*time.Millisecond, 429, "3") // 2.5 s since the first: 2.5 s left
 	step(3*time.Second, 200, "")
 	step(4*time.Second, 429, "1")
+	// A request that reaches the site on a disallowed path (log mode)
+	// counts as a visit too.
+	gLog, _ := Build(Options{Robots: NewStatic([]byte(testRobots), ""), Now: clock})
+	for i, want := range []Outcome{OutcomeDisallowedUnverified, OutcomeOverCrawlDelay} {
+		r := httptest.NewRequest("GET", []string{"/admin/x", "/page"}[i], nil)
+		r.Header.Set("User-Agent", uaClaude)
+		if d := gLog.Decide(r); d.Outcome != want || d.Action != ActionLog {
+			t.Errorf("log mode, request %d: %s %s, want %s log", i, d.Outcome, d.Action, want)
+		}
+	}
 	// Googlebot ignores crawl-delay: it is never paced.
 	for range 3 {
 		if resp := get(t, front, uaGooglebot, addrVerified.String(), "/page"); resp.StatusCode != 200 {
@@ -480,5 +498,136 @@ func TestForwardedForTrustedOnly(t *testing.T) {
 	r.Header.Set("X-Forwarded-For", "192.0.2.10, 198.51.100.1, 127.0.0.2")
 	if a := g.clientAddr(r); a != netip.MustParseAddr("198.51.100.1") {
 		t.Errorf("through trusted proxies: %v, want the right-most untrusted address", a)
+	}
+}
+
+func TestRemoteAddr(t *testing.T) {
+	for in, want := range map[string]string{
+		"192.0.2.1:80":         "192.0.2.1",
+		"192.0.2.1":            "192.0.2.1",
+		"[2001:db8::1]:443":    "2001:db8::1",
+		"2001:db8::1":          "2001:db8::1",
+		"[::ffff:192.0.2.7]:1": "192.0.2.7",
+		"[fe80::1%eth0]:8080":  "fe80::1%eth0",
+		"":                     "invalid IP",
+		"pipe":                 "invalid IP",
+		"[::1":                 "invalid IP",
+	} {
+		if got := remoteAddr(in).String(); got != want {
+			t.Errorf("remoteAddr(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestNoRobotsNoVerdict(t *testing.T) {
+	src := SourceFunc(func(context.Context, string) (*Rules, error) { return nil, io.ErrUnexpectedEOF })
+	g, err := Build(Options{Robots: src, Identity: newFake(), Policy: enforcePolicy(t, "")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httptest.NewRequest("GET", "/private/x", nil)
+	r.RemoteAddr = addrVerified.String() + ":1"
+	r.Header.Set("User-Agent", uaGPTBot)
+	d := g.Decide(r)
+	if d.Outcome != OutcomePass || !d.Allowed || d.Action != ActionAllow || !strings.Contains(d.Reason, "no robots.txt in force: unexpected EOF") {
+		t.Errorf("decision %+v", d)
+	}
+	// A spoofed claim is still one.
+	r.RemoteAddr = addrSpoofed.String() + ":1"
+	if d := g.Decide(r); d.Outcome != OutcomeSpoofed || d.Action != Action403 {
+		t.Errorf("spoofed without robots.txt: %+v", d)
+	}
+	if _, err := Build(Options{}); err == nil {
+		t.Error("Build without Robots")
+	}
+}
+
+func TestSitemapOnAnotherHostIsJudged(t *testing.T) {
+	g, _ := Build(Options{Robots: NewStatic([]byte("User-agent: *\nDisallow: /\nSitemap: https://cdn.example.net/maps/s.xml\nSitemap: /local.xml\n"), ""), Policy: enforcePolicy(t, "")})
+	for path, want := range map[string]Outcome{
+		"/maps/s.xml": OutcomeDisallowedUnverified, // named on another host
+		"/local.xml":  OutcomeRulesPath,            // no host: this one
+	} {
+		r := httptest.NewRequest("GET", "http://example.com"+path, nil)
+		r.Header.Set("User-Agent", uaClaude)
+		if d := g.Decide(r); d.Outcome != want {
+			t.Errorf("%s: %s, want %s", path, d.Outcome, want)
+		}
+	}
+	r := httptest.NewRequest("GET", "http://cdn.example.net/maps/s.xml", nil)
+	r.Header.Set("User-Agent", uaClaude)
+	if d := g.Decide(r); d.Outcome != OutcomeRulesPath {
+		t.Errorf("the sitemap on its host: %s", d.Outcome)
+	}
+}
+
+func TestRecordActed(t *testing.T) {
+	sink := &memSink{}
+	g, _ := Build(Options{Robots: NewStatic([]byte(testRobots), ""), Decisions: sink, Policy: enforcePolicy(t, "record = \"acted\"\n")})
+	for _, p := range []string{"/page", "/private/x", "/robots.txt"} {
+		r := httptest.NewRequest("GET", p, nil)
+		r.Header.Set("User-Agent", uaGPTBot)
+		g.Decide(r)
+	}
+	if ds := sink.all(); len(ds) != 1 || ds[0].Path != "/private/x" {
+		t.Errorf("recorded %+v, want the one acted on", ds)
+	}
+}
+
+func TestTarpitFreedWhenClientGoes(t *testing.T) {
+	p := enforcePolicy(t, "[actions]\nspoofed = \"tarpit\"\n[tarpit]\nduration = \"60s\"\nmax = 1\n")
+	front, _, g := site(t, Options{Robots: NewStatic([]byte(testRobots), ""), Identity: newFake(), TrustedProxies: loopback, Policy: p})
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", front.URL+"/page", nil)
+	req.Header.Set("User-Agent", uaGooglebot)
+	req.Header.Set("X-Forwarded-For", addrSpoofed.String())
+	held := make(chan int, 1)
+	go func() {
+		time.Sleep(250 * time.Millisecond)
+		held <- g.Tarpitted()
+	}()
+	resp, err := front.Client().Do(req)
+	if err == nil {
+		// The status came at once; the body is what is slow.
+		if resp.StatusCode != 403 {
+			t.Errorf("status %d", resp.StatusCode)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	if n := <-held; n != 1 {
+		t.Fatalf("%d connections in the tarpit while the client waited, want 1", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for g.Tarpitted() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the tarpit kept the connection after the client went")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestVerdictInTheCrawlersDialect: each crawler is judged as its engine
+// reads the file: its fallback tokens (Googlebot-Image obeys Googlebot's
+// group), its dialect (Baidu's first match, not Google's longest).
+func TestVerdictInTheCrawlersDialect(t *testing.T) {
+	robots := "User-agent: Googlebot\nDisallow: /img\n\nUser-agent: Baiduspider\nAllow: /a\nDisallow: /a/b\n\nUser-agent: *\nAllow: /a\nDisallow: /a/b\n"
+	g, _ := Build(Options{Robots: NewStatic([]byte(robots), "")})
+	for _, tc := range []struct {
+		ua, path string
+		allowed  bool
+		line     int
+	}{
+		{"Googlebot-Image/1.0", "/img/x.png", false, 2},
+		{"Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", "/a/b/c", true, 5},
+		{uaClaude, "/a/b/c", false, 10},
+	} {
+		r := httptest.NewRequest("GET", tc.path, nil)
+		r.Header.Set("User-Agent", tc.ua)
+		d := g.Decide(r)
+		if d.Allowed != tc.allowed || d.Line != tc.line {
+			t.Errorf("%s %s: allowed %v line %d (%s), want %v line %d", tc.ua, tc.path, d.Allowed, d.Line, d.Reason, tc.allowed, tc.line)
+		}
 	}
 }
