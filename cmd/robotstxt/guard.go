@@ -41,10 +41,11 @@ headers: 200 to pass, else the guard's answer (docs/guard.md has their
 configurations). It is served on --decide-addr beside the proxy, or alone
 on --addr with --decide-only.
 
-  --upstream URL        the site: http://127.0.0.1:3000. Its /robots.txt is
-                        the file enforced (unless --robots), fetched by the
-                        HTTP rules of the cache, again every --robots-every,
-                        each version kept in the store's history
+  --upstream URL        the site's root: http://127.0.0.1:3000. Its
+                        /robots.txt is the file enforced (unless --robots),
+                        fetched by the HTTP rules of the cache, again every
+                        --robots-every, each version kept in the store's
+                        history
   --addr ADDR           where the proxy listens, HOST:PORT (default
                         127.0.0.1:8081)
   --mode MODE           log or enforce; default the policy's (log)
@@ -230,11 +231,14 @@ func guardMain(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	}
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
+	// The watchers (files, the upstream's robots.txt, the policy) end
+	// with ctx; stopWatchers is deferred after each resource they use,
+	// so that it runs before that resource is closed.
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	var wg sync.WaitGroup
-	defer wg.Wait() // the watchers end with ctx, before the store closes
-	defer cancel()
+	var stopOnce sync.Once
+	stopWatchers := func() { stopOnce.Do(func() { cancel(); wg.Wait() }) }
+	defer stopWatchers()
 
 	// The robots.txt in force.
 	var current func() *robotsNow
@@ -252,6 +256,7 @@ func guardMain(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 			return fail("%v", err)
 		}
 		defer st.Close()
+		defer stopWatchers()
 		ur, err := newUpstreamRobots(ctx, up, st, f.robotsEvery, f.upstreamTimeout, logger)
 		if err != nil {
 			return fail("--upstream: %v", err)
@@ -273,6 +278,7 @@ func guardMain(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 		return fail("%v", err)
 	}
 	defer g.close()
+	defer stopWatchers()
 	if f.policy != "" {
 		wg.Add(1)
 		go func() { defer wg.Done(); g.watchPolicy(ctx) }()
@@ -328,8 +334,9 @@ func guardMain(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	return 0
 }
 
-// parseUpstream reads --upstream: an http or https URL of a site, with no
-// query or fragment; a path is a prefix the proxied paths go under.
+// parseUpstream reads --upstream: the root of a site, http or https, with
+// no path (the site's /robots.txt is the file enforced, so the guard
+// fronts the whole origin).
 func parseUpstream(s string) (*url.URL, error) {
 	u, err := url.Parse(s)
 	if err != nil {
@@ -338,8 +345,8 @@ func parseUpstream(s string) (*url.URL, error) {
 	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
 		return nil, fmt.Errorf("want an http:// or https:// URL with a host, such as http://127.0.0.1:3000, not %q", s)
 	}
-	if u.RawQuery != "" || u.Fragment != "" || u.User != nil {
-		return nil, fmt.Errorf("%q: want no query, fragment or user name", s)
+	if u.RawQuery != "" || u.Fragment != "" || u.User != nil || (u.Path != "" && u.Path != "/") {
+		return nil, fmt.Errorf("%q: want a site's root, with no path, query, fragment or user name (its /robots.txt is the file enforced)", s)
 	}
 	return u, nil
 }

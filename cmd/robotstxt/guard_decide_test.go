@@ -174,6 +174,7 @@ func TestGuardUsageErrors(t *testing.T) {
 	}{
 		{[]string{}, "give --upstream URL"},
 		{[]string{"--upstream", "ftp://x"}, "--upstream: want an http:// or https:// URL"},
+		{[]string{"--upstream", "http://127.0.0.1:3000/app"}, "--upstream: \"http://127.0.0.1:3000/app\": want a site's root"},
 		{[]string{"--upstream", "http://127.0.0.1:1", "--mode", "block"}, "--mode: want log or enforce"},
 		{[]string{"--decide-only"}, "--decide-only needs the robots.txt"},
 		{[]string{"--decide-only", "--robots", "x", "--decide-addr", ":0"}, "--decide-addr is for the proxy"},
