@@ -67,7 +67,10 @@ func newGuardProxy(up *url.URL, trusted trustedProxies, maxBody int64, headerTim
 // itself (an untrusted peer's own chain is dropped); Host and Proto are
 // the client's, or what a trusted peer says.
 func (p *guardProxy) setForwarded(pr *httputil.ProxyRequest) {
-	peer, _ := pr.In.Context().Value(peerKey{}).(netip.Addr)
+	peer, ok := pr.In.Context().Value(peerKey{}).(netip.Addr)
+	if !ok {
+		peer = peerAddr(pr.In) // RemoteAddr is the peer's: no proxy forwarded it
+	}
 	trusted := peer.IsValid() && p.trusted.contains(peer)
 	xff := peer.String()
 	if trusted {
@@ -93,13 +96,14 @@ func (p *guardProxy) setForwarded(pr *httputil.ProxyRequest) {
 }
 
 // handler is the proxy with the guard's middleware in front: each
-// request's body is bounded, its client address resolved (RemoteAddr is
-// the client's, its peer kept in the context for X-Forwarded-For), then
-// the middleware decides and the proxy forwards what it passes.
+// request's body is bounded, its client address resolved (when a trusted
+// proxy forwarded it, RemoteAddr becomes the client's and the peer is kept
+// in the context for X-Forwarded-For), then the middleware decides and
+// the proxy forwards what it passes.
 func (p *guardProxy) handler(mw func(http.Handler) http.Handler) http.Handler {
 	guarded := mw(p.rp)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if p.maxBody > 0 {
+		if p.maxBody > 0 && r.Body != nil && r.Body != http.NoBody {
 			if r.ContentLength > p.maxBody {
 				http.Error(w, "robotstxt guard: the request body is larger than the guard accepts", http.StatusRequestEntityTooLarge)
 				return
@@ -107,11 +111,12 @@ func (p *guardProxy) handler(mw func(http.Handler) http.Handler) http.Handler {
 			r.Body = http.MaxBytesReader(w, r.Body, p.maxBody)
 		}
 		peer := peerAddr(r)
-		client := clientAddr(r, p.trusted)
-		r2 := r.WithContext(context.WithValue(r.Context(), peerKey{}, peer))
-		if client != peer {
-			r2.RemoteAddr = netip.AddrPortFrom(client, 0).String()
+		if client := clientAddr(r, p.trusted); client != peer {
+			// The middleware reads the client in RemoteAddr; the peer
+			// stays in the context for X-Forwarded-For.
+			r = r.WithContext(context.WithValue(r.Context(), peerKey{}, peer))
+			r.RemoteAddr = netip.AddrPortFrom(client, 0).String()
 		}
-		guarded.ServeHTTP(w, r2)
+		guarded.ServeHTTP(w, r)
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -301,5 +302,39 @@ func TestGuardThirdPartyFetchesGuarded(t *testing.T) {
 	}
 	if slices.Contains(site.paths(), "/gptbot.json") {
 		t.Errorf("the list was fetched from loopback")
+	}
+}
+
+// TestGuardProxyLimits: a body past --max-body-bytes is refused with 413,
+// declared or streamed (chunked), a header past --max-header-bytes with
+// 431, and a site that does not answer is a 502 that says so.
+func TestGuardProxyLimits(t *testing.T) {
+	site := newUpstreamSite(t, testRobots)
+	g := startGuard(t, "--upstream", site.URL, "--dns=false", "--max-body-bytes", "1KiB", "--max-header-bytes", "4KiB")
+	post := func(body io.Reader, length int64) int {
+		req, _ := http.NewRequest("POST", g.proxy+"/form", body)
+		req.ContentLength = length
+		resp, err := guardClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := post(strings.NewReader(strings.Repeat("a", 500)), 500); code != 200 {
+		t.Errorf("a 500-byte body: %d, want 200", code)
+	}
+	if code := post(strings.NewReader(strings.Repeat("a", 2000)), 2000); code != 413 {
+		t.Errorf("a declared 2000-byte body: %d, want 413", code)
+	}
+	if code := post(io.MultiReader(strings.NewReader(strings.Repeat("a", 2000))), -1); code != 413 {
+		t.Errorf("a chunked 2000-byte body: %d, want 413", code)
+	}
+	if code, _, _ := ask(t, "GET", g.proxy+"/", "X-Big: "+strings.Repeat("b", 20000)); code != 431 {
+		t.Errorf("a 20 KB header: %d, want 431", code)
+	}
+	site.Close()
+	if code, _, body := ask(t, "GET", g.proxy+"/x"); code != 502 || !strings.Contains(body, "did not answer") {
+		t.Errorf("the site down: %d %q, want 502", code, body)
 	}
 }

@@ -11,6 +11,8 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -49,6 +51,8 @@ func main() {
 		}
 		d := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
 		h = &httputil.ReverseProxy{
+			// wrk's connections cut at the end of a run are no news.
+			ErrorLog: log.New(io.Discard, "", 0),
 			Rewrite: func(pr *httputil.ProxyRequest) {
 				pr.SetURL(up)
 				pr.Out.Host = pr.In.Host
