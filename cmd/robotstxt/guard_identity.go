@@ -1,3 +1,5 @@
+//go:build !guardidentifier
+
 package main
 
 import (
@@ -11,7 +13,6 @@ import (
 	"time"
 
 	"github.com/seed53c283f5/robotstxt"
-	"github.com/seed53c283f5/robotstxt/server"
 	"github.com/seed53c283f5/robotstxt/verify"
 )
 
@@ -23,7 +24,8 @@ import (
 // guardIdentityMax answers at most).
 //
 // It stands in for verify.Identifier (signatures first, lists kept
-// current) until that reaches this branch: see the report of issue 37.
+// current) until that package is merged: guard_identity_identifier.go,
+// built with the tag guardidentifier, uses it instead.
 type guardIdentity struct {
 	v   *verify.Verifier
 	log *slog.Logger
@@ -49,18 +51,10 @@ const (
 	guardIdentityTTL = time.Hour
 )
 
-// guardFetchClient fetches the third-party files the guard reads (address
-// lists given as URLs) through the service's address guard: never a
-// loopback, private or metadata address, whatever a name resolves to.
-var guardFetchClient = &http.Client{
-	Timeout:   30 * time.Second,
-	Transport: &http.Transport{DialContext: (&server.Guard{}).DialContext, TLSHandshakeTimeout: 10 * time.Second},
-}
-
 // newGuardIdentity reads --ip-ranges (files, and URLs through the address
 // guard) and the DNS flags. With no list and DNS off it returns nil:
 // every claim is unverified.
-func newGuardIdentity(ctx context.Context, specs []string, dnsOn bool, resolver string, log *slog.Logger) (*guardIdentity, error) {
+func newGuardIdentity(ctx context.Context, specs []string, dnsOn bool, resolver string, log *slog.Logger) (guardIdentityChecker, error) {
 	if len(specs) == 0 && !dnsOn {
 		return nil, nil
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/seed53c283f5/robotstxt/guard"
+	"github.com/seed53c283f5/robotstxt/server"
 )
 
 // guardSetup is what buildGuard makes a guard of.
@@ -39,7 +40,7 @@ type guardRuntime struct {
 	metricsHandler http.Handler
 	setup          guardSetup
 	sink           *guard.FileSink
-	identity       *guardIdentity
+	identity       guardIdentityChecker
 	policySeen     os.FileInfo
 }
 
@@ -99,6 +100,21 @@ func buildGuard(ctx context.Context, s guardSetup) (*guardRuntime, error) {
 	}
 	rt.g, rt.middleware = g, g.Handler
 	return rt, nil
+}
+
+// guardFetchClient fetches the third-party files the guard reads (address
+// lists given as URLs) through the service's address guard: never a
+// loopback, private or metadata address, whatever a name resolves to.
+var guardFetchClient = &http.Client{
+	Timeout:   30 * time.Second,
+	Transport: &http.Transport{DialContext: (&server.Guard{}).DialContext, TLSHandshakeTimeout: 10 * time.Second},
+}
+
+// guardIdentityChecker is the identity check the command gives the
+// guard, and how it stops.
+type guardIdentityChecker interface {
+	guard.Identity
+	close()
 }
 
 // withMode is p (nil: the default policy) with --mode over its mode.
