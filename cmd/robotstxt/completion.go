@@ -165,7 +165,7 @@ func valueKind(name, arg string) string {
 		return valueBehaviour
 	case "disable":
 		return valueCode
-	case "f", "urls", "summary", "token-file", "write", "watch", "policy", "decisions", "check-policy":
+	case "f", "urls", "summary", "token-file", "write", "watch", "policy", "decisions", "check-policy", "guard-decisions":
 		return valueFile
 	}
 	if strings.Contains(arg, "|") {
