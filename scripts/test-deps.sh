@@ -24,6 +24,13 @@ py=/usr/bin/python3
 [ -x "$py" ] && "$py" -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
 [ -x "$py" ] && "$py" -c 'import protego' 2>/dev/null || missing+=(python3-protego)
 [ -x "$py" ] && "$py" -c 'import scrapy' 2>/dev/null || missing+=(python3-scrapy)
+# The guard's decision endpoint is tested behind the real front servers
+# (cmd/robotstxt/guard_frontends_test.go): nginx with auth_request
+# (nginx-light has it) and Caddy with forward_auth.
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+command -v caddy >/dev/null 2>&1 || missing+=(caddy)
+# bench/guard/wrk.sh measures the guard's proxy with wrk.
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 

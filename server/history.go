@@ -266,3 +266,31 @@ func (h *history) version(ctx context.Context, o fetch.Origin, hash string) (Ver
 	}
 	return Version{}, nil, false, nil
 }
+
+// History records the versions of origins' robots.txt in a store as the
+// service does (GET /v1/history reads them): a process that fetches files
+// through its own cache, such as robotstxt guard, keeps their history where
+// a server on the same store shows it, each version named by its body's
+// SHA-256 (VersionHash).
+type History struct{ h *history }
+
+// NewHistory returns the history kept in st, with the bounds of
+// Options.HistoryTTL and Options.HistoryOrigins (0: their defaults).
+func NewHistory(st store.Store, ttl time.Duration, maxOrigins int) *History {
+	return &History{newHistory(st, time.Now, ttl, maxOrigins)}
+}
+
+// Record adds the answer of a live fetch when it is a new version, as the
+// service records its own; an answer that is not the site's (refused, or
+// no answer at all) is not recorded.
+func (h *History) Record(ctx context.Context, a *cache.Answer) error {
+	var body []byte
+	if a.Policy == fetch.Rules && a.Robots != nil {
+		body = []byte(a.Robots.Body())
+	}
+	return h.h.record(ctx, a, body)
+}
+
+// VersionHash is the name the history gives the version of a body: its
+// SHA-256, in hexadecimal.
+func VersionHash(body []byte) string { return hashOf(body) }

@@ -122,6 +122,10 @@ type Options struct {
 	// Identity, when not nil, makes POST /v1/audit check the claimed
 	// identities (identity.go); nil leaves them unverified.
 	Identity *Identity
+	// GuardDecisions is the decision log robotstxt guard --decisions
+	// writes: GET /v1/guard and the page's guard view read its end. ""
+	// for none.
+	GuardDecisions string
 }
 
 func setDefault(d *time.Duration, def time.Duration) {

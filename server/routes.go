@@ -46,6 +46,7 @@ func (s *Server) routeTable() []route {
 		{"POST /v1/bulk", true, s.handle(s.handleBulk)},
 		{"POST /v1/audit", true, s.handle(s.handleAudit)},
 		{"POST /v1/verify", true, s.handle(s.handleVerify)},
+		{"GET /v1/guard", true, s.handle(s.handleGuard)},
 		{"POST /v1/watches", true, s.handle(s.handleWatchCreate)},
 		{"GET /v1/watches", true, s.handle(s.handleWatchList)},
 		{"GET /v1/watches/{id}", true, s.handle(s.handleWatchGet)},

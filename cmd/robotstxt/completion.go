@@ -165,7 +165,7 @@ func valueKind(name, arg string) string {
 		return valueBehaviour
 	case "disable":
 		return valueCode
-	case "f", "urls", "summary", "token-file", "write", "watch":
+	case "f", "urls", "summary", "token-file", "write", "watch", "policy", "decisions", "check-policy", "guard-decisions":
 		return valueFile
 	}
 	if strings.Contains(arg, "|") {
@@ -232,6 +232,8 @@ func positional(cmd string) string {
 		return "commands"
 	case "completion":
 		return "words:bash zsh fish"
+	case "guard":
+		return "words:export"
 	case "version", "serve", "man", "probe":
 		return "none"
 	}

@@ -32,6 +32,7 @@ func commands() []command {
 		{"diff", "the (crawler, URL) verdicts that change between two versions", runDiff},
 		{"eval", "answer robots.txt questions given as JSON Lines (for pipelines)", runEval},
 		{"fetch", "fetch a site's robots.txt as crawlers must: policy, cache expiry", runFetch},
+		{"guard", "a reverse proxy that makes robots.txt hold; GET /v1/decide", runGuard},
 		{"lint", "report mistakes and readings that differ between crawlers", runLint},
 		{"man", "print the manual page (roff), made from the help texts", runMan},
 		{"policy", "merge a stance towards crawlers (no AI training...) into a file", runPolicy},
@@ -116,6 +117,8 @@ Exit status, the same rule for every command:
                         with errors
          probe          answers differ between crawlers, or no crawler can
                         read the rules
+         guard          --check-policy: the policy has errors; export: a
+                        rule the target cannot express
        compare, crawlers, fetch, serve and version flag nothing
   2    not done, or not all of it: bad usage (a flag, command, crawler or
        dialect unknown), a file that cannot be read, a store that cannot be

@@ -139,6 +139,11 @@ finishes the requests in flight.
   --dns-budget D        the time reverse DNS may take in all per audit
                         request (default 10s, within the request's
                         deadline); past it the claims left are unverified
+  --guard-decisions FILE
+                        the decision log robotstxt guard --decisions writes:
+                        GET /v1/guard and the page's Guard section show its
+                        end (counts by crawler, outcome and action; the last
+                        decisions)
 
 Exit status: 0 after a clean shutdown; 2 when the service could not run
 (bad usage, a store that cannot be opened, the address in use, serving
@@ -199,6 +204,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	dnsOn := fs.Bool("dns", true, "reverse DNS in audits")
 	resolver := fs.String("resolver", "", "DNS server")
 	dnsBudget := fs.Duration("dns-budget", server.DefaultIdentityBudget, "DNS time per audit")
+	guardDecisions := fs.String("guard-decisions", "", "guard decision log")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagFailed(stderr, "serve", serveHelp, args, err)
@@ -340,7 +346,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		MaxQuestions: *maxQuestions, MaxAnswerBytes: answerBytes, MaxInFlightBytes: inFlight, MaxConns: conns,
 		MaxConnsPerClient: noBound(*maxConnsClient), StallTimeout: *stall, Outbound: outbound,
 		HistoryTTL: hostTTL, HistoryOrigins: *historyOrigins,
-		Watch: watchOpts, Identity: ident,
+		Watch: watchOpts, Identity: ident, GuardDecisions: *guardDecisions,
 	})
 	if err != nil {
 		complain(stderr, "serve", "%v", strings.Replace(err.Error(), "server: allowed host", "--allowed-hosts", 1))

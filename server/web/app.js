@@ -4,3 +4,4 @@
 import './js/tester.js';
 import './js/watches.js';
 import './js/audit.js';
+import './js/guard.js';
