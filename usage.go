@@ -182,8 +182,8 @@ type Usage struct {
 	Lines []int
 }
 
-// Get returns the preference for category key ("train-ai", "search", or
-// another label): PrefUnknown when no deciding rule names it.
+// Get returns the preference for category key ("train-ai", "ai-use",
+// "search", or another label): PrefUnknown when no deciding rule names it.
 func (u Usage) Get(key string) Preference {
 	for _, p := range u.Prefs {
 		if p.Key == key {
@@ -195,6 +195,9 @@ func (u Usage) Get(key string) Preference {
 
 // TrainAI returns the preference for AI model training.
 func (u Usage) TrainAI() Preference { return u.Get(UsageTrainAI) }
+
+// AIUse returns the preference for AI use (draft-ietf-aipref-vocab-08).
+func (u Usage) AIUse() Preference { return u.Get(UsageAIUse) }
 
 // Search returns the preference for search.
 func (u Usage) Search() Preference { return u.Get(UsageSearch) }
