@@ -203,3 +203,43 @@ func TestParseMaxCrawlRate(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWebBotAuth: the extension changes no verdict and no deciding line in
+// any dialect, changes a line's field only from unknown to its own, and
+// its questions never panic.
+func FuzzWebBotAuth(f *testing.F) {
+	f.Add([]byte(signingBody))
+	f.Add([]byte("Signature-Agent: a\nUser-agent: *\nsignature-agent b.example\nMAX-CRAWL-RATE: 3 / D\nDisallow: /\n"))
+	f.Add([]byte("User-agent: a\nMax-Crawl-Rate:\nSignature-Agent: \"https://x\"\nUser-agent: b\n\nDisallow: /p\n"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if len(body) > 1<<14 {
+			return
+		}
+		plain := Parse(body)
+		opt := ParseWith(body, &ParseOptions{Extensions: ExtWebBotAuth})
+		lines := collectLines(plain.Lines())
+		for _, d := range Dialects() {
+			optLines := collectLines(opt.LinesFor(d))
+			for i, l := range collectLines(plain.LinesFor(d)) {
+				o := optLines[i]
+				if o.Field != l.Field && (l.Field != FieldUnknown || o.Field != FieldSignatureAgent && o.Field != FieldMaxCrawlRate) {
+					t.Fatalf("%v line %d: %v without the extension, %v with", d, i+1, l.Field, o.Field)
+				}
+			}
+			for _, u := range fuzzURLs(lines) {
+				for _, a := range fuzzAgents(lines) {
+					q := Query{URL: u, Agents: a, Dialect: d}
+					x, y := plain.Decide(q), opt.Decide(q)
+					if x.Allowed != y.Allowed || x.Line() != y.Line() {
+						t.Fatalf("%v %v %q: %v line %d without, %v line %d with", d, a, u, x.Allowed, x.Line(), y.Allowed, y.Line())
+					}
+					s := opt.SigningAgents(q)
+					for _, sa := range s.Agents {
+						_ = sa.Matches(sa.Value)
+					}
+				}
+			}
+			_ = opt.GroupsFor(d)
+		}
+	})
+}
