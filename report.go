@@ -71,7 +71,7 @@ type Line struct {
 	Text   string // the line as written, without its line ending
 	Key    string // the key as written, trimmed; "" when the line has no directive
 	Value  string // the value, trimmed, comment removed, not yet normalised
-	Field  Field  // what the key means (in the reading of the dialect asked for)
+	Field  Field  // what the key means (in the reading of the dialect asked for, with the file's Extensions)
 
 	HasDirective bool // the line has a key and a separator
 	Comment      bool // the line is only a comment
