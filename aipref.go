@@ -37,11 +37,19 @@ func (p Preference) String() string {
 	return "unknown"
 }
 
-// The usage categories of draft-ietf-aipref-vocab.
+// The usage categories of draft-ietf-aipref-vocab-08 (Section 4). A
+// preference for search covers the uses of the other two within a search
+// application (-08's Section 4.3): each category's preference is still
+// reported as stated (see docs/protocol.md, "AI usage preferences").
 const (
-	UsageTrainAI = "train-ai" // AI model training
-	UsageSearch  = "search"   // search
+	UsageTrainAI = "train-ai" // AI training: changing a generative AI model's learned parameters
+	UsageAIUse   = "ai-use"   // AI use: input to a generative AI model, not given by the user (-08)
+	UsageSearch  = "search"   // search: selecting assets and directing users to them
 )
+
+// UsageCategories returns the labels of the vocabulary's categories, in
+// the order of its table of labels. A new slice each call.
+func UsageCategories() []string { return []string{UsageTrainAI, UsageAIUse, UsageSearch} }
 
 // UsagePref is one category's preference.
 type UsagePref struct {
@@ -436,6 +444,51 @@ func (s Signal) String() string {
 	return ""
 }
 
+// ContentUse is the level of the use= key of a Content-Signal line: how
+// far an AI system may go with the content once fetched. The levels are
+// ordered, least permissive first: immediate (use it at once, keep and
+// reuse nothing), reference (index, excerpt and link back), full
+// (summarise and reproduce). Cloudflare's managed robots.txt writes it
+// ("use=reference"), and its crawl service compares a crawler's declared
+// level with the site's.
+type ContentUse uint8
+
+// The levels of use=, in order.
+const (
+	UseUnset     ContentUse = iota // no use= key, or a value that is no level
+	UseImmediate                   // immediate: interact, store and reuse nothing
+	UseReference                   // reference: index, excerpt and link back
+	UseFull                        // full: summarise and reproduce
+)
+
+var contentUseNames = [...]string{"", "immediate", "reference", "full"}
+
+// String returns "immediate", "reference", "full", or "" for UseUnset.
+func (u ContentUse) String() string {
+	if int(u) < len(contentUseNames) {
+		return contentUseNames[u]
+	}
+	return ""
+}
+
+// ParseContentUse reads a use= level, without regard to case; false for
+// anything else (an empty value included).
+func ParseContentUse(v string) (ContentUse, bool) {
+	for i := UseImmediate; int(i) < len(contentUseNames); i++ {
+		if strings.EqualFold(v, contentUseNames[i]) {
+			return i, true
+		}
+	}
+	return UseUnset, false
+}
+
+// Permits reports whether a site whose level is u lets a crawler use its
+// content at level want: want is at most u. A line without a level
+// (UseUnset) limits nothing, as a signal it does not state.
+func (u ContentUse) Permits(want ContentUse) bool {
+	return u == UseUnset || want <= u
+}
+
 // SignalPair is one key=value pair of a Content-Signal line, as written.
 type SignalPair struct {
 	Key, Value string
@@ -449,16 +502,20 @@ type Signals struct {
 	Search  Signal // building a search index and showing results (links, short excerpts)
 	AIInput Signal // input to AI models at answer time (retrieval, grounding)
 	AITrain Signal // training or fine-tuning AI models
+	// Use is the line's use= level: UseUnset when it has none or gives
+	// a value that is no level.
+	Use ContentUse
 	// Pairs are every key=value pair of the line, as written, in order
-	// (keys lower-cased): other keys, such as "use", kept for display.
+	// (keys lower-cased), the three uses and use= among them.
 	Pairs []SignalPair
 }
 
 // ParseContentSignal reads the value of a Content-Signal line: pairs
 // key=value separated by commas, white space around each ignored, keys
-// compared without regard to case, values "yes" and "no" (any case). A pair
-// without '=' is kept with an empty value; for a key given twice, the last
-// value counts.
+// compared without regard to case, values "yes" and "no" (any case), and
+// for the key "use" the levels immediate, reference and full (any case). A
+// pair without '=' is kept with an empty value; for a key given twice, the
+// last value counts, even when it is no value the key takes.
 func ParseContentSignal(v string) Signals {
 	var s Signals
 	for part := range strings.SplitSeq(v, ",") {
@@ -482,6 +539,8 @@ func ParseContentSignal(v string) Signals {
 			s.AIInput = sig
 		case "ai-train":
 			s.AITrain = sig
+		case "use":
+			s.Use, _ = ParseContentUse(val)
 		}
 	}
 	return s

@@ -67,6 +67,7 @@ func (b *builder) line(ln *lexLine) {
 		b.cur = -1
 		return
 	}
+	c.extensions.classify(ln)
 	switch ln.field {
 	case FieldUserAgent:
 		b.agent(int32(ln.num), ln.start+ln.valOff, ln.value)
@@ -88,7 +89,7 @@ func (b *builder) line(ln *lexLine) {
 		g.last = int32(ln.num)
 	case FieldCleanParam, FieldHost:
 		c.ext.add(ln)
-	case FieldContentUsage, FieldContentSignal:
+	case FieldContentUsage, FieldContentSignal, FieldSignatureAgent, FieldMaxCrawlRate:
 		b.addAI(ln)
 	}
 }
@@ -186,7 +187,9 @@ func (c *compiled) countGroups(body string) *groupCounts {
 }
 
 // addAI records a Content-Usage or Content-Signal line of the current
-// group (a line outside any group is not kept: lint reports it).
+// group, or (with ExtWebBotAuth) a Signature-Agent or Max-Crawl-Rate
+// line: a line outside any group is not kept (lint reports it), nor one
+// without its colon (the grammars require it).
 func (b *builder) addAI(ln *lexLine) {
 	if b.cur < 0 || ln.flags&flagMissingColon != 0 {
 		return
@@ -198,7 +201,7 @@ func (b *builder) addAI(ln *lexLine) {
 	c.ai.lines = append(c.ai.lines, aiLine{
 		group: int32(b.cur), line: int32(ln.num),
 		off: uint32(ln.start + ln.valOff), n: uint32(len(ln.value)),
-		signal: ln.field == FieldContentSignal,
+		kind: aiKindOf(ln.field),
 	})
 	b.groups[b.cur].last = int32(ln.num)
 	if usageIsRule(c.dialect, ln) {

@@ -57,10 +57,11 @@ type compiled struct {
 	prepOnce sync.Once
 	rawAsked atomic.Int32 // the questions answered from the lines, and tried (see allowedRaw)
 
-	dialect Dialect
-	mode    reading
-	body    string
-	toks    []tokenEntry // the product tokens the file names
+	dialect    Dialect
+	mode       reading
+	extensions Extensions // the extensions read (ParseOptions.Extensions)
+	body       string
+	toks       []tokenEntry // the product tokens the file names
 
 	agents   []agentLine // every user-agent line; group g owns agents[g.alo:g.ahi]
 	tokLines []int32     // the lines naming each token, one token after another (see tokenEntry)
@@ -84,7 +85,10 @@ type compiled struct {
 	draft                *draftIndex
 	loose                *looseIndex
 
-	ai *aiLines // the groups' Content-Usage and Content-Signal lines; nil when none
+	// ai is the groups' Content-Usage and Content-Signal lines, and with
+	// ExtWebBotAuth their Signature-Agent and Max-Crawl-Rate lines; nil
+	// when none.
+	ai *aiLines
 }
 
 // group is one group (record) of the file. The parsed form of a file keeps

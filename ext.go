@@ -336,3 +336,226 @@ func (r *Robots) CleanURL(url string) string {
 	}
 	return out + frag
 }
+
+// Extensions are lines beyond the dialects' own that a file may be parsed
+// to read (ParseOptions.Extensions). Without them such lines are unknown
+// fields, as every dialect's crawlers read them; with them, they are read
+// into the group they stand in, in every dialect, and change no verdict.
+type Extensions uint8
+
+// The extensions.
+const (
+	// ExtWebBotAuth reads the Signature-Agent and Max-Crawl-Rate lines
+	// of the Web Bot Auth editors' draft (draft-meunier-signature-agent-
+	// rep, in github.com/thibmeu/http-message-signatures-directory, never
+	// published as an Internet-Draft): which signing agents a group is
+	// for, and at most how many requests they should make. No working
+	// group draft has adopted them: docs/protocol.md, "Signing agents",
+	// says how they are read.
+	ExtWebBotAuth Extensions = 1 << iota
+)
+
+// classify gives ln the field of an extension x reads, when the
+// dialect's reading found its key unknown.
+func (x Extensions) classify(ln *lexLine) {
+	if x == 0 || ln.field != FieldUnknown || ln.flags&flagDirective == 0 {
+		return
+	}
+	if x&ExtWebBotAuth != 0 {
+		switch {
+		case strings.EqualFold(ln.key, "signature-agent"):
+			ln.field = FieldSignatureAgent
+		case strings.EqualFold(ln.key, "max-crawl-rate"):
+			ln.field = FieldMaxCrawlRate
+		}
+	}
+}
+
+// aiKindOf is the kind of the group's line (aiLine, usage.go) a line of
+// field f is: the AI preference lines and the extensions' group lines are
+// kept in one list.
+func aiKindOf(f Field) aiKind {
+	switch f {
+	case FieldContentSignal:
+		return aiSignal
+	case FieldSignatureAgent:
+		return aiSigAgent
+	case FieldMaxCrawlRate:
+		return aiCrawlRate
+	}
+	return aiUsage
+}
+
+// SignatureAgent is a Signature-Agent line of a group (read with
+// ExtWebBotAuth): a signing agent the group is for.
+type SignatureAgent struct {
+	Line  int
+	Value string // the value as written
+	// Host is the agent's host name the line names, lower-cased; "" when
+	// the value is none (ParseSignatureAgentLine).
+	Host string
+}
+
+// Matches reports whether the line names the signing agent of a request
+// whose Signature-Agent value (a member's value: a quoted or bare https
+// URL, or a host) is agent: the agent's host is the line's host or a
+// name under it ("example.com" names "crawler.example.com", the draft's
+// "FQDN suffix"), without regard to case. A line that names no host
+// matches nothing.
+func (a SignatureAgent) Matches(agent string) bool {
+	if a.Host == "" {
+		return false
+	}
+	h := agentHost(agent)
+	return h == a.Host || strings.HasSuffix(h, "."+a.Host)
+}
+
+// agentHost is the host name of a request's Signature-Agent value,
+// lower-cased: quotes, scheme, port and path removed; "" when none.
+func agentHost(v string) string {
+	v = strings.TrimSpace(v)
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		v = v[1 : len(v)-1]
+	}
+	if i := strings.Index(v, "://"); i >= 0 {
+		v = v[i+3:]
+	}
+	if i := strings.IndexAny(v, "/?#"); i >= 0 {
+		v = v[:i]
+	}
+	if i := strings.LastIndexByte(v, ':'); i >= 0 {
+		v = v[:i]
+	}
+	return strings.ToLower(v)
+}
+
+// ParseSignatureAgentLine reads the value of a Signature-Agent line: a
+// host name (the draft's examples: "example.com"), or the https URL of
+// its grammar, quoted or not ("\"https://example.com\"", a path of "/"
+// allowed). A host is labels of letters, digits, '_' and '-' separated by
+// dots (at most 253 bytes, 63 a label); it is returned lower-cased. ok is
+// false for anything else: another scheme, a port, a path, a wildcard,
+// white space, an empty value.
+func ParseSignatureAgentLine(v string) (host string, ok bool) {
+	if len(v) >= 2 && v[0] == '"' && v[len(v)-1] == '"' {
+		v = v[1 : len(v)-1]
+	}
+	if rest, found := cutPrefixFold(v, "https://"); found {
+		v = strings.TrimSuffix(rest, "/")
+	}
+	if v == "" || len(v) > 253 {
+		return "", false
+	}
+	label := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '.':
+			if label == 0 {
+				return "", false
+			}
+			label = 0
+			continue
+		case isAlpha(c) || isDigit(c) || c == '_' || c == '-':
+		default:
+			return "", false
+		}
+		if label++; label > 63 {
+			return "", false
+		}
+	}
+	if label == 0 {
+		return "", false
+	}
+	return strings.ToLower(v), true
+}
+
+// cutPrefixFold is strings.CutPrefix ignoring ASCII case; prefix is lower
+// case.
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if hasPrefixFold(s, prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+// CrawlRate is a Max-Crawl-Rate line (read with ExtWebBotAuth): at most
+// Requests requests every Per. Line 0 means none.
+type CrawlRate struct {
+	Requests int
+	Per      time.Duration
+	Line     int
+}
+
+// ParseMaxCrawlRate reads the value of a Max-Crawl-Rate line as the
+// draft's grammar writes it: a number of requests (digits, at most nine),
+// then optionally "/" and a unit, s, m, h, d or w (any case), white space
+// allowed around "/"; without a unit, per second. ok is false for
+// anything else. The Line of the result is 0.
+func ParseMaxCrawlRate(v string) (CrawlRate, bool) {
+	n, unit, slash := strings.Cut(v, "/")
+	n, unit = strings.TrimRight(n, " \t"), strings.TrimLeft(unit, " \t")
+	if n == "" || len(n) > 9 {
+		return CrawlRate{}, false
+	}
+	reqs := 0
+	for i := 0; i < len(n); i++ {
+		if !isDigit(n[i]) {
+			return CrawlRate{}, false
+		}
+		reqs = reqs*10 + int(n[i]-'0')
+	}
+	per := time.Second
+	if slash {
+		if len(unit) != 1 {
+			return CrawlRate{}, false
+		}
+		switch unit[0] | 0x20 {
+		case 's':
+		case 'm':
+			per = time.Minute
+		case 'h':
+			per = time.Hour
+		case 'd':
+			per = 24 * time.Hour
+		case 'w':
+			per = 7 * 24 * time.Hour
+		default:
+			return CrawlRate{}, false
+		}
+	}
+	return CrawlRate{Requests: reqs, Per: per}, true
+}
+
+// signingAgents gathers the lines of groups (file order).
+func (c *compiled) signingAgents(groups []int) SigningAgents {
+	var s SigningAgents
+	if c.ai == nil {
+		return s
+	}
+	in := make(map[int32]bool, len(groups))
+	for _, g := range groups {
+		in[int32(g)] = true
+	}
+	for _, l := range c.ai.lines {
+		if !in[l.group] {
+			continue
+		}
+		v := c.body[l.off : l.off+l.n]
+		switch l.kind {
+		case aiSigAgent:
+			host, _ := ParseSignatureAgentLine(v)
+			s.Agents = append(s.Agents, SignatureAgent{Line: int(l.line), Value: v, Host: host})
+		case aiCrawlRate:
+			// The reading's lines are in file order: the first
+			// readable one counts.
+			if s.Rate.Line == 0 {
+				if cr, ok := ParseMaxCrawlRate(v); ok {
+					cr.Line = int(l.line)
+					s.Rate = cr
+				}
+			}
+		}
+	}
+	return s
+}

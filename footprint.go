@@ -307,7 +307,10 @@ func (c *compiled) aiBound() int64 {
 			group = l.group
 		}
 		v := c.body[l.off : l.off+l.n]
-		if l.signal {
+		if l.kind == aiSigAgent || l.kind == aiCrawlRate {
+			continue // kept as lines only: gathered when asked for
+		}
+		if l.kind == aiSignal {
 			if cur.signal {
 				continue // only the group's first is parsed
 			}

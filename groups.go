@@ -38,6 +38,11 @@ type Group struct {
 	// safe to read without a check.
 	RequestRate RequestRate
 	VisitTime   VisitTime
+	// SignatureAgents and MaxCrawlRate are the group's Signature-Agent
+	// lines and its first readable Max-Crawl-Rate line (Line 0: none),
+	// read only when the file was parsed with ExtWebBotAuth.
+	SignatureAgents []SignatureAgent
+	MaxCrawlRate    CrawlRate
 }
 
 // Groups returns the groups of the file as Google reads it, in file order.
@@ -77,6 +82,10 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 			if e.visitTime != nil {
 				og.VisitTime = *e.visitTime
 			}
+		}
+		if c.ai != nil {
+			s := c.signingAgents([]int{gi})
+			og.SignatureAgents, og.MaxCrawlRate = s.Agents, s.Rate
 		}
 		out = append(out, og)
 	}

@@ -13,41 +13,45 @@ type Field uint8
 // disallow and sitemap; the others are read by other crawlers (see [Dialect])
 // and reported by the line report.
 const (
-	FieldNone          Field = iota // no key: an empty, comment-only or unreadable line
-	FieldUserAgent                  // user-agent
-	FieldAllow                      // allow
-	FieldDisallow                   // disallow
-	FieldSitemap                    // sitemap
-	FieldCrawlDelay                 // crawl-delay (Bing, Yandex)
-	FieldRequestRate                // request-rate (some crawlers of the 2000s)
-	FieldVisitTime                  // visit-time (some crawlers of the 2000s)
-	FieldCleanParam                 // clean-param (Yandex)
-	FieldHost                       // host (Yandex, legacy)
-	FieldNoindex                    // noindex (never supported by Google in robots.txt)
-	FieldNofollow                   // nofollow (not a robots.txt field)
-	FieldNoarchive                  // noarchive (not a robots.txt field)
-	FieldUnknown                    // a key no crawler we know reads
-	FieldContentUsage               // content-usage (IETF AI preferences, draft-ietf-aipref-attach)
-	FieldContentSignal              // content-signal (Cloudflare's AI content signals)
+	FieldNone           Field = iota // no key: an empty, comment-only or unreadable line
+	FieldUserAgent                   // user-agent
+	FieldAllow                       // allow
+	FieldDisallow                    // disallow
+	FieldSitemap                     // sitemap
+	FieldCrawlDelay                  // crawl-delay (Bing, Yandex)
+	FieldRequestRate                 // request-rate (some crawlers of the 2000s)
+	FieldVisitTime                   // visit-time (some crawlers of the 2000s)
+	FieldCleanParam                  // clean-param (Yandex)
+	FieldHost                        // host (Yandex, legacy)
+	FieldNoindex                     // noindex (never supported by Google in robots.txt)
+	FieldNofollow                    // nofollow (not a robots.txt field)
+	FieldNoarchive                   // noarchive (not a robots.txt field)
+	FieldUnknown                     // a key no crawler we know reads
+	FieldContentUsage                // content-usage (IETF AI preferences, draft-ietf-aipref-attach)
+	FieldContentSignal               // content-signal (Cloudflare's AI content signals)
+	FieldSignatureAgent              // signature-agent (Web Bot Auth editors' draft; read only with ExtWebBotAuth)
+	FieldMaxCrawlRate                // max-crawl-rate (Web Bot Auth editors' draft; read only with ExtWebBotAuth)
 )
 
 var fieldNames = [...]string{
-	FieldNone:          "",
-	FieldUserAgent:     "user-agent",
-	FieldAllow:         "allow",
-	FieldDisallow:      "disallow",
-	FieldSitemap:       "sitemap",
-	FieldCrawlDelay:    "crawl-delay",
-	FieldRequestRate:   "request-rate",
-	FieldVisitTime:     "visit-time",
-	FieldCleanParam:    "clean-param",
-	FieldHost:          "host",
-	FieldNoindex:       "noindex",
-	FieldNofollow:      "nofollow",
-	FieldNoarchive:     "noarchive",
-	FieldUnknown:       "unknown",
-	FieldContentUsage:  "content-usage",
-	FieldContentSignal: "content-signal",
+	FieldNone:           "",
+	FieldUserAgent:      "user-agent",
+	FieldAllow:          "allow",
+	FieldDisallow:       "disallow",
+	FieldSitemap:        "sitemap",
+	FieldCrawlDelay:     "crawl-delay",
+	FieldRequestRate:    "request-rate",
+	FieldVisitTime:      "visit-time",
+	FieldCleanParam:     "clean-param",
+	FieldHost:           "host",
+	FieldNoindex:        "noindex",
+	FieldNofollow:       "nofollow",
+	FieldNoarchive:      "noarchive",
+	FieldUnknown:        "unknown",
+	FieldContentUsage:   "content-usage",
+	FieldContentSignal:  "content-signal",
+	FieldSignatureAgent: "signature-agent",
+	FieldMaxCrawlRate:   "max-crawl-rate",
 }
 
 // String returns the field's canonical lower-case name, "unknown" for an
@@ -67,7 +71,7 @@ type Line struct {
 	Text   string // the line as written, without its line ending
 	Key    string // the key as written, trimmed; "" when the line has no directive
 	Value  string // the value, trimmed, comment removed, not yet normalised
-	Field  Field  // what the key means (in the reading of the dialect asked for)
+	Field  Field  // what the key means (in the reading of the dialect asked for, with the file's Extensions)
 
 	HasDirective bool // the line has a key and a separator
 	Comment      bool // the line is only a comment
@@ -195,7 +199,9 @@ func (r *Robots) LinesFor(d Dialect) iter.Seq2[int, Line] {
 func (r *Robots) linesFor(mode reading) iter.Seq2[int, Line] {
 	return func(yield func(int, Line) bool) {
 		stop := false
+		x := r.google.extensions
 		lex(r.body, mode, func(ln *lexLine) {
+			x.classify(ln)
 			if !stop && !yield(ln.num-1, makeLine(r.body, ln)) {
 				stop = true
 			}
@@ -226,5 +232,6 @@ func (r *Robots) lineFor(mode reading, n int) (Line, bool) {
 	}
 	ln := classify(r.body[start:end], mode)
 	ln.num, ln.start, ln.end = n, start, end
+	r.google.extensions.classify(&ln)
 	return makeLine(r.body, &ln), true
 }

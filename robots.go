@@ -24,6 +24,10 @@ type ParseOptions struct {
 	// file as the oversized one it is. Zero, or a value not over
 	// len(body), means the body is whole.
 	Size int
+	// Extensions are the lines beyond the dialects' own that every
+	// reading of the file reads (ExtWebBotAuth); zero reads none, and
+	// such lines are unknown, as without options.
+	Extensions Extensions
 }
 
 // Robots is a parsed robots.txt file. It is immutable and safe for
@@ -107,9 +111,16 @@ func parse[T string | []byte](body T, opts *ParseOptions) *Robots {
 	case []byte:
 		r.body = string(b) // one copy (the runtime does not clear it first)
 	}
+	if opts != nil {
+		r.google.extensions = opts.Extensions
+	}
 	r.google.build(r.body, Google)
 	return r
 }
+
+// Extensions returns the extensions the file was parsed with
+// (ParseOptions.Extensions).
+func (r *Robots) Extensions() Extensions { return r.google.extensions }
 
 // Compile compiles the rules of every group now, for every question in the
 // google reading (and so bing and yandex), instead of on the first question
@@ -163,6 +174,7 @@ func (r *Robots) compiledFor(d Dialect) *compiled {
 func (r *Robots) lazyReading(once *sync.Once, c **compiled, d Dialect) *compiled {
 	once.Do(func() {
 		*c = new(compiled)
+		(*c).extensions = r.google.extensions
 		(*c).build(r.body, d)
 		r.fp.more.Add(roundAlloc(int64(unsafe.Sizeof(compiled{}))) + withRounding((*c).footprint()))
 	})

@@ -14,13 +14,24 @@ import (
 // dialect is, and matched the same way, through a rule set of its own; each
 // statement parsed once. Files without such lines keep one nil pointer.
 
-// aiLine is a Content-Usage or Content-Signal line of a group.
+// aiLine is a Content-Usage or Content-Signal line of a group, or a
+// Signature-Agent or Max-Crawl-Rate line (read with ExtWebBotAuth).
 type aiLine struct {
 	group  int32
 	line   int32
 	off, n uint32 // the value is body[off:off+n]
-	signal bool   // a Content-Signal line (else Content-Usage)
+	kind   aiKind
 }
+
+// aiKind is what an aiLine is.
+type aiKind uint8
+
+const (
+	aiUsage     aiKind = iota // Content-Usage
+	aiSignal                  // Content-Signal
+	aiSigAgent                // Signature-Agent
+	aiCrawlRate               // Max-Crawl-Rate
+)
 
 // aiLines are a reading's AI preference lines, and their table once built.
 type aiLines struct {
@@ -76,7 +87,7 @@ func (c *compiled) buildAI() *aiTable {
 	// Count first, so that every array is allocated once, to its size.
 	npath := make([]int32, len(c.groups))
 	for _, l := range c.ai.lines {
-		if l.signal {
+		if l.kind != aiUsage {
 			continue
 		}
 		if path, _ := splitUsage(c.body[l.off : l.off+l.n]); path != "" {
@@ -138,7 +149,10 @@ func (c *compiled) buildAI() *aiTable {
 		}
 		g := &t.groups[l.group]
 		v := c.body[l.off : l.off+l.n]
-		if l.signal {
+		if l.kind == aiSigAgent || l.kind == aiCrawlRate {
+			continue // see signingAgents
+		}
+		if l.kind == aiSignal {
 			if g.signals.Line == 0 {
 				g.signals = ParseContentSignal(v)
 				g.signals.Line = int(l.line)
@@ -182,8 +196,8 @@ type Usage struct {
 	Lines []int
 }
 
-// Get returns the preference for category key ("train-ai", "search", or
-// another label): PrefUnknown when no deciding rule names it.
+// Get returns the preference for category key ("train-ai", "ai-use",
+// "search", or another label): PrefUnknown when no deciding rule names it.
 func (u Usage) Get(key string) Preference {
 	for _, p := range u.Prefs {
 		if p.Key == key {
@@ -195,6 +209,9 @@ func (u Usage) Get(key string) Preference {
 
 // TrainAI returns the preference for AI model training.
 func (u Usage) TrainAI() Preference { return u.Get(UsageTrainAI) }
+
+// AIUse returns the preference for AI use (draft-ietf-aipref-vocab-08).
+func (u Usage) AIUse() Preference { return u.Get(UsageAIUse) }
 
 // Search returns the preference for search.
 func (u Usage) Search() Preference { return u.Get(UsageSearch) }

@@ -21,7 +21,7 @@ func refUsage(p *Decider, path string) Usage {
 	var best, any []hit
 	for _, gi := range p.base.Group.Groups {
 		for _, l := range c.ai.lines {
-			if int(l.group) != gi || l.signal {
+			if int(l.group) != gi || l.kind != aiUsage {
 				continue
 			}
 			v := c.body[l.off : l.off+l.n]

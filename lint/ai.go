@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
@@ -15,14 +16,16 @@ import (
 
 // legacyLabels are the usage category labels of earlier versions of
 // draft-ietf-aipref-vocab: what each meant, and what to write today.
+// "ai-use" is not among them: -02 had it (input to any trained model),
+// -03 to -07 did not, and -08 has it again (input to a generative AI
+// model), so it is a category of today's vocabulary.
 var legacyLabels = map[string]string{
 	"tdm":         `"tdm" (text and data mining, 2025 drafts) is no category today; to refuse AI training write train-ai=n`,
 	"ai":          `"ai" (AI training, May 2025 draft) is now train-ai: write train-ai=`,
 	"genai":       `"genai" (generative AI training, 2025 drafts) is part of train-ai today: write train-ai=`,
 	"train-genai": `"train-genai" (generative AI training, July to October 2025 drafts) is part of train-ai today: write train-ai=`,
-	"inference":   `"inference" (AI inference, June 2025 draft) is no category today`,
-	"ai-use":      `"ai-use" (AI inference, July 2025 draft) is no category today`,
-	"ai-output":   `"ai-output" (AI output, October 2025 draft) is no category today; search is the nearest`,
+	"inference":   `"inference" (AI inference, June 2025 draft) is no category today; ai-use (input to a generative AI model) is the nearest`,
+	"ai-output":   `"ai-output" (AI output, October 2025 draft) is no category today; ai-use (input to a generative AI model) or search is the nearest`,
 	"all":         `"all" (automated processing, July 2025 draft) is no category today`,
 	"bots":        `"bots" (automated processing, September 2025 draft) is no category today`,
 }
@@ -33,11 +36,18 @@ var legacyFields = map[string]string{
 	"disallowaitraining": "DisallowAITraining is no standard field: Google's reading takes any key that starts with \"disallow\" for Disallow, so this line blocks crawling for the group's crawlers; RFC 9309's and the drafts' readers skip it. To refuse AI training write Content-Usage: train-ai=n (or Content-Usage: /path/ train-ai=n)",
 	"allowaitraining":    "AllowAITraining is no standard field: Google's reading takes any key that starts with \"allow\" for Allow, so this line allows crawling for the group's crawlers; RFC 9309's and the drafts' readers skip it. To allow AI training write Content-Usage: train-ai=y",
 	"user-agent-purpose": "User-Agent-Purpose is no standard field: Google's reading takes any key that starts with \"user-agent\" for User-agent, so this line names a crawler and may start or join a group; the others skip it. Name crawlers with User-agent and state uses with Content-Usage",
-	"llm-policy":         "LLM-Policy is no standard field (it points to a policy page): crawlers skip it; state uses in robots.txt with Content-Usage (train-ai, search) or Content-Signal",
+	"llm-policy":         "LLM-Policy is no standard field (it points to a policy page): crawlers skip it; state uses in robots.txt with Content-Usage (train-ai, ai-use, search) or Content-Signal",
 }
 
-// signalKeys are the keys of a Content-Signal line.
+// signalKeys are the uses a Content-Signal line names, each yes or no;
+// its key "use" takes a level instead (signalUseKey).
 var signalKeys = []string{"search", "ai-input", "ai-train"}
+
+// signalUseKey is the key of a Content-Signal line's level of use.
+const signalUseKey = "use"
+
+// useLevels are the levels "use" takes, least permissive first.
+var useLevels = []string{robotstxt.UseImmediate.String(), robotstxt.UseReference.String(), robotstxt.UseFull.String()}
 
 // aiLine checks a Content-Usage or Content-Signal line; inGroup says a
 // user-agent line came before it.
@@ -78,10 +88,10 @@ func (l *linter) usageStatement(ln *robotstxt.Line) {
 			l.add(ln.Number, valueColumn(ln), "usage-legacy-label", hint, nil)
 			continue
 		}
-		known := p.Key == robotstxt.UsageTrainAI || p.Key == robotstxt.UsageSearch
-		if !known {
-			msg := fmt.Sprintf("%q is no usage category of the vocabulary (train-ai, search): crawlers ignore it", p.Key)
-			if s := suggest.Nearest(p.Key, []string{robotstxt.UsageTrainAI, robotstxt.UsageSearch}); s != "" {
+		cats := robotstxt.UsageCategories()
+		if !slices.Contains(cats, p.Key) {
+			msg := fmt.Sprintf("%q is no usage category of the vocabulary (%s): crawlers ignore it", p.Key, strings.Join(cats, ", "))
+			if s := suggest.Nearest(p.Key, cats); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			l.add(ln.Number, valueColumn(ln), "usage-unknown-label", msg, nil)
@@ -116,10 +126,11 @@ func (l *linter) signalPairs(ln *robotstxt.Line) {
 		return
 	}
 	for _, p := range s.Pairs {
-		known := false
-		for _, k := range signalKeys {
-			known = known || p.Key == k
+		if p.Key == signalUseKey {
+			l.signalUse(ln, p.Value)
+			continue
 		}
+		known := slices.Contains(signalKeys, p.Key)
 		switch {
 		case !known:
 			msg := fmt.Sprintf("%q is no Content-Signal use (search, ai-input, ai-train): crawlers ignore it", p.Key)
@@ -131,6 +142,19 @@ func (l *linter) signalPairs(ln *robotstxt.Line) {
 			l.add(ln.Number, valueColumn(ln), "signal-bad-pair", fmt.Sprintf("%s=%s: a Content-Signal value is yes or no, so this says nothing; write %s=yes or %s=no", p.Key, clip(p.Value, 20), p.Key, p.Key), nil)
 		}
 	}
+}
+
+// signalUse checks the level of a Content-Signal line's use= pair, v as
+// written.
+func (l *linter) signalUse(ln *robotstxt.Line, v string) {
+	if _, ok := robotstxt.ParseContentUse(v); ok {
+		return
+	}
+	msg := fmt.Sprintf("use=%s: the level of use is immediate, reference or full (least permissive first), so this limits nothing", clip(v, 20))
+	if near := suggest.Nearest(strings.ToLower(v), useLevels); near != "" && v != "" {
+		msg += fmt.Sprintf("; did you mean %q?", near)
+	}
+	l.add(ln.Number, valueColumn(ln), "signal-bad-use", msg, nil)
 }
 
 // aiGroups checks where the AI lines stand among the groups, as the core

@@ -31,6 +31,15 @@ func TestLintAI(t *testing.T) {
 		{"signals of two groups", "User-agent: *\nDisallow: /x\nContent-Signal: search=yes\n\nUser-agent: a\nDisallow: /y\nContent-Signal: ai-train=no\n", nil, ""},
 		{"bad signal pairs", "User-agent: *\nDisallow: /x\nContent-Signal: ai_train=no, search=maybe\n",
 			[]string{"signal-bad-pair:3", "signal-bad-pair:3"}, `did you mean "ai-train"?`},
+		{"Cloudflare's managed line", "User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n", nil, ""},
+		{"every use level", "User-agent: *\nDisallow: /x\nContent-Signal: use=immediate\n\nUser-agent: a\nDisallow: /x\nContent-Signal: use=Full\n", nil, ""},
+		{"a use level that is none", "User-agent: *\nDisallow: /x\nContent-Signal: search=yes, use=verbatim\n",
+			[]string{"signal-bad-use:3"}, "immediate, reference or full"},
+		{"a misspelt use level", "User-agent: *\nDisallow: /x\nContent-Signal: use=referense\n",
+			[]string{"signal-bad-use:3"}, `did you mean "reference"?`},
+		{"an empty use", "User-agent: *\nDisallow: /x\nContent-Signal: use=\n", []string{"signal-bad-use:3"}, "immediate, reference or full"},
+		{"ai-use is a category of vocab-08", "User-agent: *\nDisallow: /x\nContent-Usage: train-ai=n, ai-use=n, search=y\n", nil, ""},
+		{"a misspelt ai-use", "User-agent: *\nDisallow: /x\nContent-Usage: ai_use=n\n", []string{"usage-unknown-label:3"}, `did you mean "ai-use"?`},
 		{"DisallowAITraining", "User-agent: *\nDisallowAITraining: /\n", []string{"legacy-ai-field:2"}, "blocks crawling"},
 		{"LLM-Policy", "User-agent: *\nDisallow: /x\nLLM-Policy: https://example.com/ai.txt\n", []string{"legacy-ai-field:3"}, "Content-Usage"},
 		{"User-Agent-Purpose", "User-agent: *\nUser-Agent-Purpose: ai\nDisallow: /x\n", []string{"legacy-ai-field:2"}, "names a crawler"},
@@ -43,7 +52,7 @@ func TestLintAI(t *testing.T) {
 				switch fd.Code {
 				case "legacy-ai-field", "ai-line-outside-group", "usage-bad-statement", "usage-unknown-preference",
 					"usage-legacy-label", "usage-unknown-label", "usage-groups-differ", "signal-bad-pair", "signal-repeated",
-					"unknown-field", "accepted-typo":
+					"signal-bad-use", "unknown-field", "accepted-typo":
 					codes = append(codes, fd.Code+":"+itoa(fd.Line))
 					if first == "" {
 						first = fd.Message

@@ -47,6 +47,11 @@ type File struct {
 	// report is about DefaultDialects, the dialects crawlers use, and
 	// leaves them out.
 	Original bool
+	// Extensions are the lines beyond the dialects' own to read when
+	// Check parses Body (robotstxt.ExtWebBotAuth: Signature-Agent and
+	// Max-Crawl-Rate lines, then checked rather than called unknown). A
+	// Robots given is read with the extensions it was parsed with.
+	Extensions robotstxt.Extensions
 }
 
 // probeToken is a product token no file names: asking about it gives the
@@ -105,7 +110,7 @@ func CheckBounded(f *File, keep int) ([]Finding, []Tally) {
 func check(f *File, keep int) ([]Finding, []Tally) {
 	in := *f
 	if in.Robots == nil {
-		in.Robots = robotstxt.Parse(in.Body)
+		in.Robots = robotstxt.ParseWith(in.Body, &robotstxt.ParseOptions{Extensions: in.Extensions})
 	}
 	if in.Size == 0 {
 		in.Size = int64(len(in.Body))
@@ -445,6 +450,8 @@ func (l *linter) perLine() {
 			l.add(ln.Number, keyColumn(ln), "unsupported-field", fmt.Sprintf("no crawler reads %s in robots.txt (Google stopped in 2019): use a robots meta tag or the X-Robots-Tag header; to block crawling, use Disallow", ln.Field), allDialects)
 		case robotstxt.FieldContentUsage, robotstxt.FieldContentSignal:
 			l.aiLine(ln, seenAgent)
+		case robotstxt.FieldSignatureAgent, robotstxt.FieldMaxCrawlRate:
+			l.signingLine(ln, seenAgent)
 		case robotstxt.FieldSitemap:
 			if msg := checkSitemapURL(ln.Value); msg != "" {
 				l.add(ln.Number, valueColumn(ln), "bad-sitemap-url", msg, nil)

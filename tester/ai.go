@@ -153,13 +153,17 @@ type AIUsage struct {
 }
 
 // AISignals is a Content-Signal line: each use "yes", "no", or "" when
-// the line does not name it (or gives another value).
+// the line does not name it (or gives another value), and its level of
+// use.
 type AISignals struct {
 	Line    int    `json:"line"`
 	Search  string `json:"search"`
 	AIInput string `json:"ai-input"`
 	AITrain string `json:"ai-train"`
-	Text    string `json:"text"` // the line's value, as written
+	// Use is the line's use= level (immediate, reference or full), ""
+	// when it has none or gives another value.
+	Use  string `json:"use,omitempty"`
+	Text string `json:"text"` // the line's value, as written
 }
 
 // AIFinding is a contradiction in the file: what it says to crawlers by

@@ -193,7 +193,7 @@ func (w *aiRow) report(r *robotstxt.Robots, urls []string) AICrawler {
 	}
 	if w.d != nil && len(w.uses) > 0 {
 		if s := w.uses[0].Signals; s.Line != 0 {
-			out.Signals = &AISignals{Line: s.Line, Search: s.Search.String(), AIInput: s.AIInput.String(), AITrain: s.AITrain.String()}
+			out.Signals = &AISignals{Line: s.Line, Search: s.Search.String(), AIInput: s.AIInput.String(), AITrain: s.AITrain.String(), Use: s.Use.String()}
 			if l, ok := r.Line(s.Line); ok {
 				out.Signals.Text = l.Value
 			}

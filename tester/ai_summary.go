@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/internal/words"
 )
 
@@ -134,7 +135,8 @@ func AISummary(rep *AIReport) []AISummaryLine {
 
 // statedFor is what c reads for purpose, over the URLs it may fetch: the
 // Content-Usage and Content-Signal values that speak of it, as written
-// ("train-ai=n, ai-train=no"); "" when none; "varies by URL" when they
+// ("train-ai=n, ai-train=no"; for AI search and answers, ai-use and
+// ai-input); "" when none; "varies by URL" when they
 // differ from URL to URL.
 func statedFor(c *AICrawler, purpose string) string {
 	stated, first := "", true
@@ -148,6 +150,12 @@ func statedFor(c *AICrawler, purpose string) string {
 			case "ai-training":
 				if u.TrainAI == "y" || u.TrainAI == "n" {
 					parts = append(parts, "train-ai="+u.TrainAI)
+				}
+			case "ai-search":
+				// AI Use (draft-ietf-aipref-vocab-08): input to a
+				// generative AI model, as answers use it.
+				if v := u.Other[robotstxt.UsageAIUse]; v == "y" || v == "n" {
+					parts = append(parts, robotstxt.UsageAIUse+"="+v)
 				}
 			case "search":
 				if u.Search == "y" || u.Search == "n" {

@@ -77,3 +77,24 @@ func TestAISummary(t *testing.T) {
 		t.Errorf("two URLs: %+v", s)
 	}
 }
+
+// TestAISummaryAIUse: for AI search and answers, the summary names the
+// preference of draft-ietf-aipref-vocab-08's AI Use category beside the
+// Content-Signal ai-input value.
+func TestAISummaryAIUse(t *testing.T) {
+	body := "User-agent: *\nContent-Usage: ai-use=n\nContent-Signal: ai-input=no, use=reference\nAllow: /\n"
+	src := &Source{Name: "robots.txt", Body: []byte(body), Robots: robotstxt.Parse([]byte(body))}
+	rep, err := AI(src, &AIOptions{Crawlers: []string{"PerplexityBot"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rep.Summary {
+		if s.Purpose == "ai-search" {
+			if len(s.Preferences) != 1 || s.Preferences[0].Stated != "ai-use=n, ai-input=no" {
+				t.Errorf("AI search and answers: %+v", s)
+			}
+			return
+		}
+	}
+	t.Errorf("no AI search line in %+v", rep.Summary)
+}

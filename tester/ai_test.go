@@ -172,7 +172,7 @@ Allow: /a/b
 	if a := gpt.Answers[2]; a.Allowed || a.Line != 2 || a.Rule != "Disallow: /private/" || a.Usage != nil {
 		t.Errorf("GPTBot at /private/x: %+v", a)
 	}
-	if s := gpt.Signals; s == nil || s.Line != 5 || s.Search != "yes" || s.AITrain != "no" || s.AIInput != "" || s.Text != "search=yes, ai-train=no, use=x" {
+	if s := gpt.Signals; s == nil || s.Line != 5 || s.Search != "yes" || s.AITrain != "no" || s.AIInput != "" || s.Use != "" || s.Text != "search=yes, ai-train=no, use=x" {
 		t.Errorf("GPTBot's signals: %+v", s)
 	}
 	// Googlebot-Image falls back to Googlebot's group, which has no
@@ -198,6 +198,27 @@ type finding struct {
 	code, severity string
 	crawlers       []string
 	lines          []int
+}
+
+// TestAISignalUse: the use= level of Cloudflare's managed Content-Signal
+// line is in the report, and in its JSON only when the line has one.
+func TestAISignalUse(t *testing.T) {
+	body := "User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n\nUser-agent: GPTBot\nContent-Signal: ai-train=no\nDisallow: /\n"
+	rep := aiReport(t, body, &tester.AIOptions{Crawlers: []string{"GPTBot"}})
+	if s := rep.Others.Signals; s == nil || s.Use != "reference" || s.Search != "yes" || s.AITrain != "no" {
+		t.Errorf("the * row's signals: %+v", s)
+	}
+	if s := crawlerOf(t, rep, "GPTBot").Signals; s == nil || s.Use != "" {
+		t.Errorf("GPTBot's signals: %+v", s)
+	}
+	b, err := json.Marshal(rep.Others.Signals)
+	if err != nil || !strings.Contains(string(b), `"use":"reference"`) {
+		t.Errorf("JSON %s, %v", b, err)
+	}
+	b, _ = json.Marshal(crawlerOf(t, rep, "GPTBot").Signals)
+	if strings.Contains(string(b), `"use"`) {
+		t.Errorf("JSON of a line without use=: %s", b)
+	}
 }
 
 func TestAIFindings(t *testing.T) {

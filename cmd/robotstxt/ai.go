@@ -337,15 +337,23 @@ func aiUsageText(rep *tester.AIReport, a *tester.AIAnswer) string {
 	if len(u.Lines) == 0 {
 		return "usage: none"
 	}
+	// The vocabulary's categories in its order (ai-use, of -08, is among
+	// the report's others), then the other labels by name.
 	var parts []string
-	for _, k := range [][2]string{{"train-ai", u.TrainAI}, {"search", u.Search}} {
+	aiUse, ok := u.Other[robotstxt.UsageAIUse]
+	if !ok {
+		aiUse = "unknown"
+	}
+	for _, k := range [][2]string{{robotstxt.UsageTrainAI, u.TrainAI}, {robotstxt.UsageAIUse, aiUse}, {robotstxt.UsageSearch, u.Search}} {
 		if k[1] != "unknown" {
 			parts = append(parts, k[0]+"="+k[1])
 		}
 	}
 	keys := make([]string, 0, len(u.Other))
 	for k := range u.Other {
-		keys = append(keys, k)
+		if k != robotstxt.UsageAIUse {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	for _, k := range keys {

@@ -231,3 +231,23 @@ func TestREADMEExamples(t *testing.T) {
 		}
 	}
 }
+
+// TestAIVocab08AndUse: the text lists the preferences in the vocabulary's
+// order (train-ai, ai-use, search, then other labels), and shows the
+// Content-Signal line with its use= level.
+func TestAIVocab08AndUse(t *testing.T) {
+	body := "User-agent: *\nContent-Usage: zz=n, search=y, ai-use=n, train-ai=n\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n"
+	code, out, stderr := runCmd(t, body, "ai", "--crawler", "GPTBot", "-")
+	if code == 2 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"usage: train-ai=n, ai-use=n, search=y, zz=n (line 2)", "search=yes,ai-train=no,use=reference (line 3)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q\n%s", want, out)
+		}
+	}
+	_, out, _ = runCmd(t, body, "ai", "--json", "--crawler", "GPTBot", "-")
+	if !strings.Contains(out, `"use": "reference"`) {
+		t.Errorf("JSON lacks the use level\n%s", out)
+	}
+}

@@ -48,6 +48,10 @@ lines inside groups, a site closed by Disallow: /, encoding problems, the
   --original        also report what only the original dialect (the strict
                     1996 draft, which no crawler reads by) reads otherwise:
                     wildcards-in-original; left out by default
+  --webbotauth      read the Signature-Agent and Max-Crawl-Rate lines of the
+                    Web Bot Auth editors' draft (an extension no crawler is
+                    known to read yet) and check them, rather than report
+                    them as unknown fields
 
 Each finding is FILE:LINE:COLUMN: SEVERITY[CODE]: MESSAGE (dialects: ...),
 columns counted in bytes from 1, wrapped at 80 columns onto indented lines
@@ -78,6 +82,7 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	disable := fs.String("disable", "", "codes not to report")
 	allLines := fs.Bool("all", false, "text output: every finding")
 	original := fs.Bool("original", false, "report on the original dialect too")
+	webBotAuth := fs.Bool("webbotauth", false, "read Signature-Agent and Max-Crawl-Rate lines")
 	src := addSourceFlags(fs)
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -147,6 +152,11 @@ func runLint(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			complain(stderr, "lint", "%v", err)
 			status = 2
 			continue
+		}
+		if *webBotAuth && f.Robots != nil {
+			// Read again with the extension: its lines are then
+			// fields of their groups, and lint checks them.
+			f.Robots = robotstxt.ParseWith(f.Body, &robotstxt.ParseOptions{Size: int(f.Size), Extensions: robotstxt.ExtWebBotAuth})
 		}
 		opts := &tester.LintOptions{Disable: off, Original: *original}
 		if !*jsonOut && !*sarifOut && !*allLines {

@@ -230,3 +230,21 @@ func TestLintTextCountsPastKept(t *testing.T) {
 		t.Errorf("%d findings shown in full, want %d", got, shownPerCode)
 	}
 }
+
+// TestLintWebBotAuth: --webbotauth reads Signature-Agent and Max-Crawl-Rate
+// lines and checks them; without it they are unknown fields, as before.
+func TestLintWebBotAuth(t *testing.T) {
+	body := "User-agent: *\nSignature-Agent: example.com\nMax-Crawl-Rate: fast\nDisallow: /private\n"
+	code, out, _ := runCmd(t, body, "lint", "-")
+	if code != 0 || strings.Count(out, "[unknown-field]") != 2 {
+		t.Errorf("without --webbotauth: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCmd(t, body, "lint", "--webbotauth", "-")
+	if code != 0 || strings.Contains(out, "unknown-field") || !strings.Contains(out, ":3:17: warning[bad-max-crawl-rate]") {
+		t.Errorf("with --webbotauth: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCmd(t, body, "lint", "--webbotauth", "--json", "-")
+	if code != 0 || !strings.Contains(out, `"bad-max-crawl-rate"`) || strings.Contains(out, "unknown-field") {
+		t.Errorf("--webbotauth --json: exit %d\n%s", code, out)
+	}
+}
