@@ -208,4 +208,3 @@ func statusOf(a guard.Action) int {
 	}
 	return 0
 }
-

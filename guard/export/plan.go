@@ -85,6 +85,12 @@ type member struct {
 // build works out the plan of in for a target with limits lim.
 func build(in Input, def guard.Action, lim limits) *plan {
 	p := &plan{pathOnly: lim.pathOnly}
+	if lim.pathOnly {
+		p.warn(Warning{Name: WarnPathOnly, Rule: "path_regex",
+			Why: "the target matches the path without the query string: a request with a query may be decided differently"})
+		p.warn(Warning{Name: WarnDecodedPath, Rule: "path_regex",
+			Why: "the target matches the decoded path, the guard the path as sent: a request with %-escapes may be decided differently"})
+	}
 	r := robotstxt.Parse(in.Robots)
 	p.passes = passesOf(r, lim)
 
@@ -149,7 +155,9 @@ func build(in Input, def guard.Action, lim limits) *plan {
 		for _, g := range r.Groups() {
 			for _, a := range g.Agents {
 				lt := strings.ToLower(a.Token)
-				if a.Global || !robotstxt.ValidToken(a.Token) || known[lt] || seen[lt] {
+				// "Mozilla" is every browser's first product: never a
+				// crawler's claim.
+				if a.Global || !robotstxt.ValidToken(a.Token) || known[lt] || seen[lt] || lt == "mozilla" {
 					continue
 				}
 				seen[lt] = true

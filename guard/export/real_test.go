@@ -1,0 +1,271 @@
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt"
+)
+
+// freePort returns a free loopback port.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// ask sends one raw GET (the URI exactly as given) and returns the status.
+func ask(addr, ua, uri string) (int, error) {
+	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	if err != nil {
+		return 0, err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(3 * time.Second))
+	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: example.com\r\nUser-Agent: %s\r\nConnection: close\r\n\r\n", uri, ua)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
+}
+
+// waitUp waits until addr accepts connections.
+func waitUp(t *testing.T, addr string, cmd *exec.Cmd, logf string) {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		if c, err := net.DialTimeout("tcp", addr, 100*time.Millisecond); err == nil {
+			c.Close()
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	b, _ := os.ReadFile(logf)
+	t.Fatalf("%s did not start: %s", cmd.Path, b)
+}
+
+// TestRealTargets starts nginx, HAProxy and Caddy (where installed) on
+// a free loopback port, each with an export and a loopback upstream
+// that answers 200, and asks them a sample of the corpus's questions
+// over HTTP: 403 where the guard refuses, 200 where it lets through.
+// Anubis is not installed here: its export is checked by the
+// interpreter and the schema check of TestExportsAgree only.
+func TestRealTargets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	up := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) })}
+	ul, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go up.Serve(ul)
+	defer up.Close()
+	upstream := ul.Addr().String()
+
+	qs := loadQuestions(t)
+	// A sample: every 400th corpus question's file, and the conformance
+	// questions with sendable URIs, bounded.
+	byFile := map[string][]question{}
+	var files []string
+	for i, q := range qs {
+		if q.file == "" || i%400 != 0 {
+			continue
+		}
+		if _, ok := byFile[q.file]; !ok {
+			files = append(files, q.file)
+		}
+	}
+	for _, q := range qs {
+		if _, ok := byFile[q.file]; ok || contains(files, q.file) {
+			byFile[q.file] = append(byFile[q.file], q)
+		}
+	}
+	if len(files) > 40 {
+		files = files[:40]
+	}
+	for _, tg := range []Target{Nginx, HAProxy, Caddy} {
+		bin := string(tg)
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Logf("%s is not installed: skipped", bin)
+			continue
+		}
+		t.Run(bin, func(t *testing.T) {
+			asked, agree, warned, blocked := 0, 0, 0, 0
+			deadline := time.Now().Add(4 * time.Minute)
+			for _, f := range files {
+				if time.Now().After(deadline) {
+					break
+				}
+				group := byFile[f]
+				text, ws, err := CompileInput(tg, Input{Robots: group[0].body, NamedTokens: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ref := newReference(group[0].body, true)
+				ix := indexWarnings(tg, ws)
+				in, err := readExport(tg, text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				addr, stop := startTarget(t, tg, text, upstream)
+				for _, q := range group {
+					uri := requestURI(q.url)
+					if !robotstxt.ValidToken(q.ua) || !sendable(uri) {
+						continue
+					}
+					for _, ua := range userAgents(q.ua) {
+						want, refLine := ref.blocked(ua, uri)
+						_, expLine := in.verdictOf(ua, uri)
+						st, err := ask(addr, ua, uri)
+						if err != nil {
+							t.Errorf("%s %q: %v", f, uri, err)
+							continue
+						}
+						asked++
+						if want {
+							blocked++
+						}
+						got := st == 403
+						if st != 403 && st != 200 {
+							t.Errorf("%s: %q %q: status %d", f, ua, uri, st)
+							continue
+						}
+						if got == want {
+							agree++
+						} else if ix.covers(ref, ua, uri, refLine, expLine) != "" {
+							warned++
+						} else {
+							t.Errorf("%s: %s: UA %q %q: %d, the guard says blocked=%v (line %d)", bin, f, ua, uri, st, want, refLine)
+						}
+					}
+				}
+				stop()
+			}
+			t.Logf("%s: %d files, %d requests over HTTP (%d refused by the guard), %d agree, %d differ under a warning",
+				bin, len(files), asked, blocked, agree, warned)
+			if asked < 100 || blocked == 0 {
+				t.Errorf("%s: too few questions asked (%d, %d blocked)", bin, asked, blocked)
+			}
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// startTarget writes a configuration around export text and starts the
+// target; stop ends it.
+func startTarget(t *testing.T, tg Target, text []byte, upstream string) (addr string, stop func()) {
+	t.Helper()
+	dir := t.TempDir()
+	port := freePort(t)
+	addr = fmt.Sprintf("127.0.0.1:%d", port)
+	exp := filepath.Join(dir, "export.conf")
+	if err := os.WriteFile(exp, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logf := filepath.Join(dir, "log")
+	var cmd *exec.Cmd
+	switch tg {
+	case Nginx:
+		conf := fmt.Sprintf(`daemon off;
+master_process off;
+worker_processes 1;
+pid %[1]s/nginx.pid;
+error_log %[1]s/error.log;
+events { worker_connections 64; }
+http {
+    access_log off;
+    client_body_temp_path %[1]s;
+    proxy_temp_path %[1]s;
+    fastcgi_temp_path %[1]s;
+    uwsgi_temp_path %[1]s;
+    scgi_temp_path %[1]s;
+    include %[2]s;
+    server {
+        listen %[3]s;
+        if ($robotstxt_block = 403) { return 403; }
+        location / { proxy_pass http://%[4]s; }
+    }
+}
+`, dir, exp, addr, upstream)
+		cf := filepath.Join(dir, "nginx.conf")
+		os.WriteFile(cf, []byte(conf), 0o644)
+		cmd = exec.Command("nginx", "-p", dir, "-c", cf, "-e", filepath.Join(dir, "error.log"))
+	case HAProxy:
+		conf := fmt.Sprintf(`global
+    maxconn 100
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 5s
+    timeout server 5s
+frontend fe
+    bind %s
+%s
+    default_backend be
+backend be
+    server up %s
+`, addr, indent(string(text)), upstream)
+		cf := filepath.Join(dir, "haproxy.cfg")
+		os.WriteFile(cf, []byte(conf), 0o644)
+		cmd = exec.Command("haproxy", "-db", "-f", cf)
+	case Caddy:
+		conf := fmt.Sprintf(`{
+	admin off
+	auto_https off
+	persist_config off
+}
+%s
+http://%s {
+	import robotstxt_guard
+	reverse_proxy %s
+}
+`, string(text), addr, upstream)
+		cf := filepath.Join(dir, "Caddyfile")
+		os.WriteFile(cf, []byte(conf), 0o644)
+		cmd = exec.Command("caddy", "run", "--adapter", "caddyfile", "--config", cf)
+		cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
+	}
+	lf, _ := os.Create(logf)
+	cmd.Stdout, cmd.Stderr = lf, lf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	waitUp(t, addr, cmd, logf)
+	return addr, func() {
+		cmd.Process.Kill()
+		<-done
+		lf.Close()
+	}
+}
+
+func indent(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString("    " + l + "\n")
+	}
+	return b.String()
+}
