@@ -256,6 +256,7 @@ func (p *plan) rulesOf(r *robotstxt.Robots, d robotstxt.Decision, who string, li
 	var key strings.Builder
 	key.WriteString(dia.String())
 	out := make([]prule, 0, len(rs))
+	seen := map[string]bool{}
 	for _, x := range rs {
 		kind := "disallow"
 		if x.Allow {
@@ -266,9 +267,12 @@ func (p *plan) rulesOf(r *robotstxt.Robots, d robotstxt.Decision, who string, li
 			text = kind + ": " + x.Pattern + " (implied by " + x.Value + ")"
 		}
 		re, ok := p.ruleRE(x.Pattern, x.Allow, x.Line, text, dia, lim)
-		if !ok {
+		if !ok || seen[re] {
+			// A second rule of one expression never decides: the
+			// first does (Caddy refuses a map's input twice).
 			continue
 		}
+		seen[re] = true
 		out = append(out, prule{line: x.Line, allow: x.Allow, text: text, re: re})
 		fmt.Fprintf(&key, "\x00%d %t %s", x.Line, x.Allow, re)
 	}

@@ -77,25 +77,32 @@ func TestRealTargets(t *testing.T) {
 	upstream := ul.Addr().String()
 
 	qs := loadQuestions(t)
-	// A sample: every 400th corpus question's file, and the conformance
-	// questions with sendable URIs, bounded.
+	// A sample: Google's conformance questions (one file each), and the
+	// files of every 400th corpus question, at most 40 of them.
 	byFile := map[string][]question{}
 	var files []string
 	for i, q := range qs {
-		if q.file == "" || i%400 != 0 {
+		k := q.file
+		if k == "" {
+			k = "inline:" + string(q.body)
+		} else if i%400 != 0 || len(files) >= 40+countInline(files) {
+			if _, ok := byFile[k]; !ok {
+				continue
+			}
+		}
+		if _, ok := byFile[k]; !ok {
+			files = append(files, k)
+		}
+		byFile[k] = append(byFile[k], q)
+	}
+	// The rest of the chosen corpus files' questions.
+	for _, q := range qs {
+		if q.file == "" {
 			continue
 		}
-		if _, ok := byFile[q.file]; !ok {
-			files = append(files, q.file)
-		}
-	}
-	for _, q := range qs {
-		if _, ok := byFile[q.file]; ok || contains(files, q.file) {
+		if g, ok := byFile[q.file]; ok && !containsQ(g, q) {
 			byFile[q.file] = append(byFile[q.file], q)
 		}
-	}
-	if len(files) > 40 {
-		files = files[:40]
 	}
 	for _, tg := range []Target{Nginx, HAProxy, Caddy} {
 		bin := string(tg)
@@ -124,7 +131,10 @@ func TestRealTargets(t *testing.T) {
 				addr, stop := startTarget(t, tg, text, upstream)
 				for _, q := range group {
 					uri := requestURI(q.url)
-					if !robotstxt.ValidToken(q.ua) || !sendable(uri) {
+					// URIs over 4 KiB pass the servers' request
+					// limits (nginx answers 414 over 8 KiB, HAProxy
+					// 400 over its buffer): the interpreter asks them.
+					if !robotstxt.ValidToken(q.ua) || !sendable(uri) || len(uri) > 4096 {
 						continue
 					}
 					for _, ua := range userAgents(q.ua) {
@@ -132,7 +142,7 @@ func TestRealTargets(t *testing.T) {
 						_, expLine := in.verdictOf(ua, uri)
 						st, err := ask(addr, ua, uri)
 						if err != nil {
-							t.Errorf("%s %q: %v", f, uri, err)
+							t.Errorf("%s %q: %v", clip(f, 40), uri, err)
 							continue
 						}
 						asked++
@@ -141,7 +151,7 @@ func TestRealTargets(t *testing.T) {
 						}
 						got := st == 403
 						if st != 403 && st != 200 {
-							t.Errorf("%s: %q %q: status %d", f, ua, uri, st)
+							t.Errorf("%s: %q %q: status %d", clip(f, 40), ua, uri, st)
 							continue
 						}
 						if got == want {
@@ -149,13 +159,13 @@ func TestRealTargets(t *testing.T) {
 						} else if ix.covers(ref, ua, uri, refLine, expLine) != "" {
 							warned++
 						} else {
-							t.Errorf("%s: %s: UA %q %q: %d, the guard says blocked=%v (line %d)", bin, f, ua, uri, st, want, refLine)
+							t.Errorf("%s: %s: UA %q %q: %d, the guard says blocked=%v (line %d)", bin, clip(f, 40), ua, uri, st, want, refLine)
 						}
 					}
 				}
 				stop()
 			}
-			t.Logf("%s: %d files, %d requests over HTTP (%d refused by the guard), %d agree, %d differ under a warning",
+			t.Logf("%s: %d robots.txt, %d requests over HTTP (%d refused by the guard), %d agree, %d differ under a warning",
 				bin, len(files), asked, blocked, agree, warned)
 			if asked < 100 || blocked == 0 {
 				t.Errorf("%s: too few questions asked (%d, %d blocked)", bin, asked, blocked)
@@ -164,9 +174,19 @@ func TestRealTargets(t *testing.T) {
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
+func countInline(files []string) int {
+	n := 0
+	for _, f := range files {
+		if strings.HasPrefix(f, "inline:") {
+			n++
+		}
+	}
+	return n
+}
+
+func containsQ(g []question, q question) bool {
+	for _, x := range g {
+		if x.ua == q.ua && x.url == q.url {
 			return true
 		}
 	}
@@ -234,14 +254,14 @@ backend be
 		conf := fmt.Sprintf(`{
 	admin off
 	auto_https off
-	persist_config off
 }
 %s
-http://%s {
+http://:%d {
+	bind 127.0.0.1
 	import robotstxt_guard
 	reverse_proxy %s
 }
-`, string(text), addr, upstream)
+`, string(text), port, upstream)
 		cf := filepath.Join(dir, "Caddyfile")
 		os.WriteFile(cf, []byte(conf), 0o644)
 		cmd = exec.Command("caddy", "run", "--adapter", "caddyfile", "--config", cf)
