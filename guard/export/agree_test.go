@@ -158,7 +158,7 @@ type tally struct {
 // disagreement on a question no warning covers.
 func TestExportsAgree(t *testing.T) {
 	// Every conformance question, and the corpus's golden questions of
-	// one file in step (ROBOTSTXT_EXPORT_STEP, 8 by default, 1 for all;
+	// one file in step (ROBOTSTXT_EXPORT_STEP, 20 by default, 1 for all;
 	// 60 with -short).
 	qs := sample(loadQuestions(t), stepOf(t))
 	byBody := map[string][]question{}
@@ -267,7 +267,7 @@ func stepOf(t *testing.T) int {
 	if testing.Short() {
 		return 60
 	}
-	return 8
+	return 20
 }
 
 // sample keeps the inline questions and those of every step-th corpus

@@ -288,7 +288,7 @@ func checkAnubisSchema(text []byte) error {
 			return fmt.Errorf("anubis: bot %q: unknown action %q", b.name, b.action)
 		}
 		for _, re := range []string{b.path, b.ua} {
-			if _, err := regexp.Compile(re); err != nil {
+			if _, err := mustRE(re); err != nil {
 				return fmt.Errorf("anubis: bot %q: %v", b.name, err)
 			}
 		}
