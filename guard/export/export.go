@@ -162,6 +162,9 @@ func CompileInput(t Target, in Input) ([]byte, []Warning, error) {
 	}
 	p := build(in, def, limitsOf(t))
 	p.retryAfter = in.RetryAfter
+	if in.Policy != nil {
+		p.price = in.Policy.Price
+	}
 	if p.retryAfter <= 0 {
 		p.retryAfter = 60
 	}

@@ -44,6 +44,7 @@ type plan struct {
 	// User-Agent, in the order they are tried.
 	agents     []agentRE
 	retryAfter int
+	price      string // the crawler-price header of a 402 ("USD 0.01")
 	pathOnly   bool
 }
 

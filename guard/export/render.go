@@ -77,7 +77,7 @@ func renderNginx(p *plan) []byte {
 	how := []string{"Include this file in the http {} context, then in each server {}",
 		"(or location) it guards:"}
 	for _, a := range statuses(p) {
-		how = append(how, "    "+nginxIf(a, p.retryAfter))
+		how = append(how, "    "+nginxIf(a, p))
 	}
 	header(&b, p, "#", "nginx", how)
 	b.WriteString("\nmap $http_user_agent $robotstxt_agent {\n    default \"\";\n")
@@ -101,11 +101,16 @@ func renderNginx(p *plan) []byte {
 }
 
 // nginxIf is the server-context statement that answers for action a.
-func nginxIf(a guard.Action, retry int) string {
+func nginxIf(a guard.Action, p *plan) string {
 	v := a.String()
 	switch a {
 	case guard.Action429:
-		return fmt.Sprintf("if ($robotstxt_block = %s) { add_header Retry-After %d always; return 429; }", v, retry)
+		return fmt.Sprintf("if ($robotstxt_block = %s) { add_header Retry-After %d always; return 429; }", v, p.retryAfter)
+	case guard.Action402:
+		if p.price != "" {
+			return fmt.Sprintf("if ($robotstxt_block = %s) { add_header crawler-price \"%s\" always; return 402; }", v, p.price)
+		}
+		return fmt.Sprintf("if ($robotstxt_block = %s) { return 402; }", v)
 	default:
 		return fmt.Sprintf("if ($robotstxt_block = %s) { return %d; }", v, statusOf(a))
 	}
@@ -157,6 +162,12 @@ func renderHAProxy(p *plan) []byte {
 			fmt.Fprintf(&b, "# needs 'timeout tarpit' in the defaults or the frontend\nhttp-request tarpit deny_status 403 %s\n", cond)
 		case guard.Action429:
 			fmt.Fprintf(&b, "http-request return status 429 hdr Retry-After %d %s\n", p.retryAfter, cond)
+		case guard.Action402:
+			if p.price != "" {
+				fmt.Fprintf(&b, "http-request return status 402 hdr crawler-price \"%s\" %s\n", p.price, cond)
+			} else {
+				fmt.Fprintf(&b, "http-request return status 402 %s\n", cond)
+			}
 		default:
 			fmt.Fprintf(&b, "http-request return status %d %s\n", statusOf(a), cond)
 		}
@@ -198,6 +209,9 @@ func renderCaddy(p *plan) []byte {
 		fmt.Fprintf(&b, "\t%s vars {robotstxt_block} %s\n", name, a.String())
 		if a == guard.Action429 {
 			fmt.Fprintf(&b, "\theader %s Retry-After %d\n", name, p.retryAfter)
+		}
+		if a == guard.Action402 && p.price != "" {
+			fmt.Fprintf(&b, "\theader %s crawler-price \"%s\"\n", name, p.price)
 		}
 		fmt.Fprintf(&b, "\trespond %s %d\n", name, statusOf(a))
 	}
@@ -250,7 +264,8 @@ func renderAnubis(p *plan) []byte {
 	}
 	if statusOf(p.anyAction()) != 0 {
 		p.warnOnce(Warning{Name: WarnStatus, Rule: "status_codes.DENY",
-			Why: "Anubis answers DENY with its status_codes.DENY (200 unless set); set it to the policy's status"})
+			Why: "Anubis answers DENY with its status_codes.DENY (200 unless set), one status for every rule, " +
+				"without Retry-After or crawler-price: set it to the policy's status"})
 	}
 	return []byte(b.String())
 }
