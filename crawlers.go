@@ -66,6 +66,22 @@ type Crawler struct {
 	// the day (YYYY-MM-DD) they were last compared with it.
 	Source  string
 	Checked string
+
+	// Behaviours are the behaviour classes an edge operator places it in
+	// (Cloudflare's 2026 taxonomy: search, agent, training, ...); empty
+	// when unclassified, and BehaviourNote then says why. Access says
+	// whether its operator runs it for itself (AccessDirect) or on behalf
+	// of many customers or end users who each start what it fetches
+	// (AccessIntermediary).
+	Behaviours Behaviour
+	Access     Access
+	// BehaviourSource is where Behaviours and Access come from (a URL:
+	// Cloudflare's classification when Cloudflare names the crawler, else
+	// the operator's page the Purposes come from, read through
+	// Purpose.Behaviours); BehaviourNote says how they were decided, or
+	// why the crawler is unclassified. They were compared on Checked.
+	BehaviourSource string
+	BehaviourNote   string
 }
 
 // Query returns the question "may this crawler fetch url?", in its own
@@ -117,6 +133,22 @@ func CrawlersByPurpose(p Purpose) []Crawler {
 	var out []Crawler
 	for i := range crawlers {
 		if crawlers[i].Purposes.Any(p) {
+			out = append(out, crawlers[i])
+		}
+	}
+	return out
+}
+
+// CrawlersByBehaviour returns the known crawlers that show at least one of
+// the behaviours in b, in the table's order; every crawler for the empty
+// set.
+func CrawlersByBehaviour(b Behaviour) []Crawler {
+	if b == 0 {
+		return Crawlers()
+	}
+	var out []Crawler
+	for i := range crawlers {
+		if crawlers[i].Behaviours.Any(b) {
 			out = append(out, crawlers[i])
 		}
 	}

@@ -1,5 +1,7 @@
 package robotstxt
 
+import "strings"
+
 // The catalogue of known crawlers, as data: one entry a crawler, each with
 // the source of its facts and the day they were compared with it
 // (docs/crawlers.md describes the sources and lists the table). The table
@@ -77,6 +79,140 @@ const (
 	noteGoogleGlobal = "obeys groups naming it; ignores the '*' group"
 	noteReported     = "a third party's report (ai.robots.txt); the operator says nothing"
 )
+
+// Cloudflare's pages the behaviour classes come from. Its AI Crawl Control
+// bot reference gives each major AI crawler one category (AI Crawler, AI
+// Search, AI Assistant, Search Engine); its bot catalogue says which search
+// engines' crawlers also collect for AI training; its page on verified
+// bots (July 2026) says that AI Search is now Search and defines Direct
+// and Intermediary. docs/crawlers.md, Behaviours, maps the categories to
+// the classes.
+const (
+	cfBotReference = "https://developers.cloudflare.com/ai-crawl-control/reference/bots/"
+	cfBotCatalog   = "https://developers.cloudflare.com/ai-crawl-control/reference/bot-catalog/"
+	cfVerifiedBots = "https://developers.cloudflare.com/bots/concepts/bot/verified-bots/"
+)
+
+// Notes shared by several behaviour facts.
+const (
+	bnCFTraining  = "Cloudflare: AI Crawler (training)"
+	bnCFSearch    = "Cloudflare: AI Search, now Search"
+	bnCFAssistant = "Cloudflare: AI Assistant (agent)"
+	bnCFSearchAI  = "Cloudflare: a search engine's crawler that also collects for AI training; the strictest class applies"
+	bnGoogleFam   = "as Googlebot, whose token it falls back to: Cloudflare classes Googlebot search and training, and Google-Extended governs the AI use of what any of them fetches"
+	bnCustomers   = "crawls the sites its customers name, for their AI tools: one operator, many customers starting its crawls"
+	bnPlatform    = "a scraping or browsing service its customers drive: each fetch is a customer's"
+	bnLocalAgent  = "software its users run, on their machines or accounts: every user sends requests presenting as it"
+	bnUndoc       = "unclassified: no source says what it fetches for"
+)
+
+// behaviourFact is what the table says of a crawler's behaviour beyond
+// what its purposes give (Purpose.Behaviours): classes Cloudflare names, an
+// access other than direct, or the reason it is left unclassified.
+type behaviourFact struct {
+	b      Behaviour // the classes; 0: as its purposes map
+	access Access    // 0: direct when the operator is known
+	src    string    // where b or access come from; "": the entry's Source
+	note   string    // how b and access were decided, or "unclassified: why"
+}
+
+// behaviourFacts are the entries whose behaviour classes or access are not
+// simply those of their purposes, by catalogue name; completeCrawlers
+// applies them, and TestCatalogueBehaviours checks every name is an entry.
+var behaviourFacts = map[string]behaviourFact{
+	// Cloudflare's bot reference and catalogue name these.
+	"GPTBot":               {b: BehaviourTraining, src: cfBotReference, note: bnCFTraining},
+	"ChatGPT-User":         {b: BehaviourAgent, src: cfBotReference, note: bnCFAssistant},
+	"OAI-SearchBot":        {b: BehaviourSearch, src: cfBotReference, note: bnCFSearch},
+	"ClaudeBot":            {b: BehaviourTraining, src: cfBotReference, note: bnCFTraining},
+	"Claude-SearchBot":     {b: BehaviourSearch, src: cfBotReference, note: bnCFSearch},
+	"Claude-User":          {b: BehaviourAgent, src: cfBotReference, note: bnCFAssistant},
+	"PerplexityBot":        {b: BehaviourSearch, src: cfBotReference, note: bnCFSearch},
+	"Perplexity-User":      {b: BehaviourAgent, src: cfBotReference, note: bnCFAssistant},
+	"Googlebot":            {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: bnCFSearchAI},
+	"Googlebot-Image":      {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: bnGoogleFam},
+	"Googlebot-News":       {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: bnGoogleFam},
+	"Googlebot-Video":      {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: bnGoogleFam},
+	"Bingbot":              {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: bnCFSearchAI},
+	"msnbot":               {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: "as Bingbot, whose legacy token it is"},
+	"Applebot":             {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: "Cloudflare: AI Search, and its catalogue says Apple may train on what it fetches; the strictest class applies"},
+	"Amazonbot":            {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: "Cloudflare: AI Crawler; Amazon's page also names Alexa answers (search)"},
+	"Bytespider":           {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: "Cloudflare: AI Crawler; its catalogue names ByteDance's search too"},
+	"CCBot":                {b: BehaviourTraining, src: cfBotReference, note: "Cloudflare: AI Crawler; its crawl is an open archive others train on"},
+	"Meta-ExternalAgent":   {b: BehaviourTraining, src: cfBotReference, note: bnCFTraining},
+	"Meta-ExternalFetcher": {b: BehaviourAgent, src: cfBotReference, note: bnCFAssistant},
+	"FacebookBot":          {b: BehaviourTraining, src: cfBotReference, note: bnCFTraining},
+	"DuckAssistBot":        {b: BehaviourAgent, src: cfBotReference, note: "Cloudflare: AI Assistant: it fetches in real time for the answer a search asks"},
+	"MistralAI-User":       {b: BehaviourAgent, src: cfBotReference, note: bnCFAssistant},
+	"Google-CloudVertexBot": {b: BehaviourSearch | BehaviourTraining, access: AccessIntermediary, src: cfBotReference,
+		note: "Cloudflare: AI Crawler; Google: crawls for the Vertex AI agents site owners build (search); " + bnCustomers},
+	"Timpibot":        {b: BehaviourSearch | BehaviourTraining, src: cfBotCatalog, note: "Cloudflare's catalogue: an independent search engine; ai.robots.txt: AI training; the strictest class applies"},
+	"archive.org_bot": {src: cfBotCatalog, note: "Cloudflare: Archiver, a class its 2026 taxonomy folds into data collection"},
+	"ia_archiver":     {note: "an archive: data collection, as archive.org_bot"},
+
+	// Purposes "other", "token-only" and none: classed one by one.
+	"GoogleOther":            {b: BehaviourDataCollection, note: "Google: one-off crawls for research and development"},
+	"GoogleOther-Image":      {b: BehaviourDataCollection, note: "Google: one-off crawls for research and development"},
+	"GoogleOther-Video":      {b: BehaviourDataCollection, note: "Google: one-off crawls for research and development"},
+	"APIs-Google":            {b: BehaviourMonitoring, note: "delivers push notifications: Cloudflare's webhooks and operations"},
+	"YandexMobileBot":        {b: BehaviourSEO, note: "checks pages for mobile-friendliness: a site audit"},
+	"YandexMetrika":          {b: BehaviourMonitoring, note: "Yandex Metrica's analytics"},
+	"YandexAccessibilityBot": {b: BehaviourSEO, note: "checks page availability for Yandex Webmaster: Cloudflare puts site audits and accessibility under SEO"},
+	"YandexImageResizer":     {note: "unclassified: resizes images for Yandex's mobile services; no class fits"},
+	"YandexTracker":          {note: "unclassified: Yandex's page names the robot and no more"},
+	"Baiduspider-favo":       {note: "unclassified: fetches for Baidu's bookmark service; no class fits"},
+	"AgentTimes":             {b: BehaviourFeedFetching, note: "reads RSS feeds for its AI news"},
+	"EchoboxBot":             {b: BehaviourLinkPreview, access: AccessIntermediary, note: "reads its customers' articles to post them on social platforms: nearest class Social/Link Preview; " + bnPlatform},
+	"LCC":                    {b: BehaviourDataCollection, note: "data scraping"},
+	"QuillBot":               {note: "unclassified: its AI writing and detection tools say nothing of what they fetch"},
+	"Scrapy":                 {b: BehaviourDataCollection, access: AccessIntermediary, note: "a framework anyone runs under its default name"},
+	"Thinkbot":               {b: BehaviourDataCollection, note: "collects pages for studies of AI use"},
+	"wpbot":                  {b: BehaviourSearch, access: AccessIntermediary, note: "reads its customers' WordPress sites so their chatbot answers from them; " + bnCustomers},
+	"YaK":                    {b: BehaviourDataCollection, note: "consumer intelligence: analytics"},
+	"ISSCyberRiskCrawler":    {b: BehaviourSecurityTesting | BehaviourTraining, note: "rates companies' cyber risk from their sites (security testing), with machine learning (ai.robots.txt: training)"},
+	"Aranet-SearchBot":       {note: bnUndoc},
+	"Crawl4AI":               {access: AccessIntermediary, note: "unclassified: an open-source crawler anyone runs, for purposes its users choose"},
+	"iAskBot":                {note: bnUndoc},
+	"KunatoCrawler":          {note: bnUndoc},
+	"Reflectionbot":          {note: bnUndoc},
+	"WRTNBot":                {note: bnUndoc},
+
+	// Transact: it buys for a person.
+	"AmazonBuyForMe": {b: BehaviourAgent | BehaviourTransact, note: "buys on brands' sites for Amazon's shoppers: agent and transact"},
+
+	// Intermediaries: one operator, many customers or users starting what
+	// it fetches (Cloudflare's page on verified bots).
+	"Lightpanda":                 {access: AccessIntermediary, src: cfVerifiedBots, note: "an open-source headless browser anyone runs"},
+	"opencode":                   {access: AccessIntermediary, src: cfVerifiedBots, note: bnLocalAgent},
+	"Claude-Code":                {access: AccessIntermediary, src: cfVerifiedBots, note: bnLocalAgent},
+	"Google-Gemini-CLI":          {access: AccessIntermediary, src: cfVerifiedBots, note: bnLocalAgent},
+	"Cursor":                     {access: AccessIntermediary, src: cfVerifiedBots, note: bnLocalAgent},
+	"Trae":                       {access: AccessIntermediary, src: cfVerifiedBots, note: bnLocalAgent},
+	"img2dataset":                {access: AccessIntermediary, src: cfVerifiedBots, note: "an open-source downloader anyone runs"},
+	"NovaAct":                    {access: AccessIntermediary, src: cfVerifiedBots, note: "agents Amazon's developers build and run with its SDK"},
+	"TwinAgent":                  {access: AccessIntermediary, src: cfVerifiedBots, note: bnPlatform},
+	"GoogleAgent-URLContext":     {access: AccessIntermediary, src: cfVerifiedBots, note: "fetches the URLs each Gemini API caller names"},
+	"Google-Firebase":            {access: AccessIntermediary, src: cfVerifiedBots, note: "fetches for the AI apps developers build on Firebase"},
+	"bedrockbot":                 {access: AccessIntermediary, src: cfVerifiedBots, note: bnCustomers},
+	"amazon-kendra":              {access: AccessIntermediary, src: cfVerifiedBots, note: bnCustomers},
+	"amazon-QBusiness":           {access: AccessIntermediary, src: cfVerifiedBots, note: bnCustomers},
+	"Cloudflare-AutoRAG":         {access: AccessIntermediary, src: cfVerifiedBots, note: bnCustomers},
+	"atlassian-bot":              {access: AccessIntermediary, src: cfVerifiedBots, note: bnCustomers},
+	"KlaviyoAIBot":               {access: AccessIntermediary, src: cfVerifiedBots, note: bnCustomers},
+	"Anomura":                    {access: AccessIntermediary, src: cfVerifiedBots, note: bnCustomers},
+	"AddSearchBot":               {access: AccessIntermediary, src: cfVerifiedBots, note: bnCustomers},
+	"QualifiedBot":               {access: AccessIntermediary, src: cfVerifiedBots, note: bnCustomers},
+	"bigsur.ai":                  {access: AccessIntermediary, src: cfVerifiedBots, note: bnCustomers},
+	"Diffbot":                    {access: AccessIntermediary, src: cfVerifiedBots, note: bnPlatform},
+	"FirecrawlAgent":             {access: AccessIntermediary, src: cfVerifiedBots, note: bnPlatform},
+	"ApifyBot":                   {access: AccessIntermediary, src: cfVerifiedBots, note: bnPlatform},
+	"ApifyWebsiteContentCrawler": {access: AccessIntermediary, src: cfVerifiedBots, note: bnPlatform},
+	"Brightbot":                  {access: AccessIntermediary, src: cfVerifiedBots, note: bnPlatform},
+	"CragCrawler":                {access: AccessIntermediary, src: cfVerifiedBots, note: bnPlatform},
+	"Crawlspace":                 {access: AccessIntermediary, src: cfVerifiedBots, note: bnPlatform},
+	"Mozilla-Tabstack":           {access: AccessIntermediary, src: cfVerifiedBots, note: bnPlatform},
+	"Shap-User":                  {access: AccessIntermediary, src: cfVerifiedBots, note: "fetches for the users of Parallel's APIs"},
+}
 
 // crawlers is the table of known crawlers, in the order the commands list
 // them: the major search engines' crawlers first, then other search and
@@ -550,12 +686,44 @@ func completeCrawlers(table []Crawler) []Crawler {
 			// Baidu's never read it (docs/protocol.md, Crawl-delay).
 			c.IgnoresCrawlDelay = true
 		}
+		completeBehaviour(c)
 		c.Fallbacks = clipNames(c.Fallbacks)
 		c.Aliases = clipNames(c.Aliases)
 		c.IPRanges = clipNames(c.IPRanges)
 		c.ReverseDNS = clipNames(c.ReverseDNS)
 	}
 	return table
+}
+
+// completeBehaviour fills c's behaviour classes and access: the classes its
+// purposes map to (Purpose.Behaviours), direct access when its operator is
+// known, the entry's Source as theirs; then what behaviourFacts says of it.
+func completeBehaviour(c *Crawler) {
+	c.Behaviours = c.Purposes.Behaviours()
+	c.BehaviourSource = c.Source
+	c.BehaviourNote = "from its purposes (" + c.Purposes.String() + ")"
+	if c.Operator != "" {
+		c.Access = AccessDirect
+	}
+	f, ok := behaviourFacts[c.Name]
+	if !ok {
+		return
+	}
+	if f.b != 0 {
+		c.Behaviours = f.b
+	}
+	if f.access != AccessUnknown {
+		c.Access = f.access
+	}
+	if f.src != "" {
+		c.BehaviourSource = f.src
+	}
+	if f.note != "" {
+		c.BehaviourNote = f.note
+	}
+	if strings.HasPrefix(f.note, "unclassified: ") {
+		c.Behaviours = 0
+	}
 }
 
 func clipNames(s []string) []string { return s[:len(s):len(s)] }

@@ -4,15 +4,17 @@ import "bytes"
 
 // Detect names the format of a log from a sample of its first lines: the
 // format most of the non-blank lines parse in (Cloudflare's when JSON
-// objects carry its field names; combined before common, as combined
-// lines parse as common too). It returns Auto when no line parses.
+// objects carry its field names, the guard's decision log when they carry
+// its "outcome" and "would"; combined before common, as combined lines
+// parse as common too). It returns Auto when no line parses. One line is
+// enough a sample.
 func Detect(lines [][]byte) Format {
-	var votes [5]int
+	var votes [numFormats]int
 	var e Entry
 	// Each parser made when a line needs it: a format is detected line by
 	// line until one parses, and lines of no format must not cost four
 	// parsers each.
-	var made [5]*Parser
+	var made [numFormats]*Parser
 	parsers := func(f Format) *Parser {
 		if made[f] == nil {
 			made[f], _ = NewParser(f, nil)
@@ -25,6 +27,12 @@ func Detect(lines [][]byte) Format {
 			continue
 		}
 		if line[0] == '{' {
+			if bytes.Contains(line, []byte(`"outcome":`)) && bytes.Contains(line, []byte(`"would":`)) {
+				if parsers(Guard).Parse(line, &e) == nil {
+					votes[Guard]++
+				}
+				continue
+			}
 			if bytes.Contains(line, []byte(`"ClientRequestURI"`)) || bytes.Contains(line, []byte(`"ClientRequestUserAgent"`)) || bytes.Contains(line, []byte(`"ClientIP"`)) {
 				if parsers(Cloudflare).Parse(line, &e) == nil {
 					votes[Cloudflare]++
@@ -43,7 +51,7 @@ func Detect(lines [][]byte) Format {
 		}
 	}
 	best := Auto
-	for f := Combined; f <= Cloudflare; f++ {
+	for f := Combined; f < numFormats; f++ {
 		if votes[f] > votes[best] {
 			best = f
 		}

@@ -22,6 +22,8 @@
 //   - [Cloudflare]: JSON lines with Cloudflare's Logpush field names
 //     (ClientIP, ClientRequestURI, ClientRequestUserAgent,
 //     EdgeStartTimestamp, ...).
+//   - [Guard]: the guard package's decision log, one decision a line
+//     (ip, time, method, path, host, user_agent, and the decision).
 //
 // [Detect] names the format of a sample of lines. [Open] reads a file,
 // or standard input for "-", decompressing gzip and zstd (told by their

@@ -95,6 +95,23 @@ func CloudflareFields() *FieldMap {
 	return m
 }
 
+// GuardFields returns the names of the guard's decision log (one JSON
+// object a decision: guard.Decision): the client's address "ip", the
+// time, method, path, host and User-Agent of the request, and the status
+// the guard answered with (absent when the request went on to the site).
+func GuardFields() *FieldMap {
+	m := &FieldMap{}
+	m.Names[FieldIP] = []string{"ip"}
+	m.Names[FieldTime] = []string{"time"}
+	m.Names[FieldMethod] = []string{"method"}
+	m.Names[FieldTarget] = []string{"path"}
+	m.Names[FieldStatus] = []string{"status"}
+	m.Names[FieldHost] = []string{"host"}
+	m.Names[FieldUserAgent] = []string{"user_agent"}
+	m.build()
+	return m
+}
+
 // ParseFieldMap returns DefaultFields with the names spec gives first:
 // "ip=client_ip,ua=agent,time=ts" (names of fields: ip, time, method,
 // path, request, status, host, ua, signature_agent, and their aliases).

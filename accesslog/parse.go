@@ -23,9 +23,14 @@ const (
 	JSON
 	// Cloudflare is JSON lines with Cloudflare's field names.
 	Cloudflare
+	// Guard is the decision log of the guard package (robotstxt guard):
+	// JSON lines, one decision a line (GuardFields).
+	Guard
+
+	numFormats
 )
 
-var formatNames = []string{"auto", "combined", "common", "json", "cloudflare"}
+var formatNames = []string{"auto", "combined", "common", "json", "cloudflare", "guard"}
 
 // String returns the format's name, as ParseFormat takes it.
 func (f Format) String() string {
@@ -36,7 +41,8 @@ func (f Format) String() string {
 }
 
 // ParseFormat returns the format a name names: auto, combined, common
-// (also "clf"), json or cloudflare, ignoring case.
+// (also "clf"), json, cloudflare or guard (also "decisions"), ignoring
+// case.
 func ParseFormat(name string) (Format, error) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	switch n {
@@ -47,13 +53,15 @@ func ParseFormat(name string) (Format, error) {
 		return Combined, nil
 	case "jsonl", "ndjson":
 		return JSON, nil
+	case "decisions":
+		return Guard, nil
 	}
 	for i, s := range formatNames {
 		if s == n {
 			return Format(i), nil
 		}
 	}
-	return Auto, fmt.Errorf("accesslog: unknown format %q (auto, combined, common, json, cloudflare)", name)
+	return Auto, fmt.Errorf("accesslog: unknown format %q (auto, combined, common, json, cloudflare, guard)", name)
 }
 
 // Entry is one request of a log. Its byte slices point into the line
@@ -124,7 +132,7 @@ type Parser struct {
 
 // NewParser returns a parser of format f (Auto is not a format: Detect
 // one first). fields maps the JSON fields; nil takes DefaultFields for
-// JSON and CloudflareFields for Cloudflare.
+// JSON, CloudflareFields for Cloudflare and GuardFields for Guard.
 func NewParser(f Format, fields *FieldMap) (*Parser, error) {
 	p := &Parser{format: f, fields: fields}
 	switch f {
@@ -136,6 +144,10 @@ func NewParser(f Format, fields *FieldMap) (*Parser, error) {
 	case Cloudflare:
 		if p.fields == nil {
 			p.fields = CloudflareFields()
+		}
+	case Guard:
+		if p.fields == nil {
+			p.fields = GuardFields()
 		}
 	default:
 		return nil, fmt.Errorf("accesslog: no parser for format %v (detect the format first)", f)
@@ -156,7 +168,7 @@ func (p *Parser) Parse(line []byte, e *Entry) error {
 		return ErrEmpty
 	}
 	switch p.format {
-	case JSON, Cloudflare:
+	case JSON, Cloudflare, Guard:
 		return p.parseJSON(line, e)
 	default:
 		return p.parseCLF(line, e)

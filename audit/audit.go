@@ -291,7 +291,7 @@ func (a *Auditor) AddLine(line []byte) {
 		f := accesslog.Detect([][]byte{line})
 		if f == accesslog.Auto {
 			a.lines++
-			a.unparse(line, errors.New("audit: the log's format is not one the audit reads (combined, common, json, cloudflare)"))
+			a.unparse(line, errors.New("audit: the log's format is not one the audit reads (combined, common, json, cloudflare, guard)"))
 			return
 		}
 		a.parser, _ = accesslog.NewParser(f, a.o.Fields)

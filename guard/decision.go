@@ -140,8 +140,12 @@ func ParseAction(name string) (Action, error) {
 // MarshalText writes the action's name.
 func (a Action) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
 
-// UnmarshalText reads an action's name.
+// UnmarshalText reads an action's name ("" is the zero Action).
 func (a *Action) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*a = 0
+		return nil
+	}
 	v, err := ParseAction(string(b))
 	if err == nil {
 		*a = v

@@ -65,10 +65,9 @@ type Identity interface {
 	Identify(ctx context.Context, r *http.Request, ip netip.Addr, c *robotstxt.Crawler) verify.Evidence
 }
 
-// DecisionSink receives decisions to record. Record must not block and
-// must not keep d past its return (copy it).
+// DecisionSink receives decisions to record. Record must not block.
 type DecisionSink interface {
-	Record(d *Decision)
+	Record(d Decision)
 }
 
 // Guard decides, for each request, what the site's robots.txt and usage
@@ -83,6 +82,7 @@ type Guard struct {
 	cat      *audit.Catalogue
 	crawlers []robotstxt.Crawler
 
+	ua      uaCache
 	pol     atomic.Pointer[compiledPolicy]
 	prep    preparedCache
 	pace    paceTable
@@ -182,7 +182,7 @@ func (g *Guard) Decide(r *http.Request) Decision {
 		Host: hostOf(r.Host), Path: requestPath(r), UserAgent: r.Header.Get("User-Agent"),
 		Allowed: true, Mode: p.Mode,
 	}
-	ci := g.cat.Identify(d.UserAgent)
+	ci := g.ua.identify(g.cat, d.UserAgent)
 	if isRulesPath(d.Path) {
 		d.Outcome, d.Reason = OutcomeRulesPath, "the rules are always served"
 	} else if ci < 0 {
@@ -215,17 +215,19 @@ func (g *Guard) Decide(r *http.Request) Decision {
 			d.Reason += ": " + err.Error()
 		}
 	}
-	var wait time.Duration
-	var interval time.Duration
+	// interval is the crawler's pace on this host: a request that
+	// reaches the site (whatever its outcome) counts as its visit.
+	var wait, interval time.Duration
 	if d.Outcome != OutcomeRulesPath {
 		g.judge(&d, v)
-		if v != nil && d.Outcome == OutcomePass {
-			if interval = v.pace.Interval(d.Time); interval > 0 {
-				if wait = g.pace.wait(ci, d.Host, d.Time, interval); wait > 0 {
-					d.Outcome = OutcomeOverCrawlDelay
-					d.Line, d.LineText = v.pace.CrawlDelayLine, v.delayText
-					d.Reason = "back sooner than the crawl-delay asks"
-				}
+		if v != nil {
+			interval = v.pace.Interval(d.Time)
+		}
+		if interval > 0 && d.Outcome == OutcomePass {
+			if wait = g.pace.wait(ci, d.Host, d.Time, interval); wait > 0 {
+				d.Outcome = OutcomeOverCrawlDelay
+				d.Line, d.LineText = v.pace.CrawlDelayLine, v.delayText
+				d.Reason = "back sooner than the crawl-delay asks"
 			}
 		}
 	}
@@ -306,7 +308,22 @@ func (g *Guard) finish(cp *compiledPolicy, ci int, d *Decision) {
 			return
 		}
 	}
-	g.sink.Record(d)
+	rec := *d
+	rec.UserAgent, rec.Path, rec.Host = clip(rec.UserAgent), clip(rec.Path), clip(rec.Host)
+	g.sink.Record(rec)
+}
+
+// MaxLoggedField bounds the User-Agent, path and host a recorded
+// decision keeps (a client may send a megabyte of each): longer ones are
+// cut, and copied so that the request's memory is not held by the log's
+// queue.
+const MaxLoggedField = 1024
+
+func clip(s string) string {
+	if len(s) <= MaxLoggedField {
+		return s
+	}
+	return strings.Clone(s[:MaxLoggedField])
 }
 
 // retrySeconds is a 429's Retry-After: the wait left, else the interval,
@@ -337,8 +354,16 @@ func isRulesPath(path string) bool {
 
 // requestPath is the path and query r asked for, as sent.
 func requestPath(r *http.Request) string {
-	if u := r.RequestURI; u != "" && u[0] == '/' {
+	u := r.RequestURI
+	if u != "" && u[0] == '/' {
 		return u
+	}
+	// The absolute form: the path after the authority.
+	if i := strings.Index(u, "://"); i > 0 && r.URL != nil && r.URL.Host != "" {
+		rest := u[i+3:]
+		if j := strings.IndexAny(rest, "/?"); j >= 0 && rest[j] == '/' {
+			return rest[j:]
+		}
 	}
 	if r.URL == nil {
 		return "/"
@@ -363,13 +388,7 @@ func hostOf(h string) string {
 // clientAddr is the client's address: the connection's, or through
 // trusted proxies the right-most X-Forwarded-For address not theirs.
 func (g *Guard) clientAddr(r *http.Request) netip.Addr {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	var a netip.Addr
-	if err == nil {
-		a = ap.Addr().Unmap()
-	} else if x, err := netip.ParseAddr(r.RemoteAddr); err == nil {
-		a = x.Unmap()
-	}
+	a := remoteAddr(r.RemoteAddr)
 	if len(g.trusted) == 0 || !g.isTrusted(a) {
 		return a
 	}
@@ -395,6 +414,28 @@ func (g *Guard) clientAddr(r *http.Request) netip.Addr {
 		}
 	}
 	return a
+}
+
+// remoteAddr is the address of a connection's "host:port" ("[v6]:port"),
+// or of a bare address; the zero Addr when it is neither. The port is
+// not read.
+func remoteAddr(s string) netip.Addr {
+	h := s
+	switch {
+	case strings.HasPrefix(s, "["): // "[v6]:port"
+		j := strings.IndexByte(s, ']')
+		if j < 0 {
+			return netip.Addr{}
+		}
+		h = s[1:j]
+	case strings.Count(s, ":") == 1: // "v4:port"; a bare v6 has more
+		h = s[:strings.IndexByte(s, ':')]
+	}
+	a, err := netip.ParseAddr(h)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return a.Unmap()
 }
 
 func (g *Guard) isTrusted(a netip.Addr) bool {

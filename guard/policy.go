@@ -141,9 +141,9 @@ type Policy struct {
 	// behaviours', then its purposes', then Actions; among several
 	// classes of a crawler that name an outcome, the strictest action
 	// counts (allow, log, 429, 402, 403, tarpit, mildest first).
-	Purposes map[robotstxt.Purpose]Actions
-	Crawlers map[string]Actions
-	behaviours
+	Purposes   map[robotstxt.Purpose]Actions
+	Behaviours map[robotstxt.Behaviour]Actions
+	Crawlers   map[string]Actions
 }
 
 // DefaultPolicy returns the policy of a guard given none: mode log,
@@ -219,6 +219,9 @@ type tarpitFile struct {
 func (a *Action) UnmarshalTOML(v any) error {
 	switch x := v.(type) {
 	case string:
+		if x == "" {
+			return errors.New("an empty action (want allow, log, 403, 402, 429 or tarpit)")
+		}
 		return a.UnmarshalText([]byte(x))
 	case int64:
 		return a.UnmarshalText([]byte(strconv.FormatInt(x, 10)))
@@ -229,6 +232,9 @@ func (a *Action) UnmarshalTOML(v any) error {
 // pricePattern is a crawler-price as Cloudflare writes it: a currency
 // code and an amount ("USD 0.01").
 var pricePattern = regexp.MustCompile(`^[A-Z]{3} [0-9]{1,9}(\.[0-9]{1,6})?$`)
+
+// tomlLineError is the form of the decoder's errors of a value's type.
+var tomlLineError = regexp.MustCompile(`^toml: line ([0-9]+) \(last key "([^"]*)"\): (.*)$`)
 
 // ParsePolicy reads a policy from data; name (a file name) starts its
 // errors, which name the line.
@@ -246,6 +252,10 @@ func ParsePolicy(name string, data []byte) (*Policy, error) {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			return nil, fail(pe.Position.Line, "%s", pe.Message)
+		}
+		if m := tomlLineError.FindStringSubmatch(err.Error()); m != nil {
+			n, _ := strconv.Atoi(m[1])
+			return nil, fail(n, "%s: %s", m[2], m[3])
 		}
 		return nil, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "toml: "))
 	}
@@ -309,7 +319,7 @@ func ParsePolicy(name string, data []byte) (*Policy, error) {
 	for _, k := range sortedKeys(f.Purpose) {
 		pu, perr := robotstxt.ParsePurpose(k)
 		if perr != nil || pu == 0 || strings.Contains(k, ",") {
-			return nil, fail(lines.of("purpose", k), "unknown purpose %q (want one of %s)", k, strings.Join(robotstxt.Purpose(1<<11-1).Names(), ", "))
+			return nil, fail(lines.of("purpose", k), "unknown purpose %q (want one of %s)", k, purposeList())
 		}
 		a, err := table([]string{"purpose", k}, f.Purpose[k])
 		if err != nil {
@@ -496,4 +506,13 @@ func splitKey(s string) []string {
 		}
 	}
 	return append(out, strings.TrimSpace(cur.String()))
+}
+
+// purposeList names every purpose, for errors.
+func purposeList() string {
+	var all robotstxt.Purpose
+	for _, p := range robotstxt.AllPurposes() {
+		all |= p
+	}
+	return strings.Join(all.Names(), ", ")
 }

@@ -130,25 +130,23 @@ func (v *view) lineText(n int) string {
 }
 
 // refused returns the line of the usage preference that refuses the
-// crawler's use of path, and why; 0 when none does. It asks the
-// existing usage API (Decider.Usage): the Content-Usage rule of the
+// crawler's use of path, which it may fetch, and why; 0 when none does.
+// It asks the existing usage API: the Content-Usage rule of the
 // crawler's groups that decides for path, and its groups' Content-Signal
-// line.
+// line (Decider.Preferences, which Decider.Usage answers with for a URL
+// that may be fetched: the fetch verdict is already known here).
 func (v *view) refused(path string) (int, string) {
-	a := v.dec.Usage(path)
-	if !a.Allowed {
-		return 0, ""
-	}
+	u, sig := v.dec.Preferences(path)
 	if v.uses&useTraining != 0 {
-		if a.Usage.TrainAI() == robotstxt.PrefDisallow && len(a.Usage.Lines) > 0 {
-			return a.Usage.Lines[0], "Content-Usage train-ai=n: no AI training, and this crawler trains AI"
+		if u.TrainAI() == robotstxt.PrefDisallow && len(u.Lines) > 0 {
+			return u.Lines[0], "Content-Usage train-ai=n: no AI training, and this crawler trains AI"
 		}
-		if a.Signals.AITrain == robotstxt.SignalNo && a.Signals.Line != 0 {
-			return a.Signals.Line, "Content-Signal ai-train=no: no AI training, and this crawler trains AI"
+		if sig.AITrain == robotstxt.SignalNo && sig.Line != 0 {
+			return sig.Line, "Content-Signal ai-train=no: no AI training, and this crawler trains AI"
 		}
 	}
-	if v.uses&useAIInput != 0 && a.Signals.AIInput == robotstxt.SignalNo && a.Signals.Line != 0 {
-		return a.Signals.Line, "Content-Signal ai-input=no: no AI input, and this crawler fetches for AI answers"
+	if v.uses&useAIInput != 0 && sig.AIInput == robotstxt.SignalNo && sig.Line != 0 {
+		return sig.Line, "Content-Signal ai-input=no: no AI input, and this crawler fetches for AI answers"
 	}
 	return 0, ""
 }

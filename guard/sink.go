@@ -54,7 +54,7 @@ func NewWriterSink(w io.Writer, buffer int) *FileSink {
 }
 
 // Record queues d for writing, or drops it when the queue is full.
-func (s *FileSink) Record(d *Decision) {
+func (s *FileSink) Record(d Decision) {
 	s.mu.RLock()
 	if s.closed {
 		s.mu.RUnlock()
@@ -62,7 +62,7 @@ func (s *FileSink) Record(d *Decision) {
 		return
 	}
 	select {
-	case s.ch <- *d:
+	case s.ch <- d:
 	default:
 		s.dropped.Add(1)
 	}

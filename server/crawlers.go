@@ -35,6 +35,13 @@ type CrawlerInfo struct {
 	ReverseDNS  []string `json:"reverse_dns"`
 	Source      string   `json:"source"`
 	Checked     string   `json:"checked"`
+	// Behaviours are the names of its behaviour classes
+	// (robotstxt.Behaviour); Access is "direct", "intermediary" or
+	// "unknown".
+	Behaviours      []string `json:"behaviours"`
+	Access          string   `json:"access"`
+	BehaviourSource string   `json:"behaviour_source"`
+	BehaviourNote   string   `json:"behaviour_note"`
 }
 
 // CrawlersAnswer is the answer of GET /v1/crawlers.
@@ -64,6 +71,7 @@ func NewCrawlerInfo(c *robotstxt.Crawler) CrawlerInfo {
 		Aliases: nonNil(c.Aliases), IgnoresCrawlDelay: c.IgnoresCrawlDelay, Purposes: c.Purposes.Names(),
 		Docs: c.Docs, ObeysRobots: c.ObeysRobots.String(), RobotsNote: c.RobotsNote,
 		IPRanges: nonNil(c.IPRanges), ReverseDNS: nonNil(c.ReverseDNS), Source: c.Source, Checked: c.Checked,
+		Behaviours: c.Behaviours.Names(), Access: c.Access.String(), BehaviourSource: c.BehaviourSource, BehaviourNote: c.BehaviourNote,
 	}
 }
 

@@ -145,4 +145,11 @@ func TestCrawlersDocumented(t *testing.T) {
 	if got := doc.Components.Schemas["Crawler"].Properties["purposes"].Items.Enum; !slices.Equal(got, names) {
 		t.Errorf("documented purposes %v, the package's %v", got, names)
 	}
+	names = nil
+	for _, b := range robotstxt.AllBehaviours() {
+		names = append(names, b.String())
+	}
+	if got := doc.Components.Schemas["Crawler"].Properties["behaviours"].Items.Enum; !slices.Equal(got, names) {
+		t.Errorf("documented behaviours %v, the package's %v", got, names)
+	}
 }

@@ -50,7 +50,8 @@ claimed identity is checked (verified, spoofed or unverified).
   --store STORE       the service's store: a bbolt file, redis:// URL or
                       memory; it also keeps fetched address lists and DNS
                       answers across runs (default: the cache's file)
-  --format NAME       auto (default), combined, common, json, cloudflare
+  --format NAME       auto (default), combined, common, json, cloudflare,
+                      guard (the decision log of robotstxt guard)
   --field F=NAME      a JSON log's field names (repeatable, or comma
                       separated): ip, time, method, path, request, status,
                       host, ua, e.g. --field ip=client_ip,ua=agent

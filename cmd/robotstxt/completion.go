@@ -16,7 +16,8 @@ const completionHelp = `Usage: robotstxt completion bash|zsh|fish
 
 Prints a script that completes robotstxt's commands, each command's flags,
 and the values of the flags that take names: crawlers (-c, --crawler),
-dialects (-d), purposes (--purpose, --deny, --allow), lint codes
+dialects (-d), purposes (--purpose, --deny, --allow), behaviour classes
+(--behaviour), lint codes
 (--disable) and files. The flags are read from the help texts, so the
 script is always the binary's own.
 
@@ -91,6 +92,8 @@ const (
 	valueDialect = "dialect"
 	valuePurpose = "purpose"
 	valueCode    = "code"
+	// valueBehaviour: a behaviour class (robotstxt.Behaviour), or "all".
+	valueBehaviour = "behaviour"
 )
 
 // helpOf returns the help text of command c, as "robotstxt c -h" prints it.
@@ -158,6 +161,8 @@ func valueKind(name, arg string) string {
 		return valueDialect
 	case "purpose", "deny", "allow":
 		return valuePurpose
+	case "behaviour", "behavior":
+		return valueBehaviour
 	case "disable":
 		return valueCode
 	case "f", "urls", "summary", "token-file", "write", "watch":
@@ -188,6 +193,11 @@ func completionWords(kind string) []string {
 		for _, p := range robotstxt.AllPurposes() {
 			out = append(out, p.String())
 		}
+	case valueBehaviour:
+		for _, b := range robotstxt.AllBehaviours() {
+			out = append(out, b.String())
+		}
+		out = append(out, "all")
 	case valueCode:
 		for _, c := range lint.Codes() {
 			out = append(out, c.Code)

@@ -3,14 +3,16 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/internal/suggest"
 	"github.com/seed53c283f5/robotstxt/server"
 )
 
-const crawlersHelp = `Usage: robotstxt crawlers [--purpose P]... [--operator NAME]... [--json]
-                          [CRAWLER...]
+const crawlersHelp = `Usage: robotstxt crawlers [--purpose P]... [--behaviour B]...
+                          [--operator NAME]... [--json] [CRAWLER...]
 
 Lists the crawlers the toolkit knows: what each fetches for, who runs it,
 whether its operator says it obeys robots.txt, and (in full, or with --json)
@@ -22,17 +24,30 @@ real visit from a borrowed name, and where these facts come from
                    separated by commas; a crawler fetching for any of them
                    is listed): search, ai-training, ai-search, user-fetch,
                    agent, preview, ads, archive, seo-tool, token-only, other
+  --behaviour B    only crawlers in behaviour class B, as Cloudflare's 2026
+                   taxonomy names them (repeatable, or separated by commas;
+                   any of them): search, agent, training, transact,
+                   data-collection, security-testing, seo,
+                   ads-verification, link-preview, feed-fetching,
+                   monitoring; "all" lists every crawler. The list then
+                   shows ACCESS (direct or intermediary) and BEHAVIOURS.
+                   --behavior is the same flag.
   --operator NAME  only crawlers whose operator's name holds NAME, ignoring
                    case (repeatable, or separated by commas)
-  --json           JSON: {"crawlers": [...], "purposes": [...]}
+  --json           JSON: {"crawlers": [...], "purposes": [...],
+                   "behaviours": [...]}
   CRAWLER...       show these crawlers in full (a name, token or alias)
 
 The list shows ROBOTS as the operator states it: yes, no, partly (some rules
-or some fetches; the full view says which) or unknown.
+or some fetches; the full view says which) or unknown. Purposes are what the
+operator says it fetches for; behaviours are the classes an edge operator's
+policy acts on (docs/crawlers.md, Behaviours, says how they relate).
 
 Examples:
   robotstxt crawlers --purpose ai-training
   robotstxt crawlers --purpose ai-search,user-fetch --operator openai
+  robotstxt crawlers --behaviour training
+  robotstxt crawlers --behaviour agent --operator google
   robotstxt crawlers GPTBot Google-Extended
   robotstxt crawlers --json --purpose ai-training | jq -r '.crawlers[].token'
 `
@@ -43,12 +58,16 @@ type crawlersReport struct {
 	Crawlers []server.CrawlerInfo `json:"crawlers"`
 	// Purposes are the purposes' names, for --purpose.
 	Purposes []string `json:"purposes"`
+	// Behaviours are the behaviour classes' names, for --behaviour.
+	Behaviours []string `json:"behaviours"`
 }
 
 func runCrawlers(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("crawlers")
-	var purposes, operators stringList
+	var purposes, behaviours, operators stringList
 	fs.Var(&purposes, "purpose", "purposes (repeatable)")
+	fs.Var(&behaviours, "behaviour", "behaviour classes (repeatable)")
+	fs.Var(&behaviours, "behavior", "behaviour classes (repeatable)")
 	fs.Var(&operators, "operator", "operators (repeatable)")
 	jsonOut := fs.Bool("json", false, "JSON output")
 	names, err := parseFlags(fs, args)
@@ -67,6 +86,10 @@ func runCrawlers(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 		want |= p
+	}
+	wantB, byBehaviour, ok := parseBehaviourFlags(stderr, behaviours)
+	if !ok {
+		return 2
 	}
 	var ops []string
 	for _, v := range operators {
@@ -99,9 +122,12 @@ func runCrawlers(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		list = robotstxt.CrawlersByPurpose(want)
 	}
 	list = filterCrawlers(list, want, ops)
+	if wantB != 0 {
+		list = slices.DeleteFunc(list, func(c robotstxt.Crawler) bool { return !c.Behaviours.Any(wantB) })
+	}
 
 	if *jsonOut {
-		rep := crawlersReport{Crawlers: make([]server.CrawlerInfo, 0, len(list)), Purposes: purposeNames()}
+		rep := crawlersReport{Crawlers: make([]server.CrawlerInfo, 0, len(list)), Purposes: purposeNames(), Behaviours: behaviourNames()}
 		for i := range list {
 			rep.Crawlers = append(rep.Crawlers, server.NewCrawlerInfo(&list[i]))
 		}
@@ -115,8 +141,113 @@ func runCrawlers(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		writeCrawlerDetails(stdout, list)
 		return 0
 	}
+	if byBehaviour {
+		writeBehaviourList(stdout, list, wantB, ops)
+		return 0
+	}
 	writeCrawlerList(stdout, list, want, ops)
 	return 0
+}
+
+// parseBehaviourFlags reads the --behaviour flags: the classes asked for,
+// whether any flag was given (the list then shows behaviours), and false
+// after saying what is wrong. "all" asks for the view without a filter.
+func parseBehaviourFlags(stderr io.Writer, flags []string) (robotstxt.Behaviour, bool, bool) {
+	var want robotstxt.Behaviour
+	all := false
+	for _, v := range flags {
+		if strings.EqualFold(strings.TrimSpace(v), "all") {
+			all = true
+			continue
+		}
+		b, err := robotstxt.ParseBehaviour(v)
+		if err != nil {
+			complain(stderr, "crawlers", "--behaviour: %s%s", strings.TrimPrefix(err.Error(), "robotstxt: "), nearBehaviours(v))
+			return 0, false, false
+		}
+		if b == 0 {
+			complain(stderr, "crawlers", "--behaviour needs a class: %s, or all", strings.Join(behaviourNames(), ", "))
+			return 0, false, false
+		}
+		want |= b
+	}
+	if all {
+		want = 0
+	}
+	return want, len(flags) > 0, true
+}
+
+func behaviourNames() []string {
+	var out []string
+	for _, b := range robotstxt.AllBehaviours() {
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// nearBehaviours suggests a class for the first name of list that is none.
+func nearBehaviours(list string) string {
+	for _, n := range strings.Split(list, ",") {
+		n = strings.TrimSpace(n)
+		if _, err := robotstxt.ParseBehaviour(n); err == nil {
+			continue
+		}
+		if near := suggest.Nearest(n, behaviourNames()); near != "" {
+			return "; did you mean " + near + "?"
+		}
+	}
+	return ""
+}
+
+// writeBehaviourList writes one line a crawler, NAME OPERATOR ACCESS
+// BEHAVIOURS, in at most listWidth columns, as writeCrawlerList does.
+func writeBehaviourList(w io.Writer, list []robotstxt.Crawler, want robotstxt.Behaviour, ops []string) {
+	nameW, opLen, behW := len("NAME"), len("OPERATOR"), len("BEHAVIOURS")
+	for _, c := range list {
+		nameW = max(nameW, len(c.Name))
+		opLen = max(opLen, len(c.Operator))
+		behW = max(behW, len(behavioursText(&c)))
+	}
+	const accessW = len("intermediary")
+	opW := max(min(listWidth-nameW-accessW-behW-3, opLen), len("OPERATOR"))
+	var b strings.Builder
+	row := func(name, op, access, behs string) {
+		line := fmt.Sprintf("%-*s %-*s %-*s %s", nameW, name, opW, cut(op, opW), accessW, access, behs)
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
+	}
+	row("NAME", "OPERATOR", "ACCESS", "BEHAVIOURS")
+	for _, c := range list {
+		op := c.Operator
+		if op == "" {
+			op = "-"
+		}
+		row(c.Name, op, c.Access.String(), behavioursText(&c))
+	}
+	summary := fmt.Sprintf("%d %s", len(list), plural(len(list), "crawler"))
+	if want != 0 {
+		summary += " in " + strings.Join(want.Names(), " or ")
+	}
+	if len(ops) > 0 {
+		summary += " run by " + esc(strings.Join(ops, " or "))
+	}
+	if len(list) == 0 {
+		io.WriteString(w, wrap(summary+".", listWidth))
+		return
+	}
+	b.WriteByte('\n')
+	b.WriteString(wrap(summary+".", listWidth))
+	b.WriteString(`"robotstxt crawlers NAME" shows one in full, with sources.` + "\n")
+	io.WriteString(w, b.String())
+}
+
+// behavioursText is the crawler's behaviour classes as the lists show
+// them: "unclassified" for none.
+func behavioursText(c *robotstxt.Crawler) string {
+	if c.Behaviours == 0 {
+		return "unclassified"
+	}
+	return c.Behaviours.String()
 }
 
 // filterCrawlers keeps the crawlers that fetch for a purpose of want (any,
@@ -266,6 +397,11 @@ func writeCrawlerDetails(w io.Writer, list []robotstxt.Crawler) {
 			robots += ": " + c.RobotsNote
 		}
 		field("robots.txt", robots)
+		field("behaviours", behavioursText(&c)+"; "+c.Access.String()+" access")
+		// The note is prose: wrapped under its value's column.
+		note := strings.TrimSuffix(wrap(c.BehaviourNote, listWidth-16), "\n")
+		field("  how", strings.ReplaceAll(note, "\n", "\n"+strings.Repeat(" ", 16)))
+		field("  from", c.BehaviourSource)
 		var reading []string
 		reading = append(reading, c.Dialect.String()+" dialect")
 		if c.IgnoresGlobal {

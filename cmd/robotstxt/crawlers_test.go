@@ -208,3 +208,90 @@ func TestWrap(t *testing.T) {
 		t.Errorf("cut: %q", got)
 	}
 }
+
+// TestCrawlersBehaviour checks --behaviour: the filter is the catalogue's
+// (CrawlersByBehaviour), the view shows access and classes in 80 columns,
+// "all" lists the table, and the details and JSON carry the columns.
+func TestCrawlersBehaviour(t *testing.T) {
+	for _, args := range [][]string{
+		{"--behaviour", "training"},
+		{"--behavior", "agent", "--operator", "google"},
+		{"--behaviour", "AI Crawler,search"},
+		{"--behaviour", "all"},
+		{"--behaviour", "link-preview", "--purpose", "preview"},
+	} {
+		code, out, stderr := runCmd(t, "", append([]string{"crawlers"}, args...)...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%q: exit %d, %s", args, code, stderr)
+		}
+		for _, l := range lines(out) {
+			if len(l) > 80 {
+				t.Errorf("%q: a line of %d columns: %q", args, len(l), l)
+			}
+		}
+		if !strings.HasPrefix(out, "NAME ") || !strings.Contains(lines(out)[0], " ACCESS ") || !strings.HasSuffix(lines(out)[0], " BEHAVIOURS") {
+			t.Errorf("%q: header %q", args, lines(out)[0])
+		}
+		if len(listedNames(t, out)) == 0 {
+			t.Errorf("%q: nothing listed", args)
+		}
+	}
+	_, out, _ := runCmd(t, "", "crawlers", "--behaviour", "training")
+	if want := tableNames(robotstxt.CrawlersByBehaviour(robotstxt.BehaviourTraining)); !slices.Equal(listedNames(t, out), want) {
+		t.Errorf("training:\n%s", out)
+	}
+	if !strings.Contains(out, "\nGPTBot ") || strings.Contains(out, "\nOAI-SearchBot ") || !strings.Contains(out, " crawlers in training.\n") {
+		t.Errorf("training:\n%s", out)
+	}
+	_, out, _ = runCmd(t, "", "crawlers", "--behaviour", "all")
+	if !slices.Equal(listedNames(t, out), tableNames(robotstxt.Crawlers())) || !strings.Contains(out, " unclassified\n") {
+		t.Errorf("all:\n%s", out)
+	}
+	// A filter and the named crawlers.
+	_, out, _ = runCmd(t, "", "crawlers", "--behaviour", "agent", "GPTBot", "ChatGPT-User")
+	if strings.Contains(out, "GPTBot") || !strings.Contains(out, "  behaviours    agent; direct access\n") ||
+		!strings.Contains(out, "    from        https://developers.cloudflare.com/ai-crawl-control/reference/bots/\n") {
+		t.Errorf("filtered details:\n%s", out)
+	}
+	_, out, _ = runCmd(t, "", "crawlers", "FirecrawlAgent")
+	for _, l := range lines(out) {
+		if len(l) > 80 && !strings.Contains(l, "https://") {
+			t.Errorf("a detail line of %d columns: %q", len(l), l)
+		}
+	}
+	if !strings.Contains(out, "  behaviours    search; intermediary access\n    how         a scraping") {
+		t.Errorf("FirecrawlAgent:\n%s", out)
+	}
+	_, out, _ = runCmd(t, "", "crawlers", "--json", "--behaviour", "agent,transact")
+	var rep crawlersReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Behaviours) != len(robotstxt.AllBehaviours()) {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	buy := false
+	for _, e := range rep.Crawlers {
+		b, err := robotstxt.ParseBehaviour(strings.Join(e.Behaviours, ","))
+		if err != nil || !b.Any(robotstxt.BehaviourAgent|robotstxt.BehaviourTransact) || e.Access == "" || e.BehaviourSource == "" {
+			t.Errorf("%+v", e)
+		}
+		buy = buy || e.Name == "AmazonBuyForMe" && slices.Equal(e.Behaviours, []string{"agent", "transact"})
+	}
+	if !buy {
+		t.Errorf("AmazonBuyForMe is not agent and transact:\n%s", out)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--behaviour", "trainig"}, `robotstxt crawlers: --behaviour: unknown behaviour "trainig" (want one of search, agent, training,`},
+		{[]string{"--behaviour", ","}, "robotstxt crawlers: --behaviour needs a class: search, agent,"},
+		{[]string{"--behaviour"}, "robotstxt crawlers: --behaviour needs a value"},
+	} {
+		code, out, stderr := runCmd(t, "", append([]string{"crawlers"}, tt.args...)...)
+		if code != 2 || out != "" || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %q", tt.args, code, out, stderr, tt.want)
+		}
+	}
+	if _, _, stderr := runCmd(t, "", "crawlers", "--behaviour", "trainig"); !strings.HasSuffix(stderr, "did you mean training?\n") {
+		t.Errorf("no suggestion: %q", stderr)
+	}
+}
