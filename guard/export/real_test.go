@@ -106,9 +106,13 @@ func TestRealTargets(t *testing.T) {
 	}
 	for _, tg := range []Target{Nginx, HAProxy, Caddy} {
 		bin := string(tg)
-		if _, err := exec.LookPath(bin); err != nil {
-			t.Logf("%s is not installed: skipped", bin)
-			continue
+		path, err := exec.LookPath(bin)
+		if err != nil {
+			if _, serr := os.Stat("/usr/sbin/" + bin); serr != nil {
+				t.Logf("%s is not installed: skipped", bin)
+				continue
+			}
+			path = "/usr/sbin/" + bin
 		}
 		t.Run(bin, func(t *testing.T) {
 			asked, agree, warned, blocked := 0, 0, 0, 0
@@ -128,7 +132,7 @@ func TestRealTargets(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				addr, stop := startTarget(t, tg, text, upstream)
+				addr, stop := startTarget(t, tg, path, text, upstream)
 				for _, q := range group {
 					uri := requestURI(q.url)
 					// URIs over 4 KiB pass the servers' request
@@ -195,7 +199,7 @@ func containsQ(g []question, q question) bool {
 
 // startTarget writes a configuration around export text and starts the
 // target; stop ends it.
-func startTarget(t *testing.T, tg Target, text []byte, upstream string) (addr string, stop func()) {
+func startTarget(t *testing.T, tg Target, bin string, text []byte, upstream string) (addr string, stop func()) {
 	t.Helper()
 	dir := t.TempDir()
 	port := freePort(t)
@@ -231,7 +235,7 @@ http {
 `, dir, exp, addr, upstream)
 		cf := filepath.Join(dir, "nginx.conf")
 		os.WriteFile(cf, []byte(conf), 0o644)
-		cmd = exec.Command("nginx", "-p", dir, "-c", cf, "-e", filepath.Join(dir, "error.log"))
+		cmd = exec.Command(bin, "-p", dir, "-c", cf, "-e", filepath.Join(dir, "error.log"))
 	case HAProxy:
 		conf := fmt.Sprintf(`global
     maxconn 100
@@ -249,7 +253,7 @@ backend be
 `, addr, indent(string(text)), upstream)
 		cf := filepath.Join(dir, "haproxy.cfg")
 		os.WriteFile(cf, []byte(conf), 0o644)
-		cmd = exec.Command("haproxy", "-db", "-f", cf)
+		cmd = exec.Command(bin, "-db", "-f", cf)
 	case Caddy:
 		conf := fmt.Sprintf(`{
 	admin off
@@ -264,7 +268,7 @@ http://:%d {
 `, string(text), port, upstream)
 		cf := filepath.Join(dir, "Caddyfile")
 		os.WriteFile(cf, []byte(conf), 0o644)
-		cmd = exec.Command("caddy", "run", "--adapter", "caddyfile", "--config", cf)
+		cmd = exec.Command(bin, "run", "--adapter", "caddyfile", "--config", cf)
 		cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_DATA_HOME="+dir, "XDG_CONFIG_HOME="+dir)
 	}
 	lf, _ := os.Create(logf)
