@@ -104,8 +104,6 @@ func build(in Input, def guard.Action, lim limits) *plan {
 		m   member
 		act guard.Action
 	}
-	var all []keyed
-	_ = all
 	byKey := map[string]*class{}
 	var order []string
 	add := func(k keyed, rules []prule, names []string) *class {
@@ -137,11 +135,9 @@ func build(in Input, def guard.Action, lim limits) *plan {
 		}
 		d := r.Decide(c.Query("/"))
 		rules, key, ok := p.rulesOf(r, d, c.Name, lim)
-		var cl *class
+		var cl *class // nil: left out
 		if ok {
-			k := keyed{key: key, m: member{crawler: c}, act: act}
-			all = append(all, k)
-			cl = add(k, rules, namesOf(c))
+			cl = add(keyed{key: key, m: member{crawler: c}, act: act}, rules, namesOf(c))
 		}
 		for _, n := range namesOf(c) {
 			if n = strings.ToLower(n); n != "" && !known[n] {
@@ -267,7 +263,7 @@ func (p *plan) rulesOf(r *robotstxt.Robots, d robotstxt.Decision, who string, li
 		if x.implicit {
 			text = kind + ": " + x.Pattern + " (implied by " + x.Value + ")"
 		}
-		re, ok := p.ruleRE(x.Pattern, x.Allow, x.Line, text, dia, lim)
+		re, ok := p.ruleRE(x.Pattern, x.Allow, x.Line, text, lim)
 		if !ok || seen[re] {
 			// A second rule of one expression never decides: the
 			// first does (Caddy refuses a map's input twice).
@@ -305,7 +301,7 @@ func (p *plan) warnOnce(w Warning) {
 
 // ruleRE returns the expression of a rule's pattern in the target, or
 // false when the rule is left out (with a warning).
-func (p *plan) ruleRE(pat string, allow bool, line int, text string, dia robotstxt.Dialect, lim limits) (string, bool) {
+func (p *plan) ruleRE(pat string, allow bool, line int, text string, lim limits) (string, bool) {
 	decode := false
 	if lim.pathOnly {
 		if i := strings.IndexByte(pat, '?'); i >= 0 {
@@ -349,7 +345,6 @@ func (p *plan) ruleRE(pat string, allow bool, line int, text string, dia robotst
 			re, _ = patternRE(cutPattern(pat, n), decode)
 		}
 	}
-	_ = dia
 	return re, true
 }
 
