@@ -19,19 +19,38 @@ import (
 // it is held to: the guard's own reading (audit.Catalogue.Identify, the
 // rules paths, robotstxt.Decide).
 
-// reCache compiles expressions once (agent expressions repeat across
-// files).
-var reCache sync.Map
+// reCache compiles the User-Agent expressions once: they are long and
+// repeat across files. It holds at most reCacheMax of them.
+var (
+	reMu    sync.Mutex
+	reCache = map[string]*regexp.Regexp{}
+)
+
+const reCacheMax = 20000
 
 func mustRE(s string) (*regexp.Regexp, error) {
-	if v, ok := reCache.Load(s); ok {
-		return v.(*regexp.Regexp), nil
+	agent := strings.Contains(s, "[Mm][Oo][Zz]") || strings.HasPrefix(s, "(?:^|[^A-Za-z0-9") ||
+		strings.HasPrefix(s, "^[\\x20\\x09]*(?:")
+	if agent {
+		reMu.Lock()
+		re, ok := reCache[s]
+		reMu.Unlock()
+		if ok {
+			return re, nil
+		}
 	}
 	re, err := regexp.Compile(s)
 	if err != nil {
 		return nil, err
 	}
-	reCache.Store(s, re)
+	if agent {
+		reMu.Lock()
+		if len(reCache) >= reCacheMax {
+			clear(reCache)
+		}
+		reCache[s] = re
+		reMu.Unlock()
+	}
 	return re, nil
 }
 

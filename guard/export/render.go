@@ -251,6 +251,13 @@ func renderAnubis(p *plan) []byte {
 			continue
 		}
 		ua := classAgents(p, c)
+		if len(ua) == 0 {
+			// No User-Agent names the class (a crawler known only by
+			// a name with a space, "Linguee Bot"): the guard never
+			// recognises it, and a rule without headers_regex would
+			// hold every client.
+			continue
+		}
 		for _, r := range c.rules {
 			act := "DENY"
 			if r.allow {
