@@ -141,13 +141,10 @@ type Input struct {
 }
 
 // Compile writes the export of robots.txt body robots under policy p
-// (nil: guard.DefaultPolicy's enforce actions) for target t: the
-// configuration text and a warning for each rule the target cannot
-// express exactly.
+// for target t: the configuration text and a warning for each rule the
+// target cannot express exactly. A nil p exports the default enforce
+// actions (guard.DefaultActions: 403 for a disallowed claim).
 func Compile(t Target, robots []byte, p *guard.Policy) ([]byte, []Warning, error) {
-	if p == nil {
-		p = guard.DefaultPolicy()
-	}
 	return CompileInput(t, Input{Robots: robots, Policy: p})
 }
 

@@ -1,6 +1,7 @@
 package export
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -72,7 +73,14 @@ func TestPatternRE(t *testing.T) {
 // guard's reading (audit.Catalogue.Identify) for every known crawler's
 // names in the forms crawlers send, and for browsers and tools.
 func TestUserAgents(t *testing.T) {
-	body := []byte("user-agent: *\ndisallow: /\n")
+	// A group for each crawler's token, so that each has a class of its
+	// own (crawlers read by a name that is no token share '*').
+	var sb strings.Builder
+	for i, c := range robotstxt.Crawlers() {
+		fmt.Fprintf(&sb, "user-agent: %s\ndisallow: /%d/\n\n", c.Token, i)
+	}
+	sb.WriteString("user-agent: *\ndisallow: /all/\n")
+	body := []byte(sb.String())
 	in := Input{Robots: body}
 	p := build(in, guard.Action403, limits{})
 	ref := newReference(body, false)
@@ -86,9 +94,13 @@ func TestUserAgents(t *testing.T) {
 		}
 		return nil
 	}
+	res := make([]*regexp.Regexp, len(p.agents))
+	for i, a := range p.agents {
+		res[i] = regexp.MustCompile(a.re)
+	}
 	match := func(ua string) *class {
-		for _, a := range p.agents {
-			if regexp.MustCompile(a.re).MatchString(ua) {
+		for i, a := range p.agents {
+			if res[i].MatchString(ua) {
 				return a.class
 			}
 		}
@@ -108,8 +120,22 @@ func TestUserAgents(t *testing.T) {
 				"Mozilla/5.0 (Macintosh) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17 Safari/605.1.15 ("+n+"/0.1)")
 		}
 	}
+	// Anubis has no first match over classes: each rule carries its
+	// class's expressions, so a header must match one class's only.
+	classesMatching := func(ua string) int {
+		seen := map[*class]bool{}
+		for i, a := range p.agents {
+			if a.class != nil && a.class.blocking() && res[i].MatchString(ua) {
+				seen[a.class] = true
+			}
+		}
+		return len(seen)
+	}
 	checked := 0
 	for _, ua := range uas {
+		if n := classesMatching(ua); n > 1 {
+			t.Errorf("UA %q: %d classes' expressions match it", ua, n)
+		}
 		c, _ := ref.claim(ua)
 		var want *class
 		if c != nil {
@@ -120,8 +146,8 @@ func TestUserAgents(t *testing.T) {
 			t.Errorf("UA %q: the export's class %v, the guard's %v (%v)", ua, names(got), names(want), c != nil)
 		}
 	}
-	if checked < 1000 {
-		t.Errorf("only %d crawler headers checked", checked)
+	if checked < 1000 || len(p.classes) < 150 {
+		t.Errorf("only %d crawler headers checked, %d classes", checked, len(p.classes))
 	}
 }
 
