@@ -258,6 +258,16 @@ func TestWarnings(t *testing.T) {
 	if got, _ := in.verdictOf("FooBot/1.0", "/b"); got {
 		t.Error("nginx: /b refused")
 	}
+	// No tarpit but HAProxy's.
+	for _, tg := range Targets() {
+		_, ws, err := CompileInput(tg, Input{Robots: []byte("user-agent: *\ndisallow: /\n"), Action: "tarpit"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := hasWarning(ws, WarnStatus, 0); got != (tg != HAProxy) {
+			t.Errorf("%s, tarpit: status warning %v", tg, got)
+		}
+	}
 	// Baidu's reading decodes the URL: a target-wide warning for its
 	// crawlers.
 	_, ws, _ = CompileInput(Nginx, Input{Robots: []byte("user-agent: baiduspider\ndisallow: /a\n")})

@@ -59,6 +59,16 @@ func statuses(p *plan) []guard.Action {
 	return out
 }
 
+// warnTarpit names the tarpit a target answers as a plain 403.
+func warnTarpit(p *plan, target string) {
+	for _, a := range statuses(p) {
+		if a == guard.ActionTarpit {
+			p.warnOnce(Warning{Name: WarnStatus, Rule: "tarpit",
+				Why: target + " has no tarpit: the export answers a plain 403 at once"})
+		}
+	}
+}
+
 // verdict is the value a rule sets: "" when it lets the request pass,
 // else the action's name.
 func verdict(c *class, r prule) string {
@@ -79,6 +89,7 @@ func renderNginx(p *plan) []byte {
 	for _, a := range statuses(p) {
 		how = append(how, "    "+nginxIf(a, p))
 	}
+	warnTarpit(p, "nginx")
 	header(&b, p, "#", "nginx", how)
 	b.WriteString("\nmap $http_user_agent $robotstxt_agent {\n    default \"\";\n")
 	for _, a := range p.agents {
@@ -180,6 +191,7 @@ func renderHAProxy(p *plan) []byte {
 // as sent, query included), then the answers.
 func renderCaddy(p *plan) []byte {
 	var b strings.Builder
+	warnTarpit(p, "Caddy")
 	header(&b, p, "#", "Caddy", []string{
 		"A Caddyfile snippet: put it at the top level, then `import robotstxt_guard`",
 		"in each site block it guards."})
@@ -225,6 +237,7 @@ func renderCaddy(p *plan) []byte {
 // path_regex reads the decoded path without the query.
 func renderAnubis(p *plan) []byte {
 	var b strings.Builder
+	warnTarpit(p, "Anubis")
 	header(&b, p, "#", "Anubis", []string{
 		"Import it first in the policy's bots: list (- import: /path/to/this.yaml).",
 		"Anubis answers DENY with status_codes.DENY (200 unless set): set it to 403.",
