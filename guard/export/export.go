@@ -138,6 +138,9 @@ type Input struct {
 	Action string
 	// RetryAfter is the Retry-After of a 429, in seconds (0: 60).
 	RetryAfter int
+	// Price is the crawler-price a 402 answers with ("USD 0.01") when
+	// Policy is nil or names none.
+	Price string
 }
 
 // Compile writes the export of robots.txt body robots under policy p
@@ -159,7 +162,8 @@ func CompileInput(t Target, in Input) ([]byte, []Warning, error) {
 	}
 	p := build(in, def, limitsOf(t))
 	p.retryAfter = in.RetryAfter
-	if in.Policy != nil {
+	p.price = in.Price
+	if in.Policy != nil && in.Policy.Price != "" {
 		p.price = in.Policy.Price
 	}
 	if p.retryAfter <= 0 {

@@ -106,13 +106,10 @@ func TestRealTargets(t *testing.T) {
 	}
 	for _, tg := range []Target{Nginx, HAProxy, Caddy} {
 		bin := string(tg)
-		path, err := exec.LookPath(bin)
-		if err != nil {
-			if _, serr := os.Stat("/usr/sbin/" + bin); serr != nil {
-				t.Logf("%s is not installed: skipped", bin)
-				continue
-			}
-			path = "/usr/sbin/" + bin
+		path, ok := findServer(bin)
+		if !ok {
+			t.Logf("%s is not installed: skipped", bin)
+			continue
 		}
 		t.Run(bin, func(t *testing.T) {
 			asked, agree, warned, blocked := 0, 0, 0, 0
@@ -228,11 +225,12 @@ http {
     include %[2]s;
     server {
         listen %[3]s;
-        if ($robotstxt_block = 403) { return 403; }
-        location / { proxy_pass http://%[4]s; }
+        location / {
+%[5]s            proxy_pass http://%[4]s;
+        }
     }
 }
-`, dir, exp, addr, upstream)
+`, dir, exp, addr, upstream, nginxIfs(text))
 		cf := filepath.Join(dir, "nginx.conf")
 		os.WriteFile(cf, []byte(conf), 0o644)
 		cmd = exec.Command(bin, "-p", dir, "-c", cf, "-e", filepath.Join(dir, "error.log"))
@@ -284,6 +282,93 @@ http://:%d {
 		<-done
 		lf.Close()
 	}
+}
+
+// nginxIfs returns the if statements an nginx export's header asks for.
+func nginxIfs(text []byte) string {
+	var b strings.Builder
+	for _, l := range strings.Split(string(text), "\n") {
+		if strings.HasPrefix(l, "#     if (") {
+			b.WriteString("            " + strings.TrimPrefix(l, "#     ") + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestRealActions starts each installed target with an export of each
+// blocking action and checks the answer to a disallowed request: its
+// status, and the header it carries.
+func TestRealActions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts real servers")
+	}
+	up := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(200) })}
+	ul, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go up.Serve(ul)
+	defer up.Close()
+	body := []byte("user-agent: *\ndisallow: /private/\n")
+	for _, tg := range []Target{Nginx, HAProxy, Caddy} {
+		bin, ok := findServer(string(tg))
+		if !ok {
+			t.Logf("%s is not installed: skipped", tg)
+			continue
+		}
+		for _, c := range []struct {
+			action     string
+			status     int
+			hdr, value string
+		}{
+			{"403", 403, "", ""},
+			{"402", 402, "Crawler-Price", "USD 0.01"},
+			{"429", 429, "Retry-After", "30"},
+		} {
+			text, _, err := CompileInput(tg, Input{Robots: body, Action: c.action, RetryAfter: 30, Price: "USD 0.01"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			addr, stop := startTarget(t, tg, bin, text, ul.Addr().String())
+			st, h, err := askHeader(addr, "GPTBot/1.0", "/private/x", c.hdr)
+			stop()
+			if err != nil || st != c.status || h != c.value {
+				t.Errorf("%s, action %s: %d %s=%q (%v); want %d %q", tg, c.action, st, c.hdr, h, err, c.status, c.value)
+			}
+		}
+	}
+}
+
+// findServer finds a server's binary in PATH or /usr/sbin.
+func findServer(bin string) (string, bool) {
+	if p, err := exec.LookPath(bin); err == nil {
+		return p, true
+	}
+	if _, err := os.Stat("/usr/sbin/" + bin); err == nil {
+		return "/usr/sbin/" + bin, true
+	}
+	return "", false
+}
+
+// askHeader is ask, returning also the value of header name.
+func askHeader(addr, ua, uri, name string) (int, string, error) {
+	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	if err != nil {
+		return 0, "", err
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(3 * time.Second))
+	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: example.com\r\nUser-Agent: %s\r\nConnection: close\r\n\r\n", uri, ua)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return 0, "", err
+	}
+	resp.Body.Close()
+	v := ""
+	if name != "" {
+		v = resp.Header.Get(name)
+	}
+	return resp.StatusCode, v, nil
 }
 
 func indent(s string) string {

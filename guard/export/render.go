@@ -84,8 +84,8 @@ func verdict(c *class, r prule) string {
 // a map's regular expressions in the order written.
 func renderNginx(p *plan) []byte {
 	var b strings.Builder
-	how := []string{"Include this file in the http {} context, then in each server {}",
-		"(or location) it guards:"}
+	how := []string{"Include this file in the http {} context, then in each location",
+		"it guards (add_header, for 402 and 429, is not allowed in a server's if):"}
 	for _, a := range statuses(p) {
 		how = append(how, "    "+nginxIf(a, p))
 	}
