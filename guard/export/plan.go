@@ -59,7 +59,6 @@ type agentRE struct {
 type class struct {
 	id     string
 	names  []string // crawler names (or named tokens)
-	tokens []string // the product tokens and names they are known by
 	rules  []prule
 	action guard.Action
 }
@@ -106,7 +105,7 @@ func build(in Input, def guard.Action, lim limits) *plan {
 	}
 	byKey := map[string]*class{}
 	var order []string
-	add := func(k keyed, rules []prule, names []string) *class {
+	add := func(k keyed, rules []prule) *class {
 		ck := strconv.Itoa(int(k.act)) + "\x00" + k.key
 		c := byKey[ck]
 		if c == nil {
@@ -119,7 +118,6 @@ func build(in Input, def guard.Action, lim limits) *plan {
 		} else {
 			c.names = append(c.names, k.m.token)
 		}
-		c.tokens = append(c.tokens, names...)
 		return c
 	}
 	known := map[string]bool{}
@@ -137,7 +135,7 @@ func build(in Input, def guard.Action, lim limits) *plan {
 		rules, key, ok := p.rulesOf(r, d, c.Name, lim)
 		var cl *class // nil: left out
 		if ok {
-			cl = add(keyed{key: key, m: member{crawler: c}, act: act}, rules, namesOf(c))
+			cl = add(keyed{key: key, m: member{crawler: c}, act: act}, rules)
 		}
 		for _, n := range namesOf(c) {
 			if n = strings.ToLower(n); n != "" && !known[n] {
@@ -163,7 +161,7 @@ func build(in Input, def guard.Action, lim limits) *plan {
 				if !ok {
 					continue
 				}
-				cl := add(keyed{key: "named\x00" + key, m: member{token: a.Token}, act: def}, rules, []string{a.Token})
+				cl := add(keyed{key: "named\x00" + key, m: member{token: a.Token}, act: def}, rules)
 				named = append(named, keyClass{key: lt, class: cl})
 			}
 		}
