@@ -9,6 +9,8 @@ missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 # The Redis Cluster test builds its cluster with redis-cli.
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
+# guard/export's TestRealTargets runs its HAProxy export in haproxy.
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
 # The tester page's end-to-end tests (server/e2e_test.go) drive a headless
 # Debian chromium; in CI (CI=true) they fail without it.
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
