@@ -41,10 +41,6 @@ type exportWarning struct {
 	why        string
 }
 
-// exportCompile compiles for a target: guard/export.Compile, set by
-// guard_export_compile.go when that package is in the build.
-var exportCompile func(target string, robots []byte, p *guard.Policy) ([]byte, []exportWarning, error)
-
 // exportTargets are the targets export writes.
 var exportTargets = []string{"nginx", "anubis", "caddy", "haproxy"}
 
@@ -86,9 +82,6 @@ func runGuardExport(args []string, stdout, stderr io.Writer) int {
 		if pol, err = guard.LoadPolicy(*policyFile); err != nil {
 			return fail("--policy: %v", strings.TrimPrefix(err.Error(), "guard: policy: "))
 		}
-	}
-	if exportCompile == nil {
-		return fail("the exporters (package guard/export) are not in this build yet")
 	}
 	out, warnings, err := exportCompile(target, robots, pol)
 	if err != nil {

@@ -1,5 +1,3 @@
-//go:build guardexport
-
 package main
 
 import (
@@ -9,7 +7,8 @@ import (
 
 // TestGuardExportTargets: guard export writes each target's rules from
 // the robots.txt under a policy; a rule the target cannot express is a
-// warning and exit 1, the log mode of a policy only a note.
+// warning and exit 1, the log mode of a policy only a note; without a
+// policy the default enforce actions are exported.
 func TestGuardExportTargets(t *testing.T) {
 	dir := t.TempDir()
 	robots := writeFile(t, dir, "robots.txt", "User-agent: GPTBot\nDisallow: /private/\nAllow: /private/ok$\n")
@@ -23,8 +22,15 @@ func TestGuardExportTargets(t *testing.T) {
 			t.Errorf("%s: exit %d with stderr %q", target, code, stderr)
 		}
 	}
+	// No policy: the default enforce actions (guard/export.Compile), no note.
 	code, _, stderr := runCmd(t, "", "guard", "export", "--to", "nginx", "--robots", robots)
+	if code != 0 || stderr != "" {
+		t.Errorf("nginx, no policy: exit %d, %q; want 0 and nothing", code, stderr)
+	}
+	// A policy in log mode: exported all the same, with a note, exit 0.
+	logPolicy := writeFile(t, dir, "log.toml", "mode = \"log\"\n")
+	code, _, stderr = runCmd(t, "", "guard", "export", "--to", "nginx", "--robots", robots, "--policy", logPolicy)
 	if code != 0 || !strings.Contains(stderr, "note: the whole export [log-mode]") {
-		t.Errorf("nginx, no policy: exit %d, %q; want 0 and a note", code, stderr)
+		t.Errorf("nginx, log policy: exit %d, %q; want 0 and a note", code, stderr)
 	}
 }
