@@ -354,3 +354,18 @@ func decodeOriginal(s string) string {
 	}
 	return b.String()
 }
+
+// TargetURL returns the URL to decide for an HTTP request's origin-form
+// request-target (the path and query of the request line, as servers log
+// it and as a proxy sees it). Such a target is always a path, but a URL
+// that starts with "//" names an authority (Google's library reads
+// "//private/x" as the host "private" and the path "/x"), so a target that
+// starts with "//" is given a scheme and authority of its own; any other
+// is returned as it is. The audit, the guard and its exporters decide
+// request-targets through it.
+func TargetURL(target string) string {
+	if len(target) > 1 && target[0] == '/' && target[1] == '/' {
+		return "http://target" + target
+	}
+	return target
+}

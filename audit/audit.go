@@ -481,7 +481,7 @@ func (a *Auditor) verdict(cs *crawlerState, vi int, path []byte) verdict {
 		d = a.versions[vi].Robots.Decider(robotstxt.Query{Crawler: cs.c})
 		cs.deciders[vi] = d
 	}
-	dec := d.Decide(string(path))
+	dec := d.Decide(robotstxt.TargetURL(string(path)))
 	v := verdict{allowed: dec.Allowed, line: int32(dec.Rule.Line), text: dec.Rule.Text}
 	if len(path) > maxKey {
 		return v
