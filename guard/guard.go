@@ -97,6 +97,9 @@ type Guard struct {
 type compiledPolicy struct {
 	p    *Policy
 	acts []Actions
+	// price is the crawler-price header's value, built once; nil when
+	// the policy names no price.
+	price []string
 }
 
 // Build returns a guard for o.
@@ -149,6 +152,9 @@ func (g *Guard) SetPolicy(p *Policy) {
 		p = DefaultPolicy()
 	}
 	cp := &compiledPolicy{p: p, acts: make([]Actions, len(g.crawlers))}
+	if p.Price != "" {
+		cp.price = []string{p.Price}
+	}
 	for i := range g.crawlers {
 		for o := Outcome(0); o < numOutcomes; o++ {
 			cp.acts[i][o] = p.ActionFor(&g.crawlers[i], o)
