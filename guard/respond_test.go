@@ -1,9 +1,15 @@
 package guard
 
 import (
+	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"testing"
+	"time"
+
+	"github.com/seed53c283f5/robotstxt/verify"
 )
 
 // TestRespondAllocs: answering a refusal (403, 402 with the policy's
@@ -46,5 +52,43 @@ func TestRespondAllocs(t *testing.T) {
 	}
 	if v := secondsValue(3600); len(v) != 1 || v[0] != "3600" {
 		t.Errorf("secondsValue(3600) = %q", v)
+	}
+}
+
+// TestFileSinkLinesAreMarshalJSON: each line the FileSink writes is byte
+// for byte Decision.MarshalJSON's (HTML characters escaped as
+// json.Marshal does, the identity only when a crawler was claimed, the
+// address unmapped), though the sink encodes without MarshalJSON's
+// second pass.
+func TestFileSinkLinesAreMarshalJSON(t *testing.T) {
+	at := time.Date(2026, 11, 28, 3, 0, 0, 5, time.FixedZone("x", 3600))
+	ds := []Decision{
+		{Time: at, Addr: netip.MustParseAddr("::ffff:192.0.2.1"), Method: "GET", Host: "a.example", Path: "/x?<b>&c",
+			UserAgent: "Mozilla/5.0 <script>\u2028 \"GPTBot\"", Claimed: "GPTBot",
+			Identity: verify.Evidence{Crawler: "GPTBot", IP: "192.0.2.1", Outcome: "spoofed", Method: verify.MethodRanges, Reason: "not in <its> ranges & more", Checked: at},
+			Outcome:  OutcomeSpoofed, Line: 3, LineText: "Disallow: /x<y>", Reason: "the identity check says", Version: "sha256:ab",
+			Action: Action403, Would: Action403, Mode: ModeEnforce, Status: 403},
+		{Time: at, Path: "/", UserAgent: "curl/8", Outcome: OutcomeNotCrawler, Allowed: true, Action: ActionAllow, Would: ActionAllow},
+		{Time: at, Addr: netip.MustParseAddr("2001:db8::1"), Claimed: "CCBot", Identity: verify.Evidence{Crawler: "CCBot", Outcome: "unverified"},
+			Outcome: OutcomePreferenceRefused, Action: Action402, Would: Action402, Status: 402, Price: "USD 0.01"},
+		{Time: at, Claimed: "Bingbot", Identity: verify.Evidence{Outcome: "verified"}, Outcome: OutcomeOverCrawlDelay, Action: Action429, Would: Action429, Status: 429, RetryAfter: 2},
+	}
+	var buf bytes.Buffer
+	s := NewWriterSink(&buf, 16)
+	var want bytes.Buffer
+	for _, d := range ds {
+		s.Record(d)
+		b, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.Write(b)
+		want.WriteByte('\n')
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != want.String() {
+		t.Errorf("the sink wrote\n%s\nMarshalJSON gives\n%s", buf.String(), want.String())
 	}
 }
