@@ -60,9 +60,9 @@ finishes the requests in flight.
                         X-Forwarded-For (read from the right past them) and
                         X-Real-IP name the client: comma-separated addresses
                         or CIDR prefixes. Every bound per client then counts
-                        that client (an IPv6 /64 as one), and its connections
-                        are not bound per client. Default none: the peer is
-                        the client, the headers are not believed
+                        that client (an IPv6 /64 as one); the proxies' own
+                        connections are not bound per client. Default none:
+                        the peer is the client, the headers are not believed
   --rate N              requests a second per client address on /v1/
                         (default 50; 0 turns the limit off)
   --burst N             requests at once per client (default 100)
