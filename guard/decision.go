@@ -224,6 +224,12 @@ type decisionJSON struct {
 // MarshalJSON writes the decision as the decision log holds it: the
 // address as "ip", the identity only when a crawler was claimed.
 func (d Decision) MarshalJSON() ([]byte, error) {
+	return json.Marshal(d.logged())
+}
+
+// logged is d as the decision log writes it (MarshalJSON's object; the
+// FileSink encodes it directly, sparing MarshalJSON's second pass).
+func (d *Decision) logged() decisionJSON {
 	j := decisionJSON{
 		Time: d.Time.UTC(), Method: d.Method, Host: d.Host, Path: d.Path,
 		UserAgent: d.UserAgent, Claimed: d.Claimed, Outcome: d.Outcome, Allowed: d.Allowed,
@@ -238,7 +244,7 @@ func (d Decision) MarshalJSON() ([]byte, error) {
 		e := d.Identity
 		j.Identity = &e
 	}
-	return json.Marshal(j)
+	return j
 }
 
 // UnmarshalJSON reads a decision MarshalJSON wrote.

@@ -12,6 +12,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/seed53c283f5/robotstxt"
 	"github.com/seed53c283f5/robotstxt/audit"
+	"github.com/seed53c283f5/robotstxt/clientip"
 	"github.com/seed53c283f5/robotstxt/verify"
 )
 
@@ -33,9 +34,10 @@ type Options struct {
 	// Now is the clock; nil: time.Now.
 	Now func() time.Time
 	// TrustedProxies are the addresses of proxies in front of the guard
-	// whose X-Forwarded-For is believed: the client is the right-most
-	// address of it that is not one of them. Empty: the connection's
-	// address is the client.
+	// whose X-Forwarded-For (then X-Real-IP) is believed: the client is
+	// the right-most address of it that is not one of them, as
+	// clientip.Of reads it (clientip.Parse reads a list of them). Empty:
+	// the connection's address is the client.
 	TrustedProxies []netip.Prefix
 	// Crawlers is the catalogue claims are read against; nil:
 	// robotstxt.Crawlers().
@@ -78,7 +80,7 @@ type Guard struct {
 	id       Identity
 	sink     DecisionSink
 	now      func() time.Time
-	trusted  []netip.Prefix
+	trusted  clientip.Trusted
 	cat      *audit.Catalogue
 	crawlers []robotstxt.Crawler
 
@@ -95,6 +97,9 @@ type Guard struct {
 type compiledPolicy struct {
 	p    *Policy
 	acts []Actions
+	// price is the crawler-price header's value, built once; nil when
+	// the policy names no price.
+	price []string
 }
 
 // Build returns a guard for o.
@@ -102,7 +107,7 @@ func Build(o Options) (*Guard, error) {
 	if o.Robots == nil {
 		return nil, errors.New("guard: Options.Robots is required: the robots.txt to enforce")
 	}
-	g := &Guard{src: o.Robots, id: o.Identity, sink: o.Decisions, now: o.Now, trusted: o.TrustedProxies}
+	g := &Guard{src: o.Robots, id: o.Identity, sink: o.Decisions, now: o.Now, trusted: clientip.Trusted(o.TrustedProxies)}
 	if g.now == nil {
 		g.now = time.Now
 	}
@@ -147,6 +152,9 @@ func (g *Guard) SetPolicy(p *Policy) {
 		p = DefaultPolicy()
 	}
 	cp := &compiledPolicy{p: p, acts: make([]Actions, len(g.crawlers))}
+	if p.Price != "" {
+		cp.price = []string{p.Price}
+	}
 	for i := range g.crawlers {
 		for o := Outcome(0); o < numOutcomes; o++ {
 			cp.acts[i][o] = p.ActionFor(&g.crawlers[i], o)
@@ -385,64 +393,8 @@ func hostOf(h string) string {
 	return h
 }
 
-// clientAddr is the client's address: the connection's, or through
-// trusted proxies the right-most X-Forwarded-For address not theirs.
+// clientAddr is the client's address, as clientip.Of decides it for
+// every face: the connection's, or what a trusted proxy forwards.
 func (g *Guard) clientAddr(r *http.Request) netip.Addr {
-	a := remoteAddr(r.RemoteAddr)
-	if len(g.trusted) == 0 || !g.isTrusted(a) {
-		return a
-	}
-	xff := r.Header.Values("X-Forwarded-For")
-	for i := len(xff) - 1; i >= 0; i-- {
-		parts := xff[i]
-		for parts != "" {
-			j := strings.LastIndexByte(parts, ',')
-			item := strings.TrimSpace(parts[j+1:])
-			if j < 0 {
-				parts = ""
-			} else {
-				parts = parts[:j]
-			}
-			x, err := netip.ParseAddr(item)
-			if err != nil {
-				return a
-			}
-			a = x.Unmap()
-			if !g.isTrusted(a) {
-				return a
-			}
-		}
-	}
-	return a
-}
-
-// remoteAddr is the address of a connection's "host:port" ("[v6]:port"),
-// or of a bare address; the zero Addr when it is neither. The port is
-// not read.
-func remoteAddr(s string) netip.Addr {
-	h := s
-	switch {
-	case strings.HasPrefix(s, "["): // "[v6]:port"
-		j := strings.IndexByte(s, ']')
-		if j < 0 {
-			return netip.Addr{}
-		}
-		h = s[1:j]
-	case strings.Count(s, ":") == 1: // "v4:port"; a bare v6 has more
-		h = s[:strings.IndexByte(s, ':')]
-	}
-	a, err := netip.ParseAddr(h)
-	if err != nil {
-		return netip.Addr{}
-	}
-	return a.Unmap()
-}
-
-func (g *Guard) isTrusted(a netip.Addr) bool {
-	for _, p := range g.trusted {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
+	return clientip.Of(r, g.trusted)
 }

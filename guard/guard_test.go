@@ -501,24 +501,6 @@ func TestForwardedForTrustedOnly(t *testing.T) {
 	}
 }
 
-func TestRemoteAddr(t *testing.T) {
-	for in, want := range map[string]string{
-		"192.0.2.1:80":         "192.0.2.1",
-		"192.0.2.1":            "192.0.2.1",
-		"[2001:db8::1]:443":    "2001:db8::1",
-		"2001:db8::1":          "2001:db8::1",
-		"[::ffff:192.0.2.7]:1": "192.0.2.7",
-		"[fe80::1%eth0]:8080":  "fe80::1%eth0",
-		"":                     "invalid IP",
-		"pipe":                 "invalid IP",
-		"[::1":                 "invalid IP",
-	} {
-		if got := remoteAddr(in).String(); got != want {
-			t.Errorf("remoteAddr(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 func TestNoRobotsNoVerdict(t *testing.T) {
 	src := SourceFunc(func(context.Context, string) (*Rules, error) { return nil, io.ErrUnexpectedEOF })
 	g, err := Build(Options{Robots: src, Identity: newFake(), Policy: enforcePolicy(t, "")})

@@ -3,6 +3,7 @@ package guard
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -13,34 +14,95 @@ func (g *Guard) Respond(w http.ResponseWriter, r *http.Request, d *Decision) boo
 	if !d.Action.Blocks() {
 		return false
 	}
+	// The header values are built once and shared (net/http only reads
+	// them; Header.Set and Add replace a value rather than write into
+	// it), their keys already in canonical form: a refusal allocates
+	// nothing for its header.
 	h := w.Header()
-	h.Set("Content-Type", "text/plain; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	body := answerText(d)
+	h["Content-Type"] = textPlain
+	h["Cache-Control"] = noStore
 	switch d.Action {
 	case Action402:
-		h.Set("crawler-price", d.Price)
+		h["Crawler-Price"] = g.priceValue(d.Price)
 		w.WriteHeader(http.StatusPaymentRequired)
 	case Action429:
-		h.Set("Retry-After", strconv.Itoa(d.RetryAfter))
+		h["Retry-After"] = secondsValue(d.RetryAfter)
 		w.WriteHeader(http.StatusTooManyRequests)
 	case ActionTarpit:
-		g.tarpit(w, r, body)
+		g.tarpit(w, r, answerText(d))
 		return true
 	default:
 		w.WriteHeader(http.StatusForbidden)
 	}
-	_, _ = w.Write([]byte(body))
+	// The body is built in a buffer of a pool: a Writer keeps no slice
+	// it is given.
+	bp := answerBufs.Get().(*[]byte)
+	b := appendAnswer((*bp)[:0], d)
+	_, _ = w.Write(b)
+	if cap(b) <= maxPooledAnswer {
+		*bp = b
+		answerBufs.Put(bp)
+	}
 	return true
+}
+
+// The header values every refusal carries.
+var (
+	textPlain = []string{"text/plain; charset=utf-8"}
+	noStore   = []string{"no-store"}
+)
+
+// answerBufs are the buffers refusals' bodies are built in; one grown
+// past maxPooledAnswer (a robots.txt line can be long) is not kept.
+var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+const maxPooledAnswer = 4 << 10
+
+// priceValue is the crawler-price header's value for price: the
+// policy's, built once per policy, or a new one.
+func (g *Guard) priceValue(price string) []string {
+	if cp := g.pol.Load(); cp.price != nil && cp.price[0] == price {
+		return cp.price
+	}
+	return []string{price}
+}
+
+// retryValues are the Retry-After values of 0 to 300 seconds, built
+// once.
+var retryValues = func() [][]string {
+	v := make([][]string, 301)
+	for i := range v {
+		v[i] = []string{strconv.Itoa(i)}
+	}
+	return v
+}()
+
+// secondsValue is the Retry-After header's value for n seconds.
+func secondsValue(n int) []string {
+	if 0 <= n && n < len(retryValues) {
+		return retryValues[n]
+	}
+	return []string{strconv.Itoa(n)}
 }
 
 // answerText is the body of a blocking answer: what decided, in words.
 func answerText(d *Decision) string {
-	s := d.Outcome.String() + ": " + d.Reason
+	return string(appendAnswer(nil, d))
+}
+
+// appendAnswer appends answerText(d) to b.
+func appendAnswer(b []byte, d *Decision) []byte {
+	b = append(b, d.Outcome.String()...)
+	b = append(b, ": "...)
+	b = append(b, d.Reason...)
 	if d.Line != 0 {
-		s += " (robots.txt line " + strconv.Itoa(d.Line) + ": " + d.LineText + ")"
+		b = append(b, " (robots.txt line "...)
+		b = strconv.AppendInt(b, int64(d.Line), 10)
+		b = append(b, ": "...)
+		b = append(b, d.LineText...)
+		b = append(b, ')')
 	}
-	return s + "\n"
+	return append(b, '\n')
 }
 
 // tarpit answers 403 slowly: the body a byte at a time over the policy's

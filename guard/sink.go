@@ -79,10 +79,12 @@ func (s *FileSink) Written() int64 { return s.written.Load() }
 func (s *FileSink) run() {
 	defer close(s.done)
 	bw := bufio.NewWriterSize(s.w, 64<<10)
+	// The encoder escapes <, > and & as json.Marshal does, so that each
+	// line is byte for byte Decision.MarshalJSON's, written without its
+	// second pass (a Marshaler's output is checked and copied again).
 	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
 	for d := range s.ch {
-		if err := enc.Encode(d); err != nil {
+		if err := enc.Encode(d.logged()); err != nil {
 			s.fail(err)
 			continue
 		}

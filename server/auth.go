@@ -67,7 +67,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	now := s.opts.Now()
-	ip := clientOf(r)
+	ip := s.clientOf(r)
 	if blocked, retry := s.authFailures.exhausted(ip, now); blocked {
 		s.tooManyFailures(w, retry)
 		return false
@@ -106,7 +106,7 @@ func (s *Server) apiGate(next http.Handler) http.Handler {
 			return
 		}
 		if s.opts.Rate > 0 {
-			if ok, retry := s.limits.allow(clientOf(r), s.opts.Now()); !ok {
+			if ok, retry := s.limits.allow(s.clientOf(r), s.opts.Now()); !ok {
 				w.Header().Set("Retry-After", retrySeconds(retry))
 				writeError(w, &Error{Status: http.StatusTooManyRequests, Message: fmt.Sprintf("too many requests from this client (at most %g a second, %d at once); retry later", float64(s.opts.Rate), s.opts.Burst)})
 				return

@@ -131,7 +131,7 @@ func (s *Server) handleBulk(w http.ResponseWriter, r *http.Request) error {
 		}
 		// A part was sent: break the connection, so that the client does
 		// not take it for the whole.
-		s.log.Warn("bulk answer cut", "err", err, "results", sum.Results, "client", clientIP(r).String())
+		s.log.Warn("bulk answer cut", "err", err, "results", sum.Results, "client", s.clientIP(r).String())
 		panic(http.ErrAbortHandler)
 	case errors.Is(err, errAnswerTooLarge):
 		return s.answerTooLarge(0)

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/netip"
 	"time"
+
+	"github.com/seed53c283f5/robotstxt/clientip"
 )
 
 // statusWriter remembers the status written.
@@ -37,7 +39,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		dc := newDeadlineContext(r.Context(), s.opts.RequestTimeout)
-		dc.client = clientOf(r)
+		dc.client = s.clientOf(r)
 		defer dc.stop()
 		ctx := context.Context(dc)
 		r = r.WithContext(ctx)
@@ -54,7 +56,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 				s.metrics.observe(routeOf(r), sw.status, time.Since(start))
 				s.log.LogAttrs(ctx, slog.LevelWarn, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
 					slog.String("route", routeOf(r)), slog.Int("status", sw.status), slog.Duration("elapsed", time.Since(start)),
-					slog.String("client", clientIP(r).String()), slog.Any("aborted", v))
+					slog.String("client", s.clientIP(r).String()), slog.Any("aborted", v))
 				panic(v)
 			}
 		}()
@@ -72,7 +74,7 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		}
 		s.log.LogAttrs(ctx, slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("path", r.URL.Path),
 			slog.String("route", route), slog.Int("status", sw.status), slog.Duration("elapsed", elapsed),
-			slog.String("client", clientIP(r).String()))
+			slog.String("client", s.clientIP(r).String()))
 	})
 }
 
@@ -95,12 +97,10 @@ var securityHeaders = []struct {
 // no inline script or style, no other origin, no framing.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
-// clientIP is the address of the connection's peer: headers such as
-// X-Forwarded-For are not trusted.
-func clientIP(r *http.Request) netip.Addr {
-	ap, err := netip.ParseAddrPort(r.RemoteAddr)
-	if err != nil {
-		return netip.Addr{}
-	}
-	return ap.Addr().Unmap()
+// clientIP is the address of the client r comes from, as clientip.Of
+// decides it for every face: the connection's peer, or, when the peer is
+// one of Options.TrustedProxies (none unless given), the client it
+// forwards in X-Forwarded-For or X-Real-IP.
+func (s *Server) clientIP(r *http.Request) netip.Addr {
+	return clientip.Of(r, s.opts.TrustedProxies)
 }

@@ -6,6 +6,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/clientip"
 	"github.com/seed53c283f5/robotstxt/store"
 	"golang.org/x/time/rate"
 )
@@ -103,11 +104,19 @@ type Options struct {
 	// MaxConns bounds the connections Serve holds open at once: past it,
 	// it accepts no more until one closes (they wait in the listener's
 	// backlog). 0 means DefaultMaxConns, a negative value no bound.
-	// MaxConnsPerClient bounds the connections of one client (clientOf)
-	// among them: past it, a new connection of that client is closed at
-	// once, so that one client's slow connections cannot hold every
-	// place. 0 means DefaultMaxConnsPerClient, a negative value no bound.
+	// MaxConnsPerClient bounds the connections of one client (its peer
+	// address, an IPv6 /64 as one) among them: past it, a new connection
+	// of that client is closed at once, so that one client's slow
+	// connections cannot hold every place. A trusted proxy
+	// (TrustedProxies) is not bound by it. 0 means
+	// DefaultMaxConnsPerClient, a negative value no bound.
 	MaxConns, MaxConnsPerClient int
+	// TrustedProxies are the proxies (load balancers) in front of the
+	// server whose X-Forwarded-For and X-Real-IP name the client, as
+	// clientip.Of reads them; every bound per client then applies to
+	// that client (its address, an IPv6 /64 as one). Empty (the
+	// default): nobody's headers are believed, the peer is the client.
+	TrustedProxies clientip.Trusted
 	// StallTimeout bounds how long a streamed answer waits for its client
 	// to read the next piece (0 means DefaultStallTimeout): a client that
 	// does not read is cut then, not at WriteTimeout.

@@ -151,7 +151,7 @@ func (s *Server) writeCheck(w http.ResponseWriter, r *http.Request, cs *checkStr
 	case err == nil:
 		return nil
 	case started:
-		s.log.Warn("check answer cut", "err", err, "client", clientIP(r).String())
+		s.log.Warn("check answer cut", "err", err, "client", s.clientIP(r).String())
 		panic(http.ErrAbortHandler)
 	case errors.Is(err, errAnswerTooLarge):
 		return s.answerTooLarge(0)

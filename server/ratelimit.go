@@ -63,17 +63,17 @@ func (l *limiter) allow(addr netip.Addr, now time.Time) (bool, time.Duration) {
 
 // clientOf is the client a request comes from, the one key of every bound
 // per client (the rate limit, the wrong tokens, the shares of memory in
-// flight, of connections and of outbound fetches, the watches a client
-// may keep): the address of the connection's peer (clientIP), a whole
-// IPv6 /64 counting as one client. The server has one bearer token, which
-// every client that holds it shares, so a token tells clients apart no
-// better than nothing: the address does.
-func clientOf(r *http.Request) netip.Addr { return clientKey(clientIP(r)) }
+// flight and of outbound fetches, the watches a client may keep): the
+// client's address (clientIP), a whole IPv6 /64 counting as one client.
+// The server has one bearer token, which every client that holds it
+// shares, so a token tells clients apart no better than nothing: the
+// address does.
+func (s *Server) clientOf(r *http.Request) netip.Addr { return clientKey(s.clientIP(r)) }
 
-// ClientKey is clientOf as text ("192.0.2.1", "2001:db8:1:2::"): the
+// clientKeyOf is clientOf as text ("192.0.2.1", "2001:db8:1:2::"): the
 // client's name where a bound per client is kept by another package (the
 // watches' per-client bound).
-func ClientKey(r *http.Request) string { return clientOf(r).String() }
+func (s *Server) clientKeyOf(r *http.Request) string { return s.clientOf(r).String() }
 
 // clientKey is the address a client is known by: one client holds a
 // whole IPv6 /64.

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/seed53c283f5/robotstxt/clientip"
 	"golang.org/x/net/netutil"
 )
 
@@ -33,7 +34,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		ln = netutil.LimitListener(ln, o.MaxConns)
 	}
 	ln = &countingListener{Listener: ln, open: &s.openConns, perClient: o.MaxConnsPerClient,
-		clients: map[netip.Addr]int{}, refused: s.metrics.connsRefused}
+		trusted: o.TrustedProxies, clients: map[netip.Addr]int{}, refused: s.metrics.connsRefused}
 	done := make(chan error, 1)
 	stopWatches := s.startWatches(ctx)
 	defer stopWatches()
@@ -57,11 +58,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 
 // countingListener counts the connections of its listener that are open,
 // in all and per client, and closes at once a connection of a client that
-// holds perClient already (when perClient > 0).
+// holds perClient already (when perClient > 0). A connection is counted
+// before any request names the client behind it: the client is its peer,
+// and a trusted proxy's connections, which carry many clients' requests,
+// are bounded by MaxConns alone.
 type countingListener struct {
 	net.Listener
 	open      *atomic.Int64
 	perClient int
+	trusted   clientip.Trusted
 	refused   prometheus.Counter
 
 	mu      sync.Mutex
@@ -74,12 +79,10 @@ func (l *countingListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		var client netip.Addr
-		if ap, err := netip.ParseAddrPort(c.RemoteAddr().String()); err == nil {
-			client = clientKey(ap.Addr().Unmap())
-		}
+		peer := clientip.Peer(c.RemoteAddr().String())
+		client := clientKey(peer)
 		l.mu.Lock()
-		if l.perClient > 0 && l.clients[client] >= l.perClient {
+		if l.perClient > 0 && l.clients[client] >= l.perClient && !l.trusted.Contains(peer) {
 			l.mu.Unlock()
 			l.refused.Inc()
 			c.Close()

@@ -336,7 +336,7 @@ func (s *Server) handleWatchCreate(w http.ResponseWriter, r *http.Request) error
 	if e := decode(w, r, &sp); e != nil {
 		return e
 	}
-	m := watch.Maker{Client: ClientKey(r)}
+	m := watch.Maker{Client: s.clientKeyOf(r)}
 	if secs := ownerSecrets(r); len(secs) > 0 {
 		m.Owner = secs[0]
 	}

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/seed53c283f5/robotstxt/clientip"
 )
 
 const guardHelp = `Usage: robotstxt guard --upstream URL [--addr ADDR]
@@ -222,7 +224,7 @@ func guardMain(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	if err != nil || maxHeader < 4<<10 || maxHeader > 1<<30 {
 		return fail("--max-header-bytes: want a size from 4KiB to 1GiB, not %q", f.maxHeader)
 	}
-	trusted, err := parseTrustedProxies(f.trusted)
+	trusted, err := clientip.Parse(f.trusted)
 	if err != nil {
 		return fail("--trusted-proxy: %v", err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/clientip"
 	"github.com/seed53c283f5/robotstxt/guard"
 )
 
@@ -37,7 +38,7 @@ func BenchmarkGuardProxy(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	trusted, _ := parseTrustedProxies(defaultTrustedProxies)
+	trusted, _ := clientip.Parse(defaultTrustedProxies)
 	bare := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) { pr.SetURL(up); pr.Out.Host = pr.In.Host; pr.SetXForwarded() },
 		Transport: upstreamTransport(time.Minute)}
 	guarded := newGuardProxy(up, trusted, 32<<20, time.Minute, slog.New(slog.DiscardHandler)).handler(g.Handler)

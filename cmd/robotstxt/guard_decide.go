@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"github.com/seed53c283f5/robotstxt/clientip"
 )
 
 // decidePath is the decision endpoint. Envoy's ext_authz (HTTP) asks
@@ -28,12 +30,12 @@ const maxForwardedURI = 8 << 10
 //     else "/";
 //   - its host: X-Forwarded-Host, else the Host the decision request
 //     carries (nginx and Envoy pass the original's);
-//   - its client: the peer, or what a trusted peer forwards (clientAddr);
+//   - its client: the peer, or what a trusted peer forwards (clientip.Of);
 //   - its other header fields as they come (User-Agent, Web Bot Auth's
 //     Signature, Signature-Input and Signature-Agent).
 //
 // The request has no body. An error says which header was unusable.
-func originalRequest(r *http.Request, trusted trustedProxies) (*http.Request, netip.Addr, string) {
+func originalRequest(r *http.Request, trusted clientip.Trusted) (*http.Request, netip.Addr, string) {
 	method := r.Method
 	for _, h := range []string{"X-Forwarded-Method", "X-Original-Method"} {
 		if m := strings.TrimSpace(r.Header.Get(h)); m != "" {
@@ -73,8 +75,8 @@ func originalRequest(r *http.Request, trusted trustedProxies) (*http.Request, ne
 		host, _, _ = strings.Cut(fh, ",")
 		host = strings.TrimSpace(host)
 	}
-	client := clientAddr(r, trusted)
-	out := r.Clone(context.WithValue(r.Context(), peerKey{}, peerAddr(r)))
+	client := clientip.Of(r, trusted)
+	out := r.Clone(context.WithValue(r.Context(), peerKey{}, clientip.Peer(r.RemoteAddr)))
 	out.Method = method
 	out.URL = u
 	out.RequestURI = target
@@ -113,7 +115,7 @@ type peerKey struct{}
 // answer), which Caddy, Traefik and Envoy hand to the client as it is and
 // nginx maps (docs/guard.md). Any method is accepted, since nginx's and
 // Envoy's checks keep the original's.
-func decideHandler(mw func(http.Handler) http.Handler, trusted trustedProxies) http.Handler {
+func decideHandler(mw func(http.Handler) http.Handler, trusted clientip.Trusted) http.Handler {
 	pass := mw(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(http.StatusOK)

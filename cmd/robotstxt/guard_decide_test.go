@@ -2,7 +2,6 @@ package main
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"net/netip"
 	"path/filepath"
 	"strings"
@@ -99,47 +98,49 @@ func TestGuardDecideRefusesBadForwards(t *testing.T) {
 	}
 }
 
-// TestGuardClientAddr: X-Forwarded-For and X-Real-IP are believed only
-// from a trusted peer; the chain is read from the right, past the trusted
-// proxies, and stops at an entry that is not an address.
-func TestGuardClientAddr(t *testing.T) {
-	trusted, err := parseTrustedProxies("127.0.0.0/8, 10.0.0.1,::1/128")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		peer        string
-		xff, realIP string
-		want        string
-	}{
-		{"203.0.113.1:5000", "192.0.2.7", "", "203.0.113.1"}, // an untrusted peer's words are ignored
-		{"127.0.0.1:5000", "192.0.2.7", "", "192.0.2.7"},
-		{"127.0.0.1:5000", "198.51.100.1, 192.0.2.7", "", "192.0.2.7"},  // the right-most not trusted
-		{"127.0.0.1:5000", "192.0.2.7, 10.0.0.1", "", "192.0.2.7"},      // past a trusted hop
-		{"127.0.0.1:5000", "192.0.2.7, junk, 10.0.0.1", "", "10.0.0.1"}, // junk stops the walk
-		{"127.0.0.1:5000", "", "192.0.2.8", "192.0.2.8"},
-		{"127.0.0.1:5000", "192.0.2.7", "192.0.2.8", "192.0.2.7"}, // X-Forwarded-For first
-		{"[::1]:5000", "[2001:db8::1]:443", "", "2001:db8::1"},
-		{"127.0.0.1:5000", "10.0.0.1", "", "10.0.0.1"}, // only trusted hops: the last one read
-		{"[::ffff:127.0.0.1]:5000", "192.0.2.7", "", "192.0.2.7"},
-	} {
-		r := httptest.NewRequest("GET", "/", nil)
-		r.RemoteAddr = tc.peer
-		if tc.xff != "" {
-			r.Header.Set("X-Forwarded-For", tc.xff)
-		}
-		if tc.realIP != "" {
-			r.Header.Set("X-Real-IP", tc.realIP)
-		}
-		if got := clientAddr(r, trusted); got != netip.MustParseAddr(tc.want) {
-			t.Errorf("peer %s, X-Forwarded-For %q, X-Real-IP %q: %v, want %s", tc.peer, tc.xff, tc.realIP, got, tc.want)
+// TestGuardDecideClientAddr: the decision endpoint judges the client that
+// clientip.Of names (its table is clientip's TestOf): from the default
+// trusted loopback peer, X-Forwarded-For read from the right past the
+// trusted hops, else X-Real-IP; with --trusted-proxy none, or a list
+// without the peer, the headers are the client's own words and the peer
+// is judged. A bad list is refused with the entry named.
+func TestGuardDecideClientAddr(t *testing.T) {
+	site := newUpstreamSite(t, frontendRobots)
+	g, log := startDecider(t, site) // --trusted-proxy: the default, loopback
+	decide := func(g *runningGuard, hdr ...string) {
+		t.Helper()
+		if code, _, _ := ask(t, "GET", g.decide+"/v1/decide/private/x", append(hdr, "User-Agent: "+gptbotUA)...); code != 403 {
+			t.Errorf("%q: %d, want 403", hdr, code)
 		}
 	}
-	if none, err := parseTrustedProxies("none"); err != nil || len(none) != 0 {
-		t.Errorf("none: %v %v", none, err)
+	decide(g, "X-Forwarded-For: 198.51.100.1, 192.0.2.7, 127.0.0.9")
+	decide(g, "X-Real-IP: 192.0.2.8")
+	decide(g, "X-Forwarded-For: [2001:db8::7]:443")
+	decide(g, "X-Forwarded-For: 192.0.2.7, junk")
+	var got []string
+	for _, d := range waitDecisions(t, log, 4) {
+		got = append(got, d.Addr.String())
 	}
-	if _, err := parseTrustedProxies("10.0.0.0/8,nope"); err == nil || !strings.Contains(err.Error(), `"nope"`) {
-		t.Errorf("a bad entry: %v", err)
+	if want := "192.0.2.7 192.0.2.8 2001:db8::7 127.0.0.1"; strings.Join(got, " ") != want {
+		t.Errorf("trusted loopback peer: clients %v, want %s", got, want)
+	}
+
+	for _, list := range []string{"none", "10.0.0.0/8, 2001:db8::/32"} {
+		dir := t.TempDir()
+		log2 := filepath.Join(dir, "decisions.jsonl")
+		g2 := startGuard(t, "--decide-only", "--upstream", site.URL, "--policy", writeFile(t, dir, "guard.toml", frontendPolicy),
+			"--dns=false", "--decisions", log2, "--trusted-proxy", list)
+		decide(g2, "X-Forwarded-For: 192.0.2.7")
+		decide(g2, "X-Real-IP: 192.0.2.8")
+		for _, d := range waitDecisions(t, log2, 2) {
+			if d.Addr != netip.MustParseAddr("127.0.0.1") {
+				t.Errorf("--trusted-proxy %q: an untrusted peer's header was believed: client %v", list, d.Addr)
+			}
+		}
+	}
+	var out, errb strings.Builder
+	if code := run([]string{"guard", "--decide-only", "--upstream", site.URL, "--trusted-proxy", "10.0.0.0/8,nope"}, strings.NewReader(""), &out, &errb); code == 0 || !strings.Contains(errb.String(), `--trusted-proxy: "nope"`) {
+		t.Errorf("a bad --trusted-proxy: exit %d, %q", code, errb.String())
 	}
 }
 

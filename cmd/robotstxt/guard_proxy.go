@@ -12,13 +12,15 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/seed53c283f5/robotstxt/clientip"
 )
 
 // guardProxy is the reverse proxy to the upstream: httputil.ReverseProxy
 // with a transport sized for one busy upstream.
 type guardProxy struct {
 	rp      *httputil.ReverseProxy
-	trusted trustedProxies
+	trusted clientip.Trusted
 	maxBody int64
 }
 
@@ -35,7 +37,7 @@ func upstreamTransport(headerTimeout time.Duration) *http.Transport {
 	}
 }
 
-func newGuardProxy(up *url.URL, trusted trustedProxies, maxBody int64, headerTimeout time.Duration, log *slog.Logger) *guardProxy {
+func newGuardProxy(up *url.URL, trusted clientip.Trusted, maxBody int64, headerTimeout time.Duration, log *slog.Logger) *guardProxy {
 	p := &guardProxy{trusted: trusted, maxBody: maxBody}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
@@ -71,9 +73,9 @@ func newGuardProxy(up *url.URL, trusted trustedProxies, maxBody int64, headerTim
 func (p *guardProxy) setForwarded(pr *httputil.ProxyRequest) {
 	peer, ok := pr.In.Context().Value(peerKey{}).(netip.Addr)
 	if !ok {
-		peer = peerAddr(pr.In) // RemoteAddr is the peer's: no proxy forwarded it
+		peer = clientip.Peer(pr.In.RemoteAddr) // RemoteAddr is the peer's: no proxy forwarded it
 	}
-	trusted := peer.IsValid() && p.trusted.contains(peer)
+	trusted := peer.IsValid() && p.trusted.Contains(peer)
 	xff := peer.String()
 	if trusted {
 		if prior := strings.Join(pr.In.Header.Values("X-Forwarded-For"), ", "); prior != "" {
@@ -112,8 +114,8 @@ func (p *guardProxy) handler(mw func(http.Handler) http.Handler) http.Handler {
 			}
 			r.Body = http.MaxBytesReader(w, r.Body, p.maxBody)
 		}
-		peer := peerAddr(r)
-		if client := clientAddr(r, p.trusted); client != peer {
+		peer := clientip.Peer(r.RemoteAddr)
+		if client := clientip.Of(r, p.trusted); client != peer {
 			// The middleware reads the client in RemoteAddr; the peer
 			// stays in the context for X-Forwarded-For.
 			r = r.WithContext(context.WithValue(r.Context(), peerKey{}, peer))

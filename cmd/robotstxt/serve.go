@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/clientip"
 	"github.com/seed53c283f5/robotstxt/fetch"
 	"github.com/seed53c283f5/robotstxt/server"
 	"github.com/seed53c283f5/robotstxt/watch"
@@ -55,6 +56,13 @@ finishes the requests in flight.
                         link-local, CGNAT, multicast and cloud-metadata
                         addresses (refused by default, whatever a name
                         resolves to or a redirect says)
+  --trusted-proxy LIST  the load balancers or reverse proxies in front whose
+                        X-Forwarded-For (read from the right past them) and
+                        X-Real-IP name the client: comma-separated addresses
+                        or CIDR prefixes. Every bound per client then counts
+                        that client (an IPv6 /64 as one); the proxies' own
+                        connections are not bound per client. Default none:
+                        the peer is the client, the headers are not believed
   --rate N              requests a second per client address on /v1/
                         (default 50; 0 turns the limit off)
   --burst N             requests at once per client (default 100)
@@ -205,6 +213,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	resolver := fs.String("resolver", "", "DNS server")
 	dnsBudget := fs.Duration("dns-budget", server.DefaultIdentityBudget, "DNS time per audit")
 	guardDecisions := fs.String("guard-decisions", "", "guard decision log")
+	trustedProxy := fs.String("trusted-proxy", "none", "proxies whose forwarded headers name the client")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return flagFailed(stderr, "serve", serveHelp, args, err)
@@ -230,6 +239,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if *historyTTL < 0 {
 		complain(stderr, "serve", "--history-ttl must be 0 (no history) or more")
+		return 2
+	}
+	trusted, err := clientip.Parse(*trustedProxy)
+	if err != nil {
+		complain(stderr, "serve", "--trusted-proxy: %v", err)
 		return 2
 	}
 	if *maxConns < 0 {
@@ -344,7 +358,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		RequestTimeout: *timeout, ReadHeaderTimeout: *readHeader, ReadTimeout: *read,
 		WriteTimeout: *write, IdleTimeout: *idle, ShutdownTimeout: *shutdown,
 		MaxQuestions: *maxQuestions, MaxAnswerBytes: answerBytes, MaxInFlightBytes: inFlight, MaxConns: conns,
-		MaxConnsPerClient: noBound(*maxConnsClient), StallTimeout: *stall, Outbound: outbound,
+		MaxConnsPerClient: noBound(*maxConnsClient), TrustedProxies: trusted, StallTimeout: *stall, Outbound: outbound,
 		HistoryTTL: hostTTL, HistoryOrigins: *historyOrigins,
 		Watch: watchOpts, Identity: ident, GuardDecisions: *guardDecisions,
 	})
