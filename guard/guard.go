@@ -278,7 +278,7 @@ func (g *Guard) judge(d *Decision, v *view) {
 	if v == nil {
 		return
 	}
-	dec := v.dec.Decide(d.Path)
+	dec := v.dec.Decide(robotstxt.TargetURL(d.Path))
 	d.Allowed = dec.Allowed
 	d.Line, d.LineText = dec.Rule.Line, dec.Rule.Text
 	if d.Outcome == OutcomeSpoofed {
