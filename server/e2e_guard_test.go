@@ -49,5 +49,6 @@ func TestE2EGuard(t *testing.T) {
 	if !strings.Contains(first, "192.0.2.8") {
 		t.Errorf("the newest decision is not first: %q", first)
 	}
+	b.screenshot(ctx, "guard")
 	b.check()
 }
