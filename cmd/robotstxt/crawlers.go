@@ -202,34 +202,62 @@ func nearBehaviours(list string) string {
 // writeBehaviourList writes one line a crawler, NAME OPERATOR ACCESS
 // BEHAVIOURS, in at most listWidth columns, as writeCrawlerList does.
 func writeBehaviourList(w io.Writer, list []robotstxt.Crawler, want robotstxt.Behaviour, ops []string) {
-	nameW, opLen, behW := len("NAME"), len("OPERATOR"), len("BEHAVIOURS")
-	for _, c := range list {
+	in := ""
+	if want != 0 {
+		in = " in " + strings.Join(want.Names(), " or ")
+	}
+	writeColumns(w, list, listColumns{
+		third: "ACCESS", thirdW: len("intermediary"), fourth: "BEHAVIOURS",
+		values: func(c *robotstxt.Crawler) (string, string) { return c.Access.String(), behavioursText(c) },
+		want:   in, ops: ops, footer: `"robotstxt crawlers NAME" shows one in full, with sources.`,
+	})
+}
+
+// listColumns are what a crawler list shows beside NAME and OPERATOR.
+type listColumns struct {
+	third  string // the third column's heading
+	thirdW int    // its width
+	fourth string // the last column's heading
+	values func(*robotstxt.Crawler) (third, fourth string)
+	want   string // what the list was narrowed to, for its summary
+	ops    []string
+	footer string // the last line
+}
+
+// writeColumns writes one line a crawler, NAME OPERATOR and the two
+// columns of cols, in at most listWidth columns: the operator column takes
+// what the others leave and a longer name is cut, ending in "...". Only
+// the operators asked for, in the summary, come from outside: they are
+// escaped.
+func writeColumns(w io.Writer, list []robotstxt.Crawler, cols listColumns) {
+	nameW, opLen, lastW := len("NAME"), len("OPERATOR"), len(cols.fourth)
+	for i := range list {
+		c := &list[i]
 		nameW = max(nameW, len(c.Name))
 		opLen = max(opLen, len(c.Operator))
-		behW = max(behW, len(behavioursText(&c)))
+		_, last := cols.values(c)
+		lastW = max(lastW, len(last))
 	}
-	const accessW = len("intermediary")
-	opW := max(min(listWidth-nameW-accessW-behW-3, opLen), len("OPERATOR"))
+	opW := max(min(listWidth-nameW-cols.thirdW-lastW-3, opLen), len("OPERATOR"))
 	var b strings.Builder
-	row := func(name, op, access, behs string) {
-		line := fmt.Sprintf("%-*s %-*s %-*s %s", nameW, name, opW, cut(op, opW), accessW, access, behs)
+	row := func(name, op, third, last string) {
+		line := fmt.Sprintf("%-*s %-*s %-*s %s", nameW, name, opW, cut(op, opW), cols.thirdW, third, last)
 		b.WriteString(strings.TrimRight(line, " "))
 		b.WriteByte('\n')
 	}
-	row("NAME", "OPERATOR", "ACCESS", "BEHAVIOURS")
-	for _, c := range list {
+	row("NAME", "OPERATOR", cols.third, cols.fourth)
+	for i := range list {
+		c := &list[i]
 		op := c.Operator
 		if op == "" {
 			op = "-"
 		}
-		row(c.Name, op, c.Access.String(), behavioursText(&c))
+		third, last := cols.values(c)
+		row(c.Name, op, third, last)
 	}
-	summary := fmt.Sprintf("%d %s", len(list), plural(len(list), "crawler"))
-	if want != 0 {
-		summary += " in " + strings.Join(want.Names(), " or ")
-	}
-	if len(ops) > 0 {
-		summary += " run by " + esc(strings.Join(ops, " or "))
+	summary := fmt.Sprintf("%d %s", len(list), plural(len(list), "crawler")) + cols.want
+	if len(cols.ops) > 0 {
+		summary += " run by " + esc(strings.Join(cols.ops, " or "))
 	}
 	if len(list) == 0 {
 		io.WriteString(w, wrap(summary+".", listWidth))
@@ -237,7 +265,7 @@ func writeBehaviourList(w io.Writer, list []robotstxt.Crawler, want robotstxt.Be
 	}
 	b.WriteByte('\n')
 	b.WriteString(wrap(summary+".", listWidth))
-	b.WriteString(`"robotstxt crawlers NAME" shows one in full, with sources.` + "\n")
+	b.WriteString(cols.footer + "\n")
 	io.WriteString(w, b.String())
 }
 
@@ -294,43 +322,15 @@ const listWidth = 80
 // operators asked for, in the last line, come from outside: they are
 // escaped.
 func writeCrawlerList(w io.Writer, list []robotstxt.Crawler, want robotstxt.Purpose, ops []string) {
-	nameW, opLen, purposeW := len("NAME"), len("OPERATOR"), len("PURPOSES")
-	for _, c := range list {
-		nameW = max(nameW, len(c.Name))
-		opLen = max(opLen, len(c.Operator))
-		purposeW = max(purposeW, len(purposesText(&c)))
-	}
-	const robotsW = len("unknown")
-	opW := max(min(listWidth-nameW-robotsW-purposeW-3, opLen), len("OPERATOR"))
-	var b strings.Builder
-	row := func(name, op, robots, purposes string) {
-		line := fmt.Sprintf("%-*s %-*s %-*s %s", nameW, name, opW, cut(op, opW), robotsW, robots, purposes)
-		b.WriteString(strings.TrimRight(line, " "))
-		b.WriteByte('\n')
-	}
-	row("NAME", "OPERATOR", "ROBOTS", "PURPOSES")
-	for _, c := range list {
-		op := c.Operator
-		if op == "" {
-			op = "-"
-		}
-		row(c.Name, op, c.ObeysRobots.String(), purposesText(&c))
-	}
-	summary := fmt.Sprintf("%d %s", len(list), plural(len(list), "crawler"))
+	fetching := ""
 	if want != 0 {
-		summary += " fetching for " + strings.Join(want.Names(), " or ")
+		fetching = " fetching for " + strings.Join(want.Names(), " or ")
 	}
-	if len(ops) > 0 {
-		summary += " run by " + esc(strings.Join(ops, " or "))
-	}
-	if len(list) == 0 {
-		io.WriteString(w, wrap(summary+".", listWidth))
-		return
-	}
-	b.WriteByte('\n')
-	b.WriteString(wrap(summary+".", listWidth))
-	b.WriteString(`"robotstxt crawlers NAME" shows one in full.` + "\n")
-	io.WriteString(w, b.String())
+	writeColumns(w, list, listColumns{
+		third: "ROBOTS", thirdW: len("unknown"), fourth: "PURPOSES",
+		values: func(c *robotstxt.Crawler) (string, string) { return c.ObeysRobots.String(), purposesText(c) },
+		want:   fetching, ops: ops, footer: `"robotstxt crawlers NAME" shows one in full.`,
+	})
 }
 
 // wrap breaks s into lines of at most width bytes at spaces (a longer
