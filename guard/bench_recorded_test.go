@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/seed53c283f5/robotstxt/internal/cputime"
 	"github.com/seed53c283f5/robotstxt/verify"
 )
 
@@ -40,12 +41,12 @@ func BenchmarkGuardRecorded(b *testing.B) {
 	w := &discardWriter{h: http.Header{}}
 	h.ServeHTTP(w, r)
 	b.ReportAllocs()
-	cpu := processCPU()
+	cpu := cputime.Process()
 	for b.Loop() {
 		clear(w.h)
 		h.ServeHTTP(w, r)
 	}
-	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(sink.Dropped()), "dropped")
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/internal/cputime"
 	"github.com/seed53c283f5/robotstxt/verify"
 )
 
@@ -87,12 +88,12 @@ func BenchmarkGuard(b *testing.B) {
 			w := &discardWriter{h: http.Header{}}
 			h.ServeHTTP(w, r) // the first request prepares the crawler's reading
 			b.ReportAllocs()
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for b.Loop() {
 				clear(w.h)
 				h.ServeHTTP(w, r)
 			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/internal/cputime"
 	"github.com/seed53c283f5/robotstxt/webbotauth"
 )
 
@@ -29,13 +30,13 @@ func BenchmarkIdentifyCached(b *testing.B) {
 		b.Fatalf("%+v", ev)
 	}
 	b.ReportAllocs()
-	start := processCPU()
+	start := cputime.Process()
 	for b.Loop() {
 		if id.Identify(ctx, r, ip, &gb).Outcome != "verified" {
 			b.Fatal("not verified")
 		}
 	}
-	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkIdentifySigned: a request signed by Google's agent, its key
@@ -60,13 +61,13 @@ func BenchmarkIdentifySigned(b *testing.B) {
 		b.Fatalf("%+v", ev)
 	}
 	b.ReportAllocs()
-	start := processCPU()
+	start := cputime.Process()
 	for b.Loop() {
 		if id.Identify(ctx, r, ip, &ga).Outcome != "verified" {
 			b.Fatal("not verified")
 		}
 	}
-	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkIdentifyCachedParallel: the cached answer with every P asking

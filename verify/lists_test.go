@@ -17,6 +17,7 @@ import (
 	"github.com/miekg/dns"
 
 	"github.com/seed53c283f5/robotstxt"
+	"github.com/seed53c283f5/robotstxt/internal/cputime"
 	"github.com/seed53c283f5/robotstxt/store"
 	"github.com/seed53c283f5/robotstxt/store/boltstore"
 )
@@ -334,13 +335,13 @@ func BenchmarkCachedAddress(b *testing.B) {
 	ctx := context.Background()
 	b.Run("list", func(b *testing.B) {
 		ip := netip.MustParseAddr("192.0.2.40")
-		start := processCPU()
+		start := cputime.Process()
 		for b.Loop() {
 			if v.Check(ctx, ip, &gb).Outcome != Verified {
 				b.Fatal("not verified")
 			}
 		}
-		b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 	})
 	b.Run("dns-memory", func(b *testing.B) {
 		w := New(nil)
@@ -348,13 +349,13 @@ func BenchmarkCachedAddress(b *testing.B) {
 		e := &dnsEntry{done: make(chan struct{}), ans: dnsAnswer{Names: []string{"crawl-1.googlebot.com"}, Confirmed: []bool{true}, Definite: true}}
 		close(e.done)
 		w.cache[ip] = e
-		start := processCPU()
+		start := cputime.Process()
 		for b.Loop() {
 			if w.Check(ctx, ip, &gb).Outcome != Verified {
 				b.Fatal("not verified")
 			}
 		}
-		b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(cputime.Process()-start)/float64(b.N), "cpu-ns/op")
 	})
 }
 

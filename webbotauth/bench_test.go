@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/seed53c283f5/robotstxt/internal/cputime"
 )
 
 // BenchmarkVerifyCached: one Web Bot Auth request (the draft's minimum:
@@ -26,7 +28,7 @@ func BenchmarkVerifyCached(b *testing.B) {
 	}
 	ctx := context.Background()
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		if res := v.Verify(ctx, r); res.Outcome != Verified {
 			b.Fatal(res.Reason)
@@ -38,7 +40,7 @@ func BenchmarkVerifyCached(b *testing.B) {
 // reportCPU reports the process's CPU time per operation since cpu
 // (with -cpu 1 the benchmark's own; GC included).
 func reportCPU(b *testing.B, cpu time.Duration) {
-	if d := cpuTime() - cpu; d > 0 && b.N > 0 {
+	if d := cputime.Process() - cpu; d > 0 && b.N > 0 {
 		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
@@ -58,7 +60,7 @@ func BenchmarkVerifyCachedNonce(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	i := 0
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		r := reqs[i%len(reqs)]
 		i++
@@ -85,7 +87,7 @@ func BenchmarkEd25519Verify(b *testing.B) {
 	pub, priv, _ := ed25519.GenerateKey(nil)
 	msg := make([]byte, 330)
 	sig := ed25519.Sign(priv, msg)
-	cpu := cpuTime()
+	cpu := cputime.Process()
 	for b.Loop() {
 		if !ed25519.Verify(pub, msg, sig) {
 			b.Fatal("no")
