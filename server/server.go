@@ -51,6 +51,8 @@ type Server struct {
 	identity *identity
 	// identifier answers POST /v1/verify (verify.go).
 	identifier *verify.Identifier
+	// verifying counts each client's POST /v1/verify in flight.
+	verifying clientGate
 }
 
 // New returns a server; nil options mean the defaults.

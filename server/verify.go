@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -33,6 +34,42 @@ type VerifyRequest struct {
 // reverse DNS lookup, a key directory): past it, the answer is
 // unverified and pending, and a later question gets the answer.
 const verifyWait = 3 * time.Second
+
+// VerifyPerClient is how many POST /v1/verify questions one client (an
+// address, an IPv6 /64) may have in flight. Each may wait verifyWait and
+// leave a lookup going on behind it, and the lookups are shared by every
+// client (the Identifier's queue): this keeps one client's share of them
+// small. Past it the client gets 429 with Retry-After.
+const VerifyPerClient = 4
+
+// clientGate counts the requests each client has in flight.
+type clientGate struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// enter takes one of client's max places, false when it holds them all.
+func (g *clientGate) enter(client string, max int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.n[client] >= max {
+		return false
+	}
+	if g.n == nil {
+		g.n = map[string]int{}
+	}
+	g.n[client]++
+	return true
+}
+
+// leave gives client's place back.
+func (g *clientGate) leave(client string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.n[client]--; g.n[client] <= 0 {
+		delete(g.n, client)
+	}
+}
 
 // catalogue finds the crawler a User-Agent names, as audit does.
 var catalogue = sync.OnceValue(func() *audit.Catalogue { return audit.NewCatalogue(nil) })
@@ -115,6 +152,12 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) error {
 		cr := *catalogue().Crawler(i)
 		c = &cr
 	}
+	client := s.clientKeyOf(r)
+	if !s.verifying.enter(client, VerifyPerClient) {
+		return &Error{Status: http.StatusTooManyRequests, Retry: int(verifyWait / time.Second), Message: fmt.Sprintf(
+			"this client has %d questions to /v1/verify in flight already (at most %d at once); retry later", VerifyPerClient, VerifyPerClient)}
+	}
+	defer s.verifying.leave(client)
 	ev := s.identifier.IdentifyWithin(r.Context(), sreq, ip, c, verifyWait)
 	writeJSON(w, http.StatusOK, ev)
 	return nil

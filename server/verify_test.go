@@ -21,6 +21,7 @@ import (
 
 	"github.com/miekg/dns"
 
+	"github.com/seed53c283f5/robotstxt/clientip"
 	"github.com/seed53c283f5/robotstxt/verify"
 	"github.com/seed53c283f5/robotstxt/webbotauth"
 )
@@ -186,13 +187,19 @@ func TestVerifyPending(t *testing.T) {
 	// Each lookup may take a minute: past the 3 s wait, the answer is
 	// pending. (With the default 2 s per lookup, the failed lookup is the
 	// answer: unverified, not pending.)
-	ts := newTestServer(t, &Options{Identity: &Identity{Resolver: pc.LocalAddr().String(), Timeout: time.Minute}})
+	// Twenty clients behind a trusted proxy (one client may have only
+	// VerifyPerClient questions in flight: TestVerifyPerClient).
+	lb, err := clientip.Parse(clientip.Loopback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, &Options{TrustedProxies: lb, Identity: &Identity{Resolver: pc.LocalAddr().String(), Timeout: time.Minute}})
 	const googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := range 20 {
 		wg.Go(func() {
-			ev := evidence(t, post(t, ts.URL+"/v1/verify", verifyBody(t, VerifyRequest{IP: fmt.Sprintf("192.0.2.%d", i), UserAgent: googlebotUA})))
+			ev := evidence(t, post(t, ts.URL+"/v1/verify", verifyBody(t, VerifyRequest{IP: fmt.Sprintf("192.0.2.%d", i), UserAgent: googlebotUA}), "X-Forwarded-For", fmt.Sprintf("198.51.100.%d", i)))
 			if ev.Outcome != "unverified" || !ev.Pending || ev.Crawler != "Googlebot" {
 				t.Errorf("%+v", ev)
 			}
@@ -204,5 +211,51 @@ func TestVerifyPending(t *testing.T) {
 	}
 	if s := ts.Identifier().Stats(); s.Lookups != 20 || s.Pending != 20 {
 		t.Errorf("stats %+v", s)
+	}
+}
+
+// TestVerifyPerClient: one client has at most VerifyPerClient questions
+// in flight (each may wait 3 s and leave a lookup behind it); past that it
+// gets 429 with Retry-After, while another client is answered.
+func TestVerifyPerClient(t *testing.T) {
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	silent := &dns.Server{PacketConn: pc, Handler: dns.HandlerFunc(func(dns.ResponseWriter, *dns.Msg) {})}
+	go silent.ActivateAndServe()
+	defer silent.Shutdown()
+	lb, err := clientip.Parse(clientip.Loopback)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := newTestServer(t, &Options{TrustedProxies: lb, Identity: &Identity{Resolver: pc.LocalAddr().String(), Timeout: time.Minute}})
+	const googlebotUA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	var wg sync.WaitGroup
+	var ok, refused atomic.Int32
+	for i := range 3 * VerifyPerClient {
+		wg.Go(func() {
+			r := post(t, ts.URL+"/v1/verify", verifyBody(t, VerifyRequest{IP: fmt.Sprintf("192.0.2.%d", i), UserAgent: googlebotUA}), "X-Forwarded-For", "203.0.113.9")
+			switch {
+			case r.status == 200:
+				ok.Add(1)
+			case r.status == 429 && r.header.Get("Retry-After") != "":
+				refused.Add(1)
+			default:
+				t.Errorf("status %d %s", r.status, r.body)
+			}
+		})
+	}
+	time.Sleep(500 * time.Millisecond) // the first ones are waiting on DNS
+	other := post(t, ts.URL+"/v1/verify", verifyBody(t, VerifyRequest{IP: "192.0.2.200", UserAgent: googlebotUA}), "X-Forwarded-For", "203.0.113.10")
+	wg.Wait()
+	if other.status != 200 {
+		t.Errorf("another client: %d %s", other.status, other.body)
+	}
+	if ok.Load() > VerifyPerClient || refused.Load() < 2*VerifyPerClient {
+		t.Errorf("one client: %d answered, %d refused; want at most %d answered at once", ok.Load(), refused.Load(), VerifyPerClient)
+	}
+	if s := ts.Identifier().Stats(); s.Lookups > VerifyPerClient+1 {
+		t.Errorf("%d lookups started; the client's share is %d (+1 for the other)", s.Lookups, VerifyPerClient)
 	}
 }
