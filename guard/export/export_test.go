@@ -281,3 +281,34 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("no %s warning for Baiduspider in %+v", WarnDecodedPath, ws)
 	}
 }
+
+// TestBaiduWarningOnlyWhenItRefuses: the decoded-path warning of Baidu's
+// reading is for rules that refuse; a file that refuses Baidu's crawlers
+// nothing exports exactly, with no warning (and exit 0 from the command).
+func TestBaiduWarningOnlyWhenItRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		warn bool
+	}{
+		{"User-agent: GPTBot\nDisallow: /private/\n\nUser-agent: *\nAllow: /\n", false},
+		{"User-agent: GPTBot\nDisallow: /private/\n", false},
+		{"User-agent: *\nDisallow: /private/\n", true},
+		{"User-agent: Baiduspider\nDisallow: /x\n", true},
+	} {
+		for _, target := range Targets() {
+			_, ws, err := Compile(target, []byte(tc.body), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := false
+			for _, w := range ws {
+				if w.Name == WarnDecodedPath && w.Rule == "Baidu's reading" {
+					got = true
+				}
+			}
+			if got != tc.warn {
+				t.Errorf("%s, %q: Baidu's decoded-path warning %v, want %v", target, tc.body, got, tc.warn)
+			}
+		}
+	}
+}

@@ -275,7 +275,9 @@ func (p *plan) rulesOf(r *robotstxt.Robots, d robotstxt.Decision, who string, li
 	for len(out) > 0 && out[len(out)-1].allow {
 		out = out[:len(out)-1]
 	}
-	if dia == robotstxt.Baidu {
+	if dia == robotstxt.Baidu && len(out) > 0 {
+		// Only rules that refuse can be decided differently: with none
+		// left, every URL passes, as Baidu's reading says.
 		p.warnOnce(Warning{Name: WarnDecodedPath, Rule: "Baidu's reading",
 			Agents: []string{who},
 			Why: "Baidu's reading decodes %-escapes in the URL (and reads '*' and '$' in it as escaped); " +
