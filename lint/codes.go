@@ -133,7 +133,7 @@ var codes = []Code{
 	{"signal-bad-pair", SeverityWarning, allDialects, "a Content-Signal pair that is not search, ai-input or ai-train with yes or no (or use with a level): it says nothing", "write Content-Signal: search=yes, ai-input=yes, ai-train=no"},
 	{"signal-bad-use", SeverityWarning, allDialects, "a Content-Signal use= whose value is not immediate, reference or full: it limits nothing", "write use=immediate, use=reference or use=full"},
 	{"signal-repeated", SeverityInfo, allDialects, "a second Content-Signal line in one group: only the first counts", "merge the lines into one"},
-	{"signing-line-outside-group", SeverityWarning, allDialects, "with the Web Bot Auth extension (--webbotauth): a Signature-Agent or Max-Crawl-Rate line before any user-agent line: it applies to no crawler", "put it in a group, after its user-agent lines"},
+	{"signing-outside-group", SeverityWarning, allDialects, "with the Web Bot Auth extension (--webbotauth): a Signature-Agent or Max-Crawl-Rate line before any user-agent line: it applies to no crawler", "put it in a group, after its user-agent lines"},
 	{"bad-signature-agent", SeverityWarning, allDialects, "with the Web Bot Auth extension (--webbotauth): a Signature-Agent value that names no host (another scheme than https, a port, a path, a wildcard, white space)", "write the agent's domain, Signature-Agent: example.com, or its https URL in quotes"},
 	{"bad-max-crawl-rate", SeverityWarning, allDialects, "with the Web Bot Auth extension (--webbotauth): a Max-Crawl-Rate value that is not a number of requests with an optional unit (s, m, h, d, w): crawlers ignore it", "write e.g. Max-Crawl-Rate: 10 (per second) or Max-Crawl-Rate: 600/m"},
 }

@@ -17,7 +17,7 @@ import (
 // says a user-agent line came before it.
 func (l *linter) signingLine(ln *robotstxt.Line, inGroup bool) {
 	if !inGroup {
-		l.add(ln.Number, keyColumn(ln), "signing-line-outside-group", fmt.Sprintf("this %s line comes before any user-agent line: it belongs to no group and applies to no crawler; put it in a group, after its user-agent lines", canonicalSigningKey(ln.Field)), nil)
+		l.add(ln.Number, keyColumn(ln), "signing-outside-group", fmt.Sprintf("this %s line comes before any user-agent line: it belongs to no group and applies to no crawler; put it in a group, after its user-agent lines", canonicalSigningKey(ln.Field)), nil)
 		return
 	}
 	switch ln.Field {

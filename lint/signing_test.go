@@ -12,7 +12,7 @@ import (
 // Max-Crawl-Rate lines are checked, not called unknown; without it, they
 // are unknown fields, as before.
 func TestLintSigning(t *testing.T) {
-	signing := []string{"signing-line-outside-group", "bad-signature-agent", "bad-max-crawl-rate", "unknown-field"}
+	signing := []string{"signing-outside-group", "bad-signature-agent", "bad-max-crawl-rate", "unknown-field"}
 	for _, tt := range []struct {
 		name, body string
 		ext        robotstxt.Extensions
@@ -24,7 +24,7 @@ func TestLintSigning(t *testing.T) {
 		{"without the extension", "User-agent: *\nSignature-Agent: example.com\nMax-Crawl-Rate: 600/m\nDisallow: /private\n",
 			0, []string{"unknown-field:2", "unknown-field:3"}, `"Signature-Agent"`},
 		{"before any group", "Signature-Agent: example.com\nMax-Crawl-Rate: 1\nUser-agent: *\nDisallow: /x\n",
-			robotstxt.ExtWebBotAuth, []string{"signing-line-outside-group:1", "signing-line-outside-group:2"}, "belongs to no group"},
+			robotstxt.ExtWebBotAuth, []string{"signing-outside-group:1", "signing-outside-group:2"}, "belongs to no group"},
 		{"a port", "User-agent: *\nSignature-Agent: https://example.com:8443\nDisallow: /x\n",
 			robotstxt.ExtWebBotAuth, []string{"bad-signature-agent:2"}, "without a port"},
 		{"http", "User-agent: *\nSignature-Agent: \"http://example.com\"\nDisallow: /x\n",
