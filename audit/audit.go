@@ -275,10 +275,11 @@ func defaultCatalogue() *Catalogue {
 }
 
 // Format returns the log format read: Options.Format, or the one
-// detected (Auto before the first line).
+// detected (Auto before the first line; with Recorded, the format of a
+// log that is not the guard's, which is not read).
 func (a *Auditor) Format() accesslog.Format {
 	if a.parser == nil {
-		return accesslog.Auto
+		return a.wrongFormat
 	}
 	return a.parser.Format()
 }
