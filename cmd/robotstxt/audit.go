@@ -54,6 +54,7 @@ claimed identity is checked (verified, spoofed or unverified).
                       answers across runs (default: the cache's file)
   --format NAME       auto (default), combined, common, json, cloudflare,
                       guard (the decision log of robotstxt guard)
+
   --field F=NAME      a JSON log's field names (repeatable, or comma
                       separated): ip, time, method, path, request, status,
                       host, ua, e.g. --field ip=client_ip,ua=agent
@@ -76,6 +77,13 @@ claimed identity is checked (verified, spoofed or unverified).
   --csv               the report as CSV, one row a crawler, path or spoofer
   --quiet             no progress bar (drawn only when stderr is a terminal)
 
+A guard's decision log (robotstxt guard --decisions) needs no --robots or
+--origin: each request is judged by the verdict, the robots.txt version
+and the identity the guard recorded, and the report adds the guard's
+decisions by outcome and action. With --robots or --origin it is judged
+again by that file, and the verdicts that differ from the recorded ones
+are counted.
+
 Exit status: 0 when no crawler's request was disallowed, 1 when one was
 (whatever its identity: spoofers broke the rules too), 2 on bad usage or
 input, 130 when stopped by Ctrl-C (the report then covers the lines read).
@@ -88,6 +96,7 @@ Examples:
       access.log.zst
   robotstxt audit --format json --field ip=client_ip --robots robots.txt \
       app.jsonl
+  robotstxt audit decisions.jsonl
 `
 
 // auditIsTerminal reports whether the progress bar may be drawn on w;
@@ -752,8 +761,9 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 func writeAuditGuard(b *strings.Builder, g *audit.GuardReport) {
 	b.WriteString("\n" + aiWrap(fmt.Sprintf("Guard: %s decisions (%s); it answered %s in the site's place, and in log mode let %s pass that its policy would have refused.",
 		grouped(g.Decisions), countList(g.Modes), grouped(g.Blocked), grouped(g.WouldBlock)), "", "  ", auditWidth))
-	b.WriteString(aiWrap("Outcomes: "+countList(g.Outcomes)+".", "  ", "    ", auditWidth))
-	b.WriteString(aiWrap("Actions taken: "+countList(g.Actions)+"; the policy's: "+countList(g.Would)+".", "  ", "    ", auditWidth))
+	b.WriteString(wrapItems("  Outcomes:", countItems(g.Outcomes, "."), "    ", auditWidth))
+	b.WriteString(wrapItems("  Actions taken:", countItems(g.Actions, "."), "    ", auditWidth))
+	b.WriteString(wrapItems("  Actions the policy names (would):", countItems(g.Would, "."), "    ", auditWidth))
 	shown := false
 	for _, c := range g.Crawlers {
 		if c.Blocked == 0 && c.WouldBlock == 0 {
@@ -774,16 +784,43 @@ func writeAuditGuard(b *strings.Builder, g *audit.GuardReport) {
 
 // countList writes counts by name, the most first: "pass 3, 403 1".
 func countList(m map[string]int64) string {
+	return strings.Join(countItems(m, ""), " ")
+}
+
+// countItems are the counts by name, the most first, each "name N,"
+// but the last, which ends with end: "pass 3,", "403 1.".
+func countItems(m map[string]int64, end string) []string {
 	if len(m) == 0 {
-		return "none"
+		return []string{"none" + end}
 	}
 	keys := slices.Collect(maps.Keys(m))
 	slices.SortFunc(keys, func(x, y string) int { return cmp.Or(cmp.Compare(m[y], m[x]), cmp.Compare(x, y)) })
-	parts := make([]string, len(keys))
+	items := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = esc(k) + " " + grouped(m[k])
+		items[i] = esc(k) + " " + grouped(m[k]) + pick(i == len(keys)-1, end, ",")
 	}
-	return strings.Join(parts, ", ")
+	return items
+}
+
+// wrapItems writes head and the items after it, a space apart, in lines
+// of at most width columns broken between items (an item longer than a
+// line is clipped), the lines after the first indented by ind.
+func wrapItems(head string, items []string, ind string, width int) string {
+	var b strings.Builder
+	b.WriteString(head)
+	n := len(head)
+	for _, it := range items {
+		it = aiClip(it, width-len(ind)-1)
+		if n+1+displayWidth(it) > width {
+			b.WriteString("\n" + ind + it)
+			n = len(ind) + displayWidth(it)
+			continue
+		}
+		b.WriteString(" " + it)
+		n += 1 + displayWidth(it)
+	}
+	b.WriteByte('\n')
+	return b.String()
 }
 
 // spoofWhy says in a few words why an address is not the crawler it

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -93,8 +95,8 @@ func TestAuditGuardLogRecorded(t *testing.T) {
 		"GPTBot                         6           3         5         1           0\n",
 		"#1 line 2: Disallow: /open\n",
 		"Guard: 7 decisions (enforce 5, log 2); it answered 2 in the site's place, and in\n  log mode let 1 pass that its policy would have refused.\n",
-		"  Outcomes: disallowed-verified 2, pass 2, not-crawler 1, rules-path 1, spoofed\n    1.\n",
-		"  Actions taken: allow 4, 403 2, log 1; the policy's: allow 4, 403 3.\n",
+		"  Outcomes: disallowed-verified 2, pass 2, not-crawler 1, rules-path 1,\n    spoofed 1.\n",
+		"  Actions taken: allow 4, 403 2, log 1.\n  Actions the policy names (would): allow 4, 403 3.\n",
 		"  GPTBot                         6         2            1\n",
 		"  203.0.113.9           GPTBot                 1          1  outside its ranges\n",
 		"Identity: as the guard recorded it, each request with the evidence of its\n  decision (verified, spoofed or unverified then); nothing was looked up again.\n",
@@ -218,5 +220,31 @@ func TestAuditNoRobotsNotGuard(t *testing.T) {
 	}
 	if _, ok := v["first_seen"]; ok {
 		t.Errorf("a combined log's version has a first_seen:\n%s", out)
+	}
+}
+
+// TestAuditGuardDocExample runs the example of docs/audit.md's section on
+// the guard's decision log, on the log auditGuardLog writes, and fails
+// when the output differs from the page.
+func TestAuditGuardDocExample(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "audit.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const start = "$ robotstxt audit decisions.jsonl\n"
+	i := strings.Index(string(page), start)
+	if i < 0 {
+		t.Fatal("docs/audit.md has no example starting " + start)
+	}
+	want := string(page[i+len(start):])
+	want = want[:strings.Index(want, "$ echo $?")]
+	log := auditGuardLog(t)
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("decisions.jsonl", []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, "", "audit", "decisions.jsonl")
+	if code != 1 || out != want {
+		t.Errorf("exit %d, %s\ngot:\n%s\nthe page says:\n%s", code, errs, out, want)
 	}
 }
