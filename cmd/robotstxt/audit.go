@@ -204,6 +204,9 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// A guard's decision log records its own verdicts: judged by
 		// them (a log of another format stops with noRobots).
 		recorded = true
+		if len(fields) > 0 {
+			return fail("--field: the guard's decision log has its own field names, which the audit of its records reads; to judge it by another log's names, give --robots FILE")
+		}
 		if len(ranges) > 0 {
 			return fail("--ip-ranges: the guard's decision log records each identity with its evidence, and the audit takes it as recorded; to check identities again, give --robots FILE to judge by")
 		}

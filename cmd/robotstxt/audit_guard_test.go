@@ -208,6 +208,10 @@ func TestAuditNoRobotsNotGuard(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "--ip-ranges: the guard's decision log records each identity") {
 		t.Errorf("--ip-ranges with recorded identities: exit %d, %q", code, errs)
 	}
+	code, _, errs = runCmd(t, "", "audit", "--field", "ip=client", guardLog)
+	if code != 2 || !strings.Contains(errs, "--field: the guard's decision log has its own field names") {
+		t.Errorf("--field with recorded verdicts: exit %d, %q", code, errs)
+	}
 	// The other formats' reports have no guard member.
 	_, out, _ = runCmd(t, "", "audit", "--json", "--dns=false", "--robots", writeTemp(t, "r.txt", auditRobo), log)
 	var m map[string]any
