@@ -23,7 +23,9 @@
 //     (ClientIP, ClientRequestURI, ClientRequestUserAgent,
 //     EdgeStartTimestamp, ...).
 //   - [Guard]: the guard package's decision log, one decision a line
-//     (ip, time, method, path, host, user_agent, and the decision).
+//     (ip, time, method, path, host, user_agent; the decision's own
+//     fields in Entry.Decision: claimed, outcome, verdict, deciding line,
+//     version, action, would, mode, identity).
 //
 // [Detect] names the format of a sample of lines. [Open] reads a file,
 // or standard input for "-", decompressing gzip and zstd (told by their

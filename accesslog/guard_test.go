@@ -96,3 +96,39 @@ func TestAuditReadsDecisionLog(t *testing.T) {
 		t.Errorf("report: format %s, %d lines, %d unparsed, %d requests, %d by crawlers, %d disallowed", r.Format, r.Lines, r.Unparsed, r.Requests, r.CrawlerRequests, r.Disallowed)
 	}
 }
+
+// TestParseLeavesLineIntact: reading a nested object's fields (Caddy's
+// "request": {"uri": ...}, the guard's "identity") must not write into
+// the line: Detect parses the lines a Scanner peeks at, in its buffer.
+// The nested names were built by appending to a slice of the line.
+func TestParseLeavesLineIntact(t *testing.T) {
+	for _, c := range []struct {
+		f    accesslog.Format
+		line string
+	}{
+		{accesslog.JSON, `{"request":{"remote_ip":"192.0.2.1","method":"GET","uri":"/a?b=1","headers":{"User-Agent":["GPTBot/1.2"]}},"status":200,"ts":1764298800.5}`},
+		{accesslog.Guard, `{"time":"2026-11-28T03:01:00Z","ip":"192.0.2.1","path":"/p","user_agent":"GPTBot/1.2","claimed":"GPTBot","identity":{"crawler":"GPTBot","ip":"192.0.2.1","outcome":"verified","method":"ip-ranges","reason":"in its ranges"},"outcome":"disallowed-verified","allowed":false,"line":2,"line_text":"Disallow: /","version":"v1","action":"403","would":"403","mode":"enforce","status":403}`},
+	} {
+		p, err := accesslog.NewParser(c.f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := []byte(c.line)
+		var e accesslog.Entry
+		if err := p.Parse(line, &e); err != nil {
+			t.Fatalf("%v: %v", c.f, err)
+		}
+		if string(line) != c.line {
+			t.Errorf("%v: the line was written to:\n%s\nwas\n%s", c.f, line, c.line)
+		}
+		if c.f == accesslog.JSON && (string(e.Target) != "/a?b=1" || string(e.IP) != "192.0.2.1") {
+			t.Errorf("nested fields: target %q ip %q", e.Target, e.IP)
+		}
+		if d := e.Decision; c.f == accesslog.Guard && (d == nil || string(d.IdentityOutcome) != "verified" || string(d.Outcome) != "disallowed-verified" ||
+			!d.HasVerdict || d.Allowed || d.Line != 2 || string(d.LineText) != "Disallow: /" || string(d.Version) != "v1" ||
+			string(d.Action) != "403" || string(d.Would) != "403" || string(d.Mode) != "enforce" || string(d.Claimed) != "GPTBot" ||
+			!strings.HasPrefix(string(d.Identity), `{"crawler":"GPTBot"`) || !strings.HasSuffix(string(d.Identity), `"reason":"in its ranges"}`)) {
+			t.Errorf("decision: %+v", d)
+		}
+	}
+}

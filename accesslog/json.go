@@ -23,20 +23,44 @@ const (
 	FieldHost
 	FieldUserAgent
 	FieldSignatureAgent
+	// The fields of the guard's decision log beyond the request
+	// (GuardFields maps them; Entry.Decision holds them).
+	FieldClaimed         // the crawler claimed
+	FieldOutcome         // the guard's outcome
+	FieldAllowed         // its robots.txt verdict, true or false
+	FieldLine            // the deciding line's number
+	FieldLineText        // the deciding line's text
+	FieldVersion         // the robots.txt version asked
+	FieldAction          // what the guard did
+	FieldWould           // what the policy says
+	FieldMode            // log or enforce
+	FieldIdentity        // the identity evidence, an object (kept raw)
+	FieldIdentityOutcome // the identity's outcome
 	numFields
 )
 
 // fieldKeys are the names ParseFieldMap takes for each field.
 var fieldKeys = [numFields][]string{
-	FieldIP:             {"ip", "client", "addr"},
-	FieldTime:           {"time", "timestamp", "ts"},
-	FieldMethod:         {"method"},
-	FieldTarget:         {"path", "target", "uri", "url"},
-	FieldRequest:        {"request"},
-	FieldStatus:         {"status", "code"},
-	FieldHost:           {"host"},
-	FieldUserAgent:      {"ua", "user_agent", "agent", "user-agent"},
-	FieldSignatureAgent: {"signature_agent", "signature-agent"},
+	FieldIP:              {"ip", "client", "addr"},
+	FieldTime:            {"time", "timestamp", "ts"},
+	FieldMethod:          {"method"},
+	FieldTarget:          {"path", "target", "uri", "url"},
+	FieldRequest:         {"request"},
+	FieldStatus:          {"status", "code"},
+	FieldHost:            {"host"},
+	FieldUserAgent:       {"ua", "user_agent", "agent", "user-agent"},
+	FieldSignatureAgent:  {"signature_agent", "signature-agent"},
+	FieldClaimed:         {"claimed"},
+	FieldOutcome:         {"outcome"},
+	FieldAllowed:         {"allowed"},
+	FieldLine:            {"line"},
+	FieldLineText:        {"line_text"},
+	FieldVersion:         {"version"},
+	FieldAction:          {"action"},
+	FieldWould:           {"would"},
+	FieldMode:            {"mode"},
+	FieldIdentity:        {"identity"},
+	FieldIdentityOutcome: {"identity_outcome"},
 }
 
 // String returns the field's name, as ParseFieldMap takes it.
@@ -98,7 +122,11 @@ func CloudflareFields() *FieldMap {
 // GuardFields returns the names of the guard's decision log (one JSON
 // object a decision: guard.Decision): the client's address "ip", the
 // time, method, path, host and User-Agent of the request, and the status
-// the guard answered with (absent when the request went on to the site).
+// the guard answered with (absent when the request went on to the site);
+// and the decision's own fields, read into Entry.Decision: the crawler
+// claimed, the outcome, the verdict ("allowed", "line", "line_text"),
+// the robots.txt "version", the "action", "would" and "mode", and the
+// "identity" evidence (its object kept raw, its outcome read).
 func GuardFields() *FieldMap {
 	m := &FieldMap{}
 	m.Names[FieldIP] = []string{"ip"}
@@ -108,6 +136,17 @@ func GuardFields() *FieldMap {
 	m.Names[FieldStatus] = []string{"status"}
 	m.Names[FieldHost] = []string{"host"}
 	m.Names[FieldUserAgent] = []string{"user_agent"}
+	m.Names[FieldClaimed] = []string{"claimed"}
+	m.Names[FieldOutcome] = []string{"outcome"}
+	m.Names[FieldAllowed] = []string{"allowed"}
+	m.Names[FieldLine] = []string{"line"}
+	m.Names[FieldLineText] = []string{"line_text"}
+	m.Names[FieldVersion] = []string{"version"}
+	m.Names[FieldAction] = []string{"action"}
+	m.Names[FieldWould] = []string{"would"}
+	m.Names[FieldMode] = []string{"mode"}
+	m.Names[FieldIdentity] = []string{"identity"}
+	m.Names[FieldIdentityOutcome] = []string{"identity.outcome"}
 	m.build()
 	return m
 }
@@ -211,6 +250,9 @@ func (p *Parser) parseJSON(line []byte, e *Entry) error {
 	if t := v[FieldTime]; t.found && len(t.b) > 0 {
 		e.Time = p.jsonTime(t.b, t.str)
 	}
+	if p.format == Guard {
+		p.decision(e)
+	}
 	if len(e.IP) == 0 && len(e.Target) == 0 && len(e.UserAgent) == 0 {
 		return malformed("a JSON object with none of the mapped fields (ip, path, user agent)")
 	}
@@ -306,8 +348,12 @@ func (p *Parser) object(b []byte, i int, path []byte) (int, bool) {
 			}
 			i = n
 		case c == '{':
+			start := i
 			if len(name) < 100 && p.fields.prefixes[string(name)] {
-				n, ok := p.object(b, i, name)
+				// The object's names are built in path's own array,
+				// never appended to name: a top-level name is a slice of
+				// the line, and appending to it would write into the line.
+				n, ok := p.object(b, i, append(path[:0], name...))
 				if !ok {
 					return i, false
 				}
@@ -318,6 +364,9 @@ func (p *Parser) object(b []byte, i int, path []byte) (int, bool) {
 					return i, false
 				}
 				i = n
+			}
+			if mapped && fr.field == FieldIdentity {
+				p.set(fr, b[start:i], false) // the object, raw
 			}
 		case c == '[':
 			n, ok := skipValue(b, i)
@@ -479,4 +528,54 @@ func skipValue(b []byte, i int) (int, bool) {
 		i++
 	}
 	return i, false
+}
+
+// Decision is what a line of the guard's decision log records beyond the
+// request (Format Guard): its byte slices, as Entry's, point into the
+// line or the parser's scratch space.
+type Decision struct {
+	// Claimed is the catalogue name of the crawler claimed ("" for none).
+	Claimed []byte
+	// Outcome is the guard's outcome ("disallowed-verified", ...).
+	Outcome []byte
+	// HasVerdict says the line has an "allowed" member; Allowed is it.
+	HasVerdict bool
+	Allowed    bool
+	// Line and LineText are the deciding line (0 and empty for none).
+	Line     int
+	LineText []byte
+	// Version names the robots.txt version asked ("" for none).
+	Version []byte
+	// Action is what the guard did, Would what its policy says for the
+	// outcome, Mode "log" or "enforce".
+	Action, Would, Mode []byte
+	// Identity is the identity evidence's JSON object, raw
+	// (verify.Evidence); IdentityOutcome its "outcome".
+	Identity        []byte
+	IdentityOutcome []byte
+}
+
+// decision fills e.Decision from the fields read.
+func (p *Parser) decision(e *Entry) {
+	v := &p.jvals
+	d := &p.dec
+	*d = Decision{
+		Claimed: v[FieldClaimed].b, Outcome: v[FieldOutcome].b, LineText: v[FieldLineText].b,
+		Version: v[FieldVersion].b, Action: v[FieldAction].b, Would: v[FieldWould].b, Mode: v[FieldMode].b,
+		Identity: v[FieldIdentity].b, IdentityOutcome: v[FieldIdentityOutcome].b,
+	}
+	if a := v[FieldAllowed]; a.found && !a.str {
+		switch string(a.b) {
+		case "true":
+			d.HasVerdict, d.Allowed = true, true
+		case "false":
+			d.HasVerdict = true
+		}
+	}
+	if l := v[FieldLine]; l.found && !l.str && len(l.b) <= 9 {
+		if n, ok := num(l.b); ok {
+			d.Line = n
+		}
+	}
+	e.Decision = d
 }

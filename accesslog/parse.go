@@ -80,6 +80,9 @@ type Entry struct {
 	// SignatureAgent is the Signature-Agent header, where a JSON log
 	// carries it (Web Bot Auth).
 	SignatureAgent []byte
+	// Decision is what the guard's decision log records of the request
+	// (Format Guard; nil for the other formats), valid as the slices are.
+	Decision *Decision
 }
 
 // Reset clears e.
@@ -128,6 +131,7 @@ type Parser struct {
 
 	scratch []byte // JSON strings with escapes, decoded
 	jvals   [numFields]jsonValue
+	dec     Decision // Entry.Decision of the guard's lines
 }
 
 // NewParser returns a parser of format f (Auto is not a format: Detect

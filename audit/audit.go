@@ -76,12 +76,20 @@ const (
 	maxKey = 2048
 )
 
-// Options configures an Auditor. Versions is required; every other zero
-// value takes its default.
+// Options configures an Auditor. Versions is required, but with
+// Recorded; every other zero value takes its default.
 type Options struct {
 	// Versions are the robots.txt versions, in any order (New sorts
-	// them by From). At least one.
+	// them by From). At least one, but with Recorded (then none).
 	Versions []Version
+	// Recorded judges a guard's decision log (accesslog.Guard) by what
+	// the guard recorded, with no robots.txt of its own: each request's
+	// verdict and deciding line, the version named by the decision's
+	// "version", the crawler it "claimed", and the identity its evidence
+	// says (no Verifier is asked). Format must be Guard or Auto; a log
+	// detected as another format is not judged (Scan returns
+	// ErrNoVerdicts).
+	Recorded bool
 	// Format is the log's format; Auto detects it from the first line
 	// AddLine is given (Scan detects it from the first lines).
 	Format accesslog.Format
@@ -139,6 +147,14 @@ type Auditor struct {
 
 	key []byte // scratch for map keys
 
+	// A guard's decision log: its own figures (g nil for other
+	// formats), and with Recorded the versions it named.
+	g           *guardTally
+	recVer      map[string]int // version string -> index
+	verFirst    []time.Time
+	verLast     []time.Time
+	wrongFormat accesslog.Format // with Recorded: a log of another format
+
 	// Identity checks.
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -162,6 +178,12 @@ type crawlerState struct {
 	verdicts, oldVerd []map[string]verdict // by version
 	top               *topK
 	ips               int
+	// A guard's decision log: the requests the guard answered in the
+	// site's place, and those its log mode let pass that the policy
+	// would have refused; with Recorded, the requests and disallowed
+	// ones by the recorded identity (idVerified, idSpoofed, idUnverified).
+	blocked, wouldBlock int64
+	idReq, idDis        [3]int64
 }
 
 type verdict struct {
@@ -178,11 +200,22 @@ type ipState struct {
 	res        verify.Result
 	checked    time.Time // when res was decided
 	pending    bool
+	// With Recorded: the pair's requests the guard recorded spoofed, the
+	// disallowed ones of them, and the evidence of the first.
+	spoofReq, spoofDis int64
+	ev                 *verify.Evidence
 }
 
 // New returns an auditor, or an error when opts has no version.
 func New(opts *Options) (*Auditor, error) {
-	if opts == nil || len(opts.Versions) == 0 {
+	if opts != nil && opts.Recorded {
+		if len(opts.Versions) > 0 {
+			return nil, errors.New("audit: versions given to an audit of the verdicts a guard recorded: give one or the other")
+		}
+		if opts.Format != accesslog.Auto && opts.Format != accesslog.Guard {
+			return nil, fmt.Errorf("%w (the format given is %v)", ErrNoVerdicts, opts.Format)
+		}
+	} else if opts == nil || len(opts.Versions) == 0 {
 		return nil, errors.New("audit: no robots.txt version to judge by")
 	}
 	a := &Auditor{o: *opts}
@@ -217,6 +250,9 @@ func New(opts *Options) (*Auditor, error) {
 	a.crawlers = make([]*crawlerState, a.cat.Len())
 	a.ips = map[string]*ipState{}
 	a.unknown = newTopK(o.TopCounters)
+	if o.Recorded {
+		a.recVer = map[string]int{}
+	}
 	if o.Format != accesslog.Auto {
 		p, err := accesslog.NewParser(o.Format, o.Fields)
 		if err != nil {
@@ -239,10 +275,11 @@ func defaultCatalogue() *Catalogue {
 }
 
 // Format returns the log format read: Options.Format, or the one
-// detected (Auto before the first line).
+// detected (Auto before the first line; with Recorded, the format of a
+// log that is not the guard's, which is not read).
 func (a *Auditor) Format() accesslog.Format {
 	if a.parser == nil {
-		return accesslog.Auto
+		return a.wrongFormat
 	}
 	return a.parser.Format()
 }
@@ -261,11 +298,18 @@ type Sample struct {
 func (a *Auditor) Scan(ctx context.Context, r *accesslog.Scanner) error {
 	if a.parser == nil {
 		if f := accesslog.Detect(r.Peek(50)); f != accesslog.Auto {
+			if a.o.Recorded && f != accesslog.Guard {
+				a.wrongFormat = f
+				return a.formatErr()
+			}
 			a.parser, _ = accesslog.NewParser(f, a.o.Fields)
 		}
 	}
 	n := 0
 	for r.Scan() {
+		if a.wrongFormat != accesslog.Auto {
+			return a.formatErr()
+		}
 		if r.Long() {
 			a.lines++
 			a.unparse(nil, errLong)
@@ -275,6 +319,9 @@ func (a *Auditor) Scan(ctx context.Context, r *accesslog.Scanner) error {
 		if n++; n&0xfff == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
+	}
+	if a.wrongFormat != accesslog.Auto {
+		return a.formatErr()
 	}
 	return r.Err()
 }
@@ -293,6 +340,12 @@ func (a *Auditor) AddLine(line []byte) {
 		if f == accesslog.Auto {
 			a.lines++
 			a.unparse(line, errors.New("audit: the log's format is not one the audit reads (combined, common, json, cloudflare, guard)"))
+			return
+		}
+		if a.o.Recorded && f != accesslog.Guard {
+			a.wrongFormat = f
+			a.lines++
+			a.unparse(line, a.formatErr())
 			return
 		}
 		a.parser, _ = accesslog.NewParser(f, a.o.Fields)
@@ -322,6 +375,13 @@ func (a *Auditor) unparse(line []byte, err error) {
 // Add adds one parsed request (e's slices are not kept).
 func (a *Auditor) Add(e *accesslog.Entry) {
 	a.requests++
+	if e.Decision != nil {
+		a.tallyDecision(e)
+	}
+	if a.o.Recorded {
+		a.addRecorded(e)
+		return
+	}
 	ci := a.identify(e.UserAgent)
 	if ci < 0 {
 		if ci == unknownBot && a.o.UnknownBots {
@@ -329,24 +389,7 @@ func (a *Auditor) Add(e *accesslog.Entry) {
 		}
 		return
 	}
-	cs := a.crawlers[ci]
-	if cs == nil {
-		cs = &crawlerState{c: a.cat.Crawler(int(ci)), top: newTopK(a.o.TopCounters)}
-		cs.deciders = make([]*robotstxt.Decider, len(a.versions))
-		cs.verdicts = make([]map[string]verdict, len(a.versions))
-		cs.oldVerd = make([]map[string]verdict, len(a.versions))
-		a.crawlers[ci] = cs
-	}
-	cs.requests++
-	cs.answers[AnswerOf(e.Status)]++
-	if !e.Time.IsZero() {
-		if cs.first.IsZero() || e.Time.Before(cs.first) {
-			cs.first = e.Time
-		}
-		if e.Time.After(cs.last) {
-			cs.last = e.Time
-		}
-	}
+	cs := a.crawler(int(ci), e)
 	path := pathOf(e.Target)
 	disallowed := false
 	vi := a.versionAt(e.Time)
@@ -360,6 +403,9 @@ func (a *Auditor) Add(e *accesslog.Entry) {
 		a.judged++
 		a.verRequests[vi]++
 		v := a.verdict(cs, vi, path)
+		if d := e.Decision; d != nil && d.HasVerdict && isJudgedOutcome(d.Outcome) && string(d.Claimed) == cs.c.Name {
+			a.g.compare(d.Allowed, v.allowed)
+		}
 		if !v.allowed {
 			disallowed = true
 			cs.disallowed++
@@ -371,6 +417,40 @@ func (a *Auditor) Add(e *accesslog.Entry) {
 		}
 	}
 	a.track(int(ci), cs, e.IP, disallowed)
+}
+
+// crawler returns crawler ci's state, made when first seen, and counts
+// e as its request.
+func (a *Auditor) crawler(ci int, e *accesslog.Entry) *crawlerState {
+	cs := a.crawlers[ci]
+	if cs == nil {
+		cs = &crawlerState{c: a.cat.Crawler(ci), top: newTopK(a.o.TopCounters)}
+		if !a.o.Recorded {
+			cs.deciders = make([]*robotstxt.Decider, len(a.versions))
+			cs.verdicts = make([]map[string]verdict, len(a.versions))
+			cs.oldVerd = make([]map[string]verdict, len(a.versions))
+		}
+		a.crawlers[ci] = cs
+	}
+	cs.requests++
+	cs.answers[AnswerOf(e.Status)]++
+	if !e.Time.IsZero() {
+		if cs.first.IsZero() || e.Time.Before(cs.first) {
+			cs.first = e.Time
+		}
+		if e.Time.After(cs.last) {
+			cs.last = e.Time
+		}
+	}
+	if d := e.Decision; d != nil {
+		if e.Status != 0 {
+			cs.blocked++
+		}
+		if !bytes.Equal(d.Action, d.Would) {
+			cs.wouldBlock++
+		}
+	}
+	return cs
 }
 
 func clip(b []byte) []byte {

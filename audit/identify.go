@@ -48,6 +48,24 @@ func NewCatalogue(table []robotstxt.Crawler) *Catalogue {
 // Crawler returns the catalogue's crawler i, as Identify numbers them.
 func (c *Catalogue) Crawler(i int) *robotstxt.Crawler { return &c.crawlers[i] }
 
+// lookup returns the index of the crawler a catalogue name (or token,
+// or alias) names, as a guard's decision log records it; any case.
+func (c *Catalogue) lookup(name []byte) (int, bool) {
+	var buf [64]byte
+	if len(name) > len(buf) {
+		return 0, false
+	}
+	lw := buf[:len(name)]
+	for k, b := range name {
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		lw[k] = b
+	}
+	i, ok := c.byName[string(lw)]
+	return i, ok
+}
+
 // Len returns the number of crawlers in the table.
 func (c *Catalogue) Len() int { return len(c.crawlers) }
 

@@ -51,6 +51,9 @@ type Report struct {
 	Verification VerificationReport `json:"verification"`
 	// Limits are the bounds the audit ran with.
 	Limits Limits `json:"limits"`
+	// Guard is what a guard's decision log says of itself: present when
+	// the log read is one (format "guard").
+	Guard *GuardReport `json:"guard,omitempty"`
 }
 
 // VersionReport is one robots.txt version and what it judged.
@@ -61,6 +64,11 @@ type VersionReport struct {
 	Source     string `json:"source"`
 	Judged     int64  `json:"judged"`
 	Disallowed int64  `json:"disallowed"`
+	// FirstSeen and LastSeen are, for a version a guard recorded
+	// (Options.Recorded), the first and last time a decision named it;
+	// From is then FirstSeen.
+	FirstSeen string `json:"first_seen,omitempty"`
+	LastSeen  string `json:"last_seen,omitempty"`
 }
 
 // CrawlerReport is what one crawler did.
@@ -139,6 +147,9 @@ type VerificationReport struct {
 	// unverified.
 	Addresses         int   `json:"addresses"`
 	UntrackedRequests int64 `json:"untracked_requests"`
+	// Recorded: the identities are those a guard recorded, each request
+	// with its own evidence, none looked up again (Options.Recorded).
+	Recorded bool `json:"recorded,omitempty"`
 }
 
 // Limits are the bounds of an audit's memory.
@@ -192,7 +203,13 @@ func (a *Auditor) Report() *Report {
 		byIndex[ci] = len(r.Crawlers) - 1
 	}
 	var spoof []SpooferReport
+	if a.o.Recorded {
+		spoof = a.recordedIdentities(r, byIndex)
+	}
 	for _, st := range a.ips {
+		if a.o.Recorded {
+			break
+		}
 		cr := &r.Crawlers[byIndex[st.crawler]]
 		switch st.res.Outcome {
 		case verify.Verified:
@@ -210,6 +227,9 @@ func (a *Auditor) Report() *Report {
 	}
 	// The requests of untracked pairs are unverified.
 	for i := range r.Crawlers {
+		if a.o.Recorded {
+			break // each request's identity was recorded
+		}
 		cr := &r.Crawlers[i]
 		cr.Unverified = cr.Requests - cr.Verified - cr.Spoofed
 		cr.DisallowedUnverified = cr.Disallowed - cr.DisallowedVerified - cr.DisallowedSpoofed
@@ -226,6 +246,7 @@ func (a *Auditor) Report() *Report {
 	if spoof != nil {
 		r.Spoofers = spoof
 	}
+	a.reportGuard(r)
 	if a.o.UnknownBots {
 		r.UnknownBots = []AgentCount{}
 		for _, c := range a.unknown.top(a.o.TopAgents) {

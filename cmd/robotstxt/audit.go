@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/signal"
@@ -52,6 +54,7 @@ claimed identity is checked (verified, spoofed or unverified).
                       answers across runs (default: the cache's file)
   --format NAME       auto (default), combined, common, json, cloudflare,
                       guard (the decision log of robotstxt guard)
+
   --field F=NAME      a JSON log's field names (repeatable, or comma
                       separated): ip, time, method, path, request, status,
                       host, ua, e.g. --field ip=client_ip,ua=agent
@@ -74,6 +77,13 @@ claimed identity is checked (verified, spoofed or unverified).
   --csv               the report as CSV, one row a crawler, path or spoofer
   --quiet             no progress bar (drawn only when stderr is a terminal)
 
+A guard's decision log (robotstxt guard --decisions) needs no --robots or
+--origin: each request is judged by the verdict, the robots.txt version
+and the identity the guard recorded, and the report adds the guard's
+decisions by outcome and action. With --robots or --origin it is judged
+again by that file, and the verdicts that differ from the recorded ones
+are counted.
+
 Exit status: 0 when no crawler's request was disallowed, 1 when one was
 (whatever its identity: spoofers broke the rules too), 2 on bad usage or
 input, 130 when stopped by Ctrl-C (the report then covers the lines read).
@@ -86,6 +96,7 @@ Examples:
       access.log.zst
   robotstxt audit --format json --field ip=client_ip --robots robots.txt \
       app.jsonl
+  robotstxt audit decisions.jsonl
 `
 
 // auditIsTerminal reports whether the progress bar may be drawn on w;
@@ -178,6 +189,7 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}()
 
 	var versions []audit.Version
+	recorded := false
 	switch {
 	case len(robotsSpecs) > 0:
 		versions, err = auditVersionsFromFiles(robotsSpecs, stdin)
@@ -188,27 +200,39 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	case *origin != "":
 		versions, err = auditLiveVersion(ctx, *origin, *storeSpec, stderr)
+	case fmtName == accesslog.Auto || fmtName == accesslog.Guard:
+		// A guard's decision log records its own verdicts: judged by
+		// them (a log of another format stops with noRobots).
+		recorded = true
+		if len(fields) > 0 {
+			return fail("--field: the guard's decision log has its own field names, which the audit of its records reads; to judge it by another log's names, give --robots FILE")
+		}
+		if len(ranges) > 0 {
+			return fail("--ip-ranges: the guard's decision log records each identity with its evidence, and the audit takes it as recorded; to check identities again, give --robots FILE to judge by")
+		}
 	default:
-		return fail("no robots.txt to judge by: give --robots FILE, --robots TIME=FILE..., or --origin URL (with --store for the versions the service recorded)")
+		return fail(auditNoRobots)
 	}
 	if err != nil {
 		return fail("%v", err)
 	}
 
 	var v *verify.Verifier
-	vopts := &verify.Options{NoDNS: !*dnsOn, Resolver: *resolver, Budget: *dnsBudget}
-	if *dnsOn {
-		if s, err := openSt(); err == nil {
-			vopts.Store = s
+	var loaded []string
+	if !recorded {
+		vopts := &verify.Options{NoDNS: !*dnsOn, Resolver: *resolver, Budget: *dnsBudget}
+		if *dnsOn {
+			if s, err := openSt(); err == nil {
+				vopts.Store = s
+			}
+		}
+		v = verify.New(vopts)
+		if loaded, err = auditLoadRanges(ctx, v, ranges, openSt); err != nil {
+			return fail("--ip-ranges: %v", err)
 		}
 	}
-	v = verify.New(vopts)
-	loaded, err := auditLoadRanges(ctx, v, ranges, openSt)
-	if err != nil {
-		return fail("--ip-ranges: %v", err)
-	}
 
-	a, err := audit.New(&audit.Options{Versions: versions, Format: fmtName, Fields: fieldMap, Verifier: v, UnknownBots: *unknown, TopPaths: *top})
+	a, err := audit.New(&audit.Options{Versions: versions, Recorded: recorded, Format: fmtName, Fields: fieldMap, Verifier: v, UnknownBots: *unknown, TopPaths: *top})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -220,6 +244,9 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			if ctx.Err() != nil {
 				fmt.Fprintln(stderr, "robotstxt audit: stopped by Ctrl-C; the report covers the lines read")
 				break
+			}
+			if f := a.Format(); recorded && f != accesslog.Auto && f != accesslog.Guard {
+				return fail("%s (%s is %v: only the guard's decision log records its own verdicts)", auditNoRobots, esc(name), a.Format())
 			}
 			return fail("%v", err)
 		}
@@ -245,6 +272,9 @@ func runAudit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// auditNoRobots is the error of an audit with nothing to judge by.
+const auditNoRobots = "no robots.txt to judge by: give --robots FILE, --robots TIME=FILE..., or --origin URL (with --store for the versions the service recorded)"
 
 // auditVersionsFromFiles reads --robots FILE and --robots TIME=FILE.
 func auditVersionsFromFiles(specs []string, stdin io.Reader) ([]audit.Version, error) {
@@ -519,7 +549,60 @@ func writeAuditCSV(w io.Writer, r *audit.Report) error {
 		}
 		t.Rows = append(t.Rows, []string{"spoofer", s.Crawler, n(s.Requests), n(s.Disallowed), "0", n(s.Requests), "0", "", "", "", "", "", "", s.IP, s.Reason, e.Method, strings.Join(lists, " "), strings.Join(e.Names, " "), checked, "", "", ""})
 	}
+	if g := r.Guard; g != nil {
+		writeAuditGuardCSV(t, r)
+	}
 	return t.WriteCSV(w)
+}
+
+// writeAuditGuardCSV adds a guard's decision log's figures to the CSV
+// table: three columns more (blocked, would_block, name), filled in the
+// crawlers' rows, and rows of their own: "version" (a recorded version:
+// its judged and disallowed requests, first and last seen), "outcome",
+// "action", "would" and "mode" (requests by name), and, judged again by a
+// robots.txt given, "rejudged" (compared, differs, now-allowed,
+// now-disallowed).
+func writeAuditGuardCSV(t *tester.Table, r *audit.Report) {
+	g := r.Guard
+	n := func(i int64) string { return strconv.FormatInt(i, 10) }
+	t.Head = append(t.Head, "blocked", "would_block", "name")
+	by := map[string]audit.GuardCrawler{}
+	for _, c := range g.Crawlers {
+		by[c.Crawler] = c
+	}
+	for i, row := range t.Rows {
+		extra := []string{"", "", ""}
+		if row[0] == "crawler" {
+			c := by[row[1]]
+			extra = []string{n(c.Blocked), n(c.WouldBlock), ""}
+		}
+		t.Rows[i] = append(row, extra...)
+	}
+	blank := func(record, name string, requests int64) []string {
+		row := make([]string, len(t.Head))
+		row[0], row[2], row[len(row)-1] = record, n(requests), name
+		return row
+	}
+	if g.Recorded {
+		for _, v := range r.Versions {
+			row := blank("version", v.Source, v.Judged)
+			row[3], row[7], row[8] = n(v.Disallowed), v.FirstSeen, v.LastSeen
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	for _, kind := range []struct {
+		record string
+		m      map[string]int64
+	}{{"outcome", g.Outcomes}, {"action", g.Actions}, {"would", g.Would}, {"mode", g.Modes}} {
+		keys := slices.Sorted(maps.Keys(kind.m))
+		for _, k := range keys {
+			t.Rows = append(t.Rows, blank(kind.record, k, kind.m[k]))
+		}
+	}
+	if !g.Recorded {
+		t.Rows = append(t.Rows, blank("rejudged", "compared", g.Compared), blank("rejudged", "differs", g.Differs),
+			blank("rejudged", "now-allowed", g.NowAllowed), blank("rejudged", "now-disallowed", g.NowDisallowed))
+	}
 }
 
 // grouped writes n with thousands separators: 1,234,567.
@@ -560,8 +643,24 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 		b.WriteString(aiClip(fmt.Sprintf("  unparsed line %d: %s", s.Line, esc(strings.TrimPrefix(s.Error, "accesslog: "))), auditWidth) + "\n")
 	}
 	multi := len(r.Versions) > 1
-	b.WriteString("\nrobots.txt in force:\n")
+	recorded := r.Guard != nil && r.Guard.Recorded
+	if recorded {
+		b.WriteString("\nrobots.txt in force, as the guard recorded it:\n")
+		if len(r.Versions) == 0 {
+			b.WriteString("  none: no crawler's request was judged\n")
+		}
+	} else {
+		b.WriteString("\nrobots.txt in force:\n")
+	}
 	for _, v := range r.Versions {
+		if recorded {
+			// The version the guard named, and when decisions named it.
+			head := fmt.Sprintf("  #%d ", v.Index)
+			tail := fmt.Sprintf(": %s judged, %s disallowed", grouped(v.Judged), grouped(v.Disallowed))
+			b.WriteString(head + aiClip(esc(v.Source), auditWidth-len(head)-len(tail)) + tail + "\n")
+			fmt.Fprintf(&b, "     seen %s to %s\n", orDash(v.FirstSeen), orDash(v.LastSeen))
+			continue
+		}
 		from := "since ever"
 		if v.From != "" {
 			from = "from " + v.From
@@ -607,6 +706,9 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 			}
 		}
 	}
+	if r.Guard != nil {
+		writeAuditGuard(&b, r.Guard)
+	}
 	if len(r.Spoofers) > 0 {
 		b.WriteString("\nSpoofed: addresses that claimed a crawler and are not it\n")
 		fmt.Fprintf(&b, "  %-22s%-15s%9s%11s  %s\n", "Address", "Claimed", "Requests", "Disallowed", "Why")
@@ -624,6 +726,15 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 		}
 	}
 	id := "Identity: "
+	if r.Verification.Recorded {
+		id += "as the guard recorded it, each request with the evidence of its decision (verified, spoofed or unverified then); nothing was looked up again."
+		if r.Verification.UntrackedRequests > 0 {
+			id += fmt.Sprintf(" %s requests came from addresses past the %s tracked: counted by their recorded identity, but no spoofer of them is listed.", grouped(r.Verification.UntrackedRequests), grouped(int64(r.Limits.MaxIPs)))
+		}
+		b.WriteString("\n" + aiWrap(id, "", "  ", auditWidth))
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	if len(ranges) > 0 {
 		id += "address lists for " + strings.Join(ranges, ", ") + " (and the crawlers sharing them); "
 	} else {
@@ -644,6 +755,75 @@ func writeAuditText(w io.Writer, r *audit.Report, logs, ranges []string, dnsOn b
 	b.WriteString("\n" + aiWrap(id, "", "  ", auditWidth))
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeAuditGuard writes what a guard's decision log says of itself:
+// its decisions by mode, outcome and action, what the guard refused and
+// what its log mode would have refused, per crawler; and, judged again by
+// a robots.txt given, how many verdicts differ from the recorded ones.
+func writeAuditGuard(b *strings.Builder, g *audit.GuardReport) {
+	b.WriteString("\n" + aiWrap(fmt.Sprintf("Guard: %s decisions (%s); it answered %s in the site's place, and in log mode let %s pass that its policy would have refused.",
+		grouped(g.Decisions), countList(g.Modes), grouped(g.Blocked), grouped(g.WouldBlock)), "", "  ", auditWidth))
+	b.WriteString(wrapItems("  Outcomes:", countItems(g.Outcomes, "."), "    ", auditWidth))
+	b.WriteString(wrapItems("  Actions taken:", countItems(g.Actions, "."), "    ", auditWidth))
+	b.WriteString(wrapItems("  Actions the policy names (would):", countItems(g.Would, "."), "    ", auditWidth))
+	shown := false
+	for _, c := range g.Crawlers {
+		if c.Blocked == 0 && c.WouldBlock == 0 {
+			continue
+		}
+		if !shown {
+			fmt.Fprintf(b, "  %-22s%10s%10s%13s\n", "Crawler", "Requests", "Blocked", "Would block")
+			shown = true
+		}
+		fmt.Fprintf(b, "  %-22s%10s%10s%13s\n", aiClip(c.Crawler, 21), grouped(c.Requests), grouped(c.Blocked), grouped(c.WouldBlock))
+	}
+	if !g.Recorded {
+		b.WriteString("\n" + aiWrap(fmt.Sprintf("Judged again by the robots.txt given: %s of the %s verdicts the guard recorded differ (%s disallowed then and allowed now, %s allowed then and disallowed now)%s",
+			grouped(g.Differs), grouped(g.Compared), grouped(g.NowAllowed), grouped(g.NowDisallowed),
+			map[bool]string{true: ": the file changed since, or is not the one the guard enforced.", false: "."}[g.Differs > 0]), "", "  ", auditWidth))
+	}
+}
+
+// countList writes counts by name, the most first: "pass 3, 403 1".
+func countList(m map[string]int64) string {
+	return strings.Join(countItems(m, ""), " ")
+}
+
+// countItems are the counts by name, the most first, each "name N,"
+// but the last, which ends with end: "pass 3,", "403 1.".
+func countItems(m map[string]int64, end string) []string {
+	if len(m) == 0 {
+		return []string{"none" + end}
+	}
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(x, y string) int { return cmp.Or(cmp.Compare(m[y], m[x]), cmp.Compare(x, y)) })
+	items := make([]string, len(keys))
+	for i, k := range keys {
+		items[i] = esc(k) + " " + grouped(m[k]) + pick(i == len(keys)-1, end, ",")
+	}
+	return items
+}
+
+// wrapItems writes head and the items after it, a space apart, in lines
+// of at most width columns broken between items (an item longer than a
+// line is clipped), the lines after the first indented by ind.
+func wrapItems(head string, items []string, ind string, width int) string {
+	var b strings.Builder
+	b.WriteString(head)
+	n := len(head)
+	for _, it := range items {
+		it = aiClip(it, width-len(ind)-1)
+		if n+1+displayWidth(it) > width {
+			b.WriteString("\n" + ind + it)
+			n = len(ind) + displayWidth(it)
+			continue
+		}
+		b.WriteString(" " + it)
+		n += 1 + displayWidth(it)
+	}
+	b.WriteByte('\n')
+	return b.String()
 }
 
 // spoofWhy says in a few words why an address is not the crawler it
