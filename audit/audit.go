@@ -582,24 +582,18 @@ func (a *Auditor) verdict(cs *crawlerState, vi int, path []byte) verdict {
 // track counts the request for its (crawler, address) pair, starting the
 // pair's identity check when it is new.
 func (a *Auditor) track(ci int, cs *crawlerState, ipText []byte, disallowed bool) {
-	a.key = append(append(a.key[:0], byte(ci>>8), byte(ci)), ipText...)
-	st, ok := a.ips[string(a.key)]
-	if !ok {
-		if len(a.ips) >= a.o.MaxIPs {
-			a.untracked++
-			return
-		}
-		ip, err := netip.ParseAddr(string(ipText))
-		st = &ipState{ip: ip, crawler: ci}
-		a.ips[string(a.key)] = st
-		cs.ips++
+	st, fresh, err := a.pairOf(ci, cs, ipText)
+	if st == nil {
+		return
+	}
+	if fresh {
 		switch {
 		case err != nil:
 			st.res = verify.Result{Reason: "the log's client address does not parse"}
 		case a.o.Verifier == nil:
 			st.res = verify.Result{Reason: "no verification"}
-		case !a.o.Verifier.NeedsDNS(ip, cs.c):
-			st.res = a.o.Verifier.Check(a.ctx, ip, cs.c)
+		case !a.o.Verifier.NeedsDNS(st.ip, cs.c):
+			st.res = a.o.Verifier.Check(a.ctx, st.ip, cs.c)
 			st.checked = time.Now()
 		default:
 			st.pending = true
@@ -614,6 +608,25 @@ func (a *Auditor) track(ci int, cs *crawlerState, ipText []byte, disallowed bool
 	if disallowed {
 		st.disallowed++
 	}
+}
+
+// pairOf finds the state of the (crawler, address) pair, made when fresh
+// with err the address's parse error; nil when the pair is new and MaxIPs
+// are tracked already (it is counted as untracked).
+func (a *Auditor) pairOf(ci int, cs *crawlerState, ipText []byte) (st *ipState, fresh bool, err error) {
+	a.key = append(append(a.key[:0], byte(ci>>8), byte(ci)), ipText...)
+	if st, ok := a.ips[string(a.key)]; ok {
+		return st, false, nil
+	}
+	if len(a.ips) >= a.o.MaxIPs {
+		a.untracked++
+		return nil, false, nil
+	}
+	ip, err := netip.ParseAddr(string(ipText))
+	st = &ipState{ip: ip, crawler: ci}
+	a.ips[string(a.key)] = st
+	cs.ips++
+	return st, true, err
 }
 
 func (a *Auditor) startWorkers() {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/netip"
 	"slices"
 	"time"
 
@@ -226,17 +225,9 @@ func (a *Auditor) recordedVersion(name []byte, t time.Time) int {
 // the identity the guard recorded; a spoofed pair keeps the evidence of
 // its first spoofed request.
 func (a *Auditor) trackRecorded(ci int, cs *crawlerState, ipText []byte, id int, disallowed bool, evidence []byte) {
-	a.key = append(append(a.key[:0], byte(ci>>8), byte(ci)), ipText...)
-	st, ok := a.ips[string(a.key)]
-	if !ok {
-		if len(a.ips) >= a.o.MaxIPs {
-			a.untracked++
-			return
-		}
-		ip, _ := netip.ParseAddr(string(ipText))
-		st = &ipState{ip: ip, crawler: ci}
-		a.ips[string(a.key)] = st
-		cs.ips++
+	st, _, _ := a.pairOf(ci, cs, ipText)
+	if st == nil {
+		return
 	}
 	st.requests++
 	if disallowed {
