@@ -100,12 +100,21 @@ func TestIdentifyFastAnswer(t *testing.T) {
 	if ev.Outcome != "spoofed" || ev.Method != MethodDNS || len(ev.Names) != 1 || ev.Names[0] != "host-9.example.net" {
 		t.Errorf("spoofer: %+v", ev)
 	}
-	// A context whose deadline is sooner than the Identifier's is kept.
+	// A context whose deadline is sooner than the Identifier's is kept:
+	// with the DNS holding its answers (else a quick answer may come
+	// first, and is rightly given), the question is pending at once.
+	hold := make(chan struct{})
+	defer close(hold)
+	held := NewIdentifier(IdentifierOptions{Verifier: New(&Options{Resolver: googleDNS(t, hold).addr}), NoSignatures: true, Deadline: 2 * time.Second})
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	<-ctx.Done()
-	if ev := id.Identify(ctx, nil, netip.MustParseAddr("198.51.100.20"), gb); !ev.Pending {
+	start := time.Now()
+	if ev := held.Identify(ctx, nil, netip.MustParseAddr("198.51.100.20"), gb); !ev.Pending {
 		t.Errorf("expired context: %+v", ev)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("an expired context waited %s (the Identifier's deadline is 2 s)", took)
 	}
 }
 
