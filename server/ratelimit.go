@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/seed53c283f5/robotstxt/clientip"
 	"golang.org/x/time/rate"
 )
 
@@ -77,13 +78,7 @@ func (s *Server) clientKeyOf(r *http.Request) string { return s.clientOf(r).Stri
 
 // clientKey is the address a client is known by: one client holds a
 // whole IPv6 /64.
-func clientKey(addr netip.Addr) netip.Addr {
-	if addr.Is6() {
-		p, _ := addr.WithZone("").Prefix(64)
-		return p.Addr()
-	}
-	return addr
-}
+func clientKey(addr netip.Addr) netip.Addr { return clientip.Key(addr) }
 
 func (l *limiter) unlink(c *client) {
 	if c.prev != nil {

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/seed53c283f5/robotstxt/clientip"
+	"github.com/seed53c283f5/robotstxt/server"
+	"golang.org/x/net/netutil"
 )
 
 const guardHelp = `Usage: robotstxt guard --upstream URL [--addr ADDR]
@@ -77,6 +79,11 @@ on --addr with --decide-only.
                         the client: addresses or CIDR prefixes, comma-
                         separated (default 127.0.0.0/8,::1/128; none trusts
                         nobody). Others' forwarded headers are ignored
+  --max-conns N         connections open at once (default 2048; 0 no bound)
+  --max-conns-per-client N
+                        of them, from one client (its address, an IPv6 /64;
+                        default 64; 0 no bound); a --trusted-proxy peer is
+                        bound by --max-conns alone
   --check-policy FILE   explain the policy and exit: 0 valid, 1 errors found
                         (each names its line), 2 not read
   --upstream-timeout D  how long the upstream may take to answer a request's
@@ -113,6 +120,7 @@ type guardFlags struct {
 	dns, decideOnly, metrics, published                         bool
 	robotsEvery, upstreamTimeout, readHeader, read, write, idle time.Duration
 	shutdown                                                    time.Duration
+	maxConns, maxConnsClient                                    int
 }
 
 func runGuard(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -157,6 +165,8 @@ func guardMain(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	fs.BoolVar(&f.decideOnly, "decide-only", false, "")
 	fs.BoolVar(&f.metrics, "metrics", false, "")
 	fs.StringVar(&f.trusted, "trusted-proxy", defaultTrustedProxies, "")
+	fs.IntVar(&f.maxConns, "max-conns", server.DefaultMaxConns, "")
+	fs.IntVar(&f.maxConnsClient, "max-conns-per-client", server.DefaultMaxConnsPerClient, "")
 	fs.StringVar(&f.checkPolicy, "check-policy", "", "")
 	fs.DurationVar(&f.upstreamTimeout, "upstream-timeout", 60*time.Second, "")
 	fs.StringVar(&f.maxBody, "max-body-bytes", "32MiB", "")
@@ -227,6 +237,9 @@ func guardMain(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 	trusted, err := clientip.Parse(f.trusted)
 	if err != nil {
 		return fail("--trusted-proxy: %v", err)
+	}
+	if f.maxConns < 0 || f.maxConnsClient < 0 {
+		return fail("--max-conns and --max-conns-per-client: want 0 (no bound) or more")
 	}
 	if !f.dns && f.resolver != "" {
 		return fail("--resolver applies only with DNS on")
@@ -312,6 +325,12 @@ func guardMain(ctx context.Context, args []string, stdout, stderr io.Writer, rea
 			}
 			return fail("%s: %v", s.name, err)
 		}
+		// A client holds at most --max-conns-per-client of the
+		// --max-conns connections (a trusted proxy, --max-conns alone).
+		if f.maxConns > 0 {
+			s.ln = netutil.LimitListener(s.ln, f.maxConns)
+		}
+		s.ln = clientip.LimitPerClient(s.ln, clientip.ListenerOptions{PerClient: f.maxConnsClient, Trusted: trusted})
 	}
 	if f.decideOnly {
 		fmt.Fprintf(stdout, "robotstxt: guard deciding at %sv1/decide (mode %s, Ctrl-C to stop)\n", pageURL(servers[0].ln.Addr()), g.modeName())

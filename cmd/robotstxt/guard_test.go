@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -337,4 +340,47 @@ func TestGuardProxyLimits(t *testing.T) {
 	if code, _, body := ask(t, "GET", g.proxy+"/x"); code != 502 || !strings.Contains(body, "did not answer") {
 		t.Errorf("the site down: %d %q, want 502", code, body)
 	}
+}
+
+// TestGuardConnsPerClient: one client holds at most --max-conns-per-client
+// connections to the proxy; the next is closed at once, and another
+// request is served when one closes.
+func TestGuardConnsPerClient(t *testing.T) {
+	site := newUpstreamSite(t, testRobots)
+	g := startGuard(t, "--upstream", site.URL, "--dns=false", "--trusted-proxy", "none", "--max-conns-per-client", "2")
+	addr := strings.TrimPrefix(g.proxy, "http://")
+	var held []net.Conn
+	for range 2 {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		held = append(held, c)
+	}
+	third, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	third.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := third.Read(make([]byte, 1)); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("a third connection of one client was not closed at once: %v", err)
+	}
+	held[0].Close()
+	// The server sees the close when it reads the connection; until then
+	// the client's new connection may still be refused.
+	eventually(t, 5*time.Second, func() string {
+		tr := &http.Transport{DisableKeepAlives: true}
+		defer tr.CloseIdleConnections()
+		resp, err := (&http.Client{Transport: tr, Timeout: 2 * time.Second}).Get(g.proxy + "/public/page")
+		if err != nil {
+			return "after one closed: " + err.Error()
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			return fmt.Sprintf("after one closed: %d", resp.StatusCode)
+		}
+		return ""
+	})
 }
