@@ -538,24 +538,53 @@ func (c *compiled) signingAgents(groups []int) SigningAgents {
 		in[int32(g)] = true
 	}
 	for _, l := range c.ai.lines {
-		if !in[l.group] {
-			continue
-		}
-		v := c.body[l.off : l.off+l.n]
-		switch l.kind {
-		case aiSigAgent:
-			host, _ := ParseSignatureAgentLine(v)
-			s.Agents = append(s.Agents, SignatureAgent{Line: int(l.line), Value: v, Host: host})
-		case aiCrawlRate:
-			// The reading's lines are in file order: the first
-			// readable one counts.
-			if s.Rate.Line == 0 {
-				if cr, ok := ParseMaxCrawlRate(v); ok {
-					cr.Line = int(l.line)
-					s.Rate = cr
-				}
-			}
+		if in[l.group] {
+			c.addSigning(&s, l)
 		}
 	}
 	return s
+}
+
+// signingByGroup gathers every group's lines in one pass (file order),
+// nil when the file has none: asking signingAgents group by group would
+// read every usage line once a group.
+func (c *compiled) signingByGroup() map[int32]*SigningAgents {
+	if c.ai == nil {
+		return nil
+	}
+	var m map[int32]*SigningAgents
+	for _, l := range c.ai.lines {
+		if l.kind != aiSigAgent && l.kind != aiCrawlRate {
+			continue
+		}
+		if m == nil {
+			m = map[int32]*SigningAgents{}
+		}
+		s := m[l.group]
+		if s == nil {
+			s = &SigningAgents{}
+			m[l.group] = s
+		}
+		c.addSigning(s, l)
+	}
+	return m
+}
+
+// addSigning adds line l to s when it is a signing line.
+func (c *compiled) addSigning(s *SigningAgents, l aiLine) {
+	v := c.body[l.off : l.off+l.n]
+	switch l.kind {
+	case aiSigAgent:
+		host, _ := ParseSignatureAgentLine(v)
+		s.Agents = append(s.Agents, SignatureAgent{Line: int(l.line), Value: v, Host: host})
+	case aiCrawlRate:
+		// The reading's lines are in file order: the first readable
+		// one counts.
+		if s.Rate.Line == 0 {
+			if cr, ok := ParseMaxCrawlRate(v); ok {
+				cr.Line = int(l.line)
+				s.Rate = cr
+			}
+		}
+	}
 }

@@ -55,6 +55,7 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 	d = d.resolve()
 	c := r.compiledFor(d)
 	out := make([]Group, 0, len(c.groups))
+	signing := c.signingByGroup()
 	for gi := range c.groups {
 		g := &c.groups[gi]
 		og := Group{StartLine: int(c.agents[g.alo].line), EndLine: int(g.last)}
@@ -83,8 +84,7 @@ func (r *Robots) GroupsFor(d Dialect) []Group {
 				og.VisitTime = *e.visitTime
 			}
 		}
-		if c.ai != nil {
-			s := c.signingAgents([]int{gi})
+		if s := signing[int32(gi)]; s != nil {
 			og.SignatureAgents, og.MaxCrawlRate = s.Agents, s.Rate
 		}
 		out = append(out, og)
